@@ -1,0 +1,1 @@
+"""Procedural demo sets, one module per benchmark, each written in that benchmark's official format."""

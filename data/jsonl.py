@@ -1,0 +1,96 @@
+"""JSONL reading and writing shared by every stage.
+
+Reading reports bad lines as ``file:line: field: problem``; writing a whole file is atomic
+(temporary file + rename) so a crash never leaves half an output behind.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+
+class DataError(Exception):
+    """One or more problems in an input file, each as ``file:line: field: problem``."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+def problem(path: str | Path, line: int | None, field: str, message: str) -> str:
+    where = f"{path}:{line}" if line is not None else str(path)
+    return f"{where}: {field}: {message}"
+
+
+def _parse_line(raw: bytes) -> tuple[dict[str, Any] | None, str | None]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return None, f"not UTF-8 ({e.reason} at byte {e.start})"
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        return None, f"invalid JSON ({e.msg}, column {e.colno})"
+    if not isinstance(obj, dict):
+        return None, f"expected a JSON object, got {type(obj).__name__}"
+    return obj, None
+
+
+def iter_jsonl(path: str | Path, errors: list[str] | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (line number, object) for every non-blank line.
+
+    A bad line raises DataError, or, when `errors` is given, is appended to it and skipped.
+    """
+    path = Path(path)
+    with open(path, "rb") as f:
+        for lineno, raw in enumerate(f, start=1):
+            if not raw.strip():
+                continue
+            obj, err = _parse_line(raw)
+            if err is not None:
+                msg = problem(path, lineno, "-", err)
+                if errors is None:
+                    raise DataError([msg])
+                errors.append(msg)
+                continue
+            yield lineno, obj
+
+
+def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    return [obj for _, obj in iter_jsonl(path)]
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def write_jsonl_atomic(path: str | Path, records: Iterable[dict[str, Any]]) -> None:
+    """Write all records or nothing: a temporary file in the same folder, renamed on success."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            for rec in records:
+                f.write(dumps(rec) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def write_json_atomic(path: str | Path, obj: Any) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(obj, f, ensure_ascii=False, indent=2)
+            f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise

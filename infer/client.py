@@ -1,0 +1,203 @@
+"""One async client for every OpenAI-compatible endpoint (APIs, vLLM, LMDeploy, llama.cpp).
+
+A fixed pool of workers per endpoint pulls requests from a shared queue, so a slow answer holds one
+slot and never a batch (refill scheduling). Failures are retried with exponential backoff and jitter,
+honouring Retry-After; what still fails is returned as an error with its reason, never dropped.
+"""
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import logging
+import random
+import re
+import time
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
+
+import aiohttp
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
+
+log = logging.getLogger(__name__)
+
+RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.S)
+
+
+class RetryableError(Exception):
+    def __init__(self, message: str, retry_after: float | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class FatalError(Exception):
+    """A reply that retrying cannot fix (e.g. 400 Bad Request, 401)."""
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+        return max(0.0, when.timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    max_retries: int = 6
+    backoff_base: float = 1.0
+    backoff_max: float = 60.0
+    retry_after_max: float = 600.0
+
+    def wait(self, state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        hinted = getattr(exc, "retry_after", None)
+        if hinted is not None:
+            return min(hinted, self.retry_after_max)
+        # Full jitter: spreads retries of many workers hit by the same outage.
+        return random.uniform(0, min(self.backoff_max, self.backoff_base * 2 ** (state.attempt_number - 1)))
+
+
+def split_reasoning(message: dict[str, Any]) -> tuple[str, str | None]:
+    """Final text and reasoning: `reasoning_content` / `reasoning` fields, or a `<think>` block."""
+    content = message.get("content") or ""
+    if isinstance(content, list):  # some servers return content parts
+        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    reasoning = message.get("reasoning_content") or message.get("reasoning")
+    thought = THINK.search(content)
+    if thought:
+        reasoning = (reasoning + "\n" if reasoning else "") + thought.group(1).strip()
+        content = (content[: thought.start()] + content[thought.end():]).strip()
+    return content, reasoning
+
+
+def parse_completion(body: dict[str, Any]) -> dict[str, Any]:
+    choices = body.get("choices")
+    if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
+        raise RetryableError(f"reply has no choices: {json.dumps(body)[:200]}")
+    choice = choices[0]
+    message = choice.get("message") or {}
+    response, reasoning = split_reasoning(message)
+    usage = body.get("usage") or {}
+    details = usage.get("completion_tokens_details") or {}
+    return {
+        "response": response,
+        "reasoning": reasoning,
+        "finish_reason": choice.get("finish_reason"),
+        "usage": {
+            "prompt_tokens": usage.get("prompt_tokens"),
+            "completion_tokens": usage.get("completion_tokens"),
+            "reasoning_tokens": details.get("reasoning_tokens"),
+        },
+    }
+
+
+class ChatClient:
+    """Sends chat-completion bodies to one or more endpoints with bounded concurrency and retries."""
+
+    def __init__(
+        self,
+        base_urls: list[str],
+        api_key: str,
+        concurrency: int = 16,
+        connect_timeout: float = 10.0,
+        read_timeout: float = 600.0,
+        retry: RetryPolicy = RetryPolicy(),
+        secrets: tuple[str, ...] = (),
+    ):
+        if not base_urls:
+            raise ValueError("no endpoint to send requests to")
+        self.urls = [u.rstrip("/") + "/chat/completions" for u in base_urls]
+        self.headers = {"Authorization": f"Bearer {api_key}", "Content-Type": "application/json"}
+        self.concurrency = max(1, concurrency)
+        self.timeout = aiohttp.ClientTimeout(total=None, sock_connect=connect_timeout, sock_read=read_timeout)
+        self.retry = retry
+        self.secrets = tuple(s for s in (api_key, *secrets) if s and s != "EMPTY")
+
+    def scrub(self, text: str) -> str:
+        for s in self.secrets:
+            text = text.replace(s, "***")
+        return text
+
+    async def _post(self, session: aiohttp.ClientSession, url: str, body: dict[str, Any]) -> dict[str, Any]:
+        try:
+            async with session.post(url, data=json.dumps(body), headers=self.headers) as resp:
+                text = await resp.text()
+                if resp.status != 200:
+                    msg = f"HTTP {resp.status}: {text[:300]}"
+                    if resp.status in RETRY_STATUS:
+                        raise RetryableError(msg, parse_retry_after(resp.headers.get("Retry-After")))
+                    raise FatalError(msg)
+        except asyncio.TimeoutError as e:
+            raise RetryableError(f"read timeout after {self.timeout.sock_read}s") from e
+        except aiohttp.ServerTimeoutError as e:
+            raise RetryableError(f"timeout: {e}") from e
+        except aiohttp.ClientConnectionError as e:
+            raise RetryableError(f"connection error: {type(e).__name__}: {e}") from e
+        except aiohttp.ClientPayloadError as e:
+            raise RetryableError(f"broken reply: {e}") from e
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise RetryableError(f"reply is not JSON: {text[:200]!r}")
+        if not isinstance(data, dict):
+            raise RetryableError(f"reply is not a JSON object: {text[:200]!r}")
+        return parse_completion(data)
+
+    async def complete(self, session: aiohttp.ClientSession, body: dict[str, Any], endpoint: int = 0) -> dict[str, Any]:
+        """One request with retries. Returns the parsed completion plus latency, attempts and error."""
+        start = time.monotonic()
+        attempts = 0
+        try:
+            async for attempt in AsyncRetrying(
+                stop=stop_after_attempt(self.retry.max_retries + 1),
+                wait=self.retry.wait,
+                retry=retry_if_exception_type(RetryableError),
+                reraise=True,
+            ):
+                with attempt:
+                    # A retry moves to the next endpoint, so one dead server does not sink its share.
+                    url = self.urls[(endpoint + attempts) % len(self.urls)]
+                    attempts += 1
+                    out = await self._post(session, url, body)
+            out["error"] = None
+        except (RetryableError, FatalError) as e:
+            out = {"response": None, "reasoning": None, "finish_reason": None, "usage": None,
+                   "error": self.scrub(f"{type(e).__name__}: {e}")}
+        out["latency_s"] = round(time.monotonic() - start, 4)
+        out["attempts"] = attempts
+        return out
+
+    async def run(
+        self,
+        bodies: list[tuple[Any, dict[str, Any]]],
+        on_result: Callable[[Any, dict[str, Any]], Awaitable[None] | None],
+    ) -> None:
+        """Send every (tag, body); call `on_result(tag, result)` as each finishes, in completion order."""
+        queue: asyncio.Queue = asyncio.Queue()
+        for item in bodies:
+            queue.put_nowait(item)
+        connector = aiohttp.TCPConnector(limit=0, force_close=False, enable_cleanup_closed=True)
+        async with aiohttp.ClientSession(connector=connector, timeout=self.timeout) as session:
+
+            async def worker(endpoint: int) -> None:
+                while True:
+                    try:
+                        tag, body = queue.get_nowait()
+                    except asyncio.QueueEmpty:
+                        return
+                    result = await self.complete(session, body, endpoint)
+                    maybe = on_result(tag, result)
+                    if asyncio.iscoroutine(maybe):
+                        await maybe
+
+            n_workers = min(len(bodies), self.concurrency * len(self.urls))
+            await asyncio.gather(*(worker(i % len(self.urls)) for i in range(n_workers)))
+

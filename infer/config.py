@@ -1,0 +1,119 @@
+"""Model configs: `configs/models/<name>.yaml`, checked strictly so a typo is an error, not a default."""
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class ConfigError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    """How to start a model's server: `command` may use {port}, {python} and {pkg:NAME} (a package's folder)."""
+
+    command: list[str]
+    health: str = "/v1/models"
+    startup_timeout: float = 300.0
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    name: str                                # our name for the model: results/raw/<bench>/<name>/
+    model: str                               # the name the endpoint expects in requests
+    base_urls: list[str] = field(default_factory=list)  # several = data parallel over servers
+    api_key_env: str | None = None           # the NAME of the environment variable holding the key
+    modalities: list[str] = field(default_factory=lambda: ["text", "image"])
+    max_tokens: int = 4096
+    temperature: float = 0.0
+    top_p: float | None = None
+    extra_body: dict[str, Any] = field(default_factory=dict)  # e.g. chat_template_kwargs, reasoning_effort
+    params_total_b: float | None = None      # total parameters, billions (parameter-scaling plots)
+    params_active_b: float | None = None     # activated parameters, billions (MoE)
+    concurrency: int = 16                    # requests in flight per endpoint
+    connect_timeout: float = 10.0
+    read_timeout: float = 600.0
+    max_retries: int = 6
+    server: ServerSpec | None = None
+    path: str | None = None                  # where the config was read from
+
+    @property
+    def accepts_images(self) -> bool:
+        return "image" in self.modalities
+
+    def api_key(self) -> str:
+        """The key from the environment; local servers without a key get a placeholder."""
+        if not self.api_key_env:
+            return "EMPTY"
+        key = os.environ.get(self.api_key_env)
+        if not key:
+            raise ConfigError(f"{self.path}: api_key_env: environment variable {self.api_key_env} is not set")
+        return key
+
+    def generation_params(self, **overrides: Any) -> dict[str, Any]:
+        """The generation parameters of a request (they are part of its key)."""
+        params: dict[str, Any] = {"max_tokens": self.max_tokens, "temperature": self.temperature}
+        if self.top_p is not None:
+            params["top_p"] = self.top_p
+        params.update(self.extra_body)
+        params.update({k: v for k, v in overrides.items() if v is not None})
+        return params
+
+    def public_dict(self) -> dict[str, Any]:
+        """The config as written to manifests: names of secrets only, never their values."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        if self.server is not None:
+            out["server"] = {f.name: getattr(self.server, f.name) for f in fields(self.server)}
+        return out
+
+
+def _check_keys(data: dict, allowed: set[str], where: str) -> None:
+    for key in data:
+        if key not in allowed:
+            close = difflib.get_close_matches(key, sorted(allowed), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(sorted(allowed))})"
+            raise ConfigError(f"{where}: unknown key {key!r}{hint}")
+
+
+def load_model_config(path: str | Path) -> ModelConfig:
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"{path}: model config not found")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        raise ConfigError(f"{path}: invalid YAML: {e}") from e
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level")
+    _check_keys(data, {f.name for f in fields(ModelConfig)} - {"path"}, str(path))
+    for key in ("name", "model"):
+        if not isinstance(data.get(key), str) or not data[key]:
+            raise ConfigError(f"{path}: {key}: required string")
+    if isinstance(data.get("base_urls"), str):
+        data["base_urls"] = [data["base_urls"]]
+    server = data.pop("server", None)
+    if server is not None:
+        if not isinstance(server, dict):
+            raise ConfigError(f"{path}: server: expected a mapping")
+        _check_keys(server, {f.name for f in fields(ServerSpec)}, f"{path}: server")
+        if not isinstance(server.get("command"), list):
+            raise ConfigError(f"{path}: server.command: expected a list of arguments")
+        server = ServerSpec(**server)
+    if not data.get("base_urls") and server is None:
+        raise ConfigError(f"{path}: base_urls: give at least one endpoint, or a server to start")
+    unknown_modalities = set(data.get("modalities", [])) - {"text", "image"}
+    if unknown_modalities:
+        raise ConfigError(f"{path}: modalities: unknown {sorted(unknown_modalities)} (known: text, image)")
+    for key, typ in (("max_tokens", int), ("concurrency", int), ("max_retries", int)):
+        if key in data and (not isinstance(data[key], typ) or isinstance(data[key], bool) or data[key] < 0):
+            raise ConfigError(f"{path}: {key}: expected a non-negative integer, got {data[key]!r}")
+    for key in ("temperature", "top_p", "connect_timeout", "read_timeout", "params_total_b", "params_active_b"):
+        if data.get(key) is not None and not isinstance(data[key], (int, float)):
+            raise ConfigError(f"{path}: {key}: expected a number, got {data[key]!r}")
+    return ModelConfig(**data, server=server, path=str(path))

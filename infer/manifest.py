@@ -1,0 +1,49 @@
+"""Provenance of a run: what data, prompt, model config, code and packages produced a result file."""
+from __future__ import annotations
+
+import hashlib
+import platform
+import subprocess
+import time
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("openai", "aiohttp", "tenacity", "pandas", "numpy", "pillow", "math-verify", "rapidfuzz",
+            "llama-cpp-python", "vllm", "lmdeploy")
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def git_state() -> dict[str, Any]:
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
+
+    try:
+        return {"commit": git("rev-parse", "HEAD") or None, "dirty": bool(git("status", "--porcelain", "--untracked-files=no"))}
+    except (OSError, subprocess.SubprocessError):
+        return {"commit": None, "dirty": None}
+
+
+def package_versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            pass
+    return out
+
+
+def base_manifest(**fields: Any) -> dict[str, Any]:
+    return {**fields, "git": git_state(), "packages": package_versions(),
+            "written": time.strftime("%Y-%m-%dT%H:%M:%S%z")}

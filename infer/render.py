@@ -1,0 +1,129 @@
+"""Turn (record, template, input mode) into OpenAI chat messages.
+
+Images go exactly where their `[IMAGEn]` tag stands — in the question or in an option — and untagged
+images where the template says `{{images}}`. A request is first built as a *spec* in which an image
+is a reference (path + content hash); the spec is what the request key hashes, so resuming a large
+run reads each image once and never base64-encodes it. `to_wire` encodes images only when sending.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import mimetypes
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from data.records import IMAGE_TAG, image_tags, letters
+from infer.attachments import AttachmentError, files_block
+from infer.templates import Template
+
+INPUT_MODES = ("image", "caption", "text")
+
+
+class RenderError(ValueError):
+    """A record that cannot be turned into a prompt (missing image, caption, unreadable file)."""
+
+
+def parse_setting(setting: str) -> tuple[str, str]:
+    """`direct` → (direct, image); `direct+caption` → (direct, caption): images replaced by captions."""
+    template, _, mode = setting.partition("+")
+    mode = mode or "image"
+    if mode not in INPUT_MODES:
+        raise ValueError(f"setting {setting!r}: unknown input mode {mode!r} (known: {', '.join(INPUT_MODES)})")
+    return template, mode
+
+
+@lru_cache(maxsize=65536)
+def file_sha(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except OSError as e:
+        raise RenderError(f"image not readable: {path} ({e.strerror})") from e
+
+
+def template_values(rec: dict[str, Any], base: Path) -> dict[str, str]:
+    """The text of every placeholder for one record (image tags still in place)."""
+    n = len(rec["images"])
+    used = set(image_tags(rec["question"]))
+    for c in rec["choices"]:
+        used.update(image_tags(c))
+    untagged = [i for i in range(n) if i not in used]
+    choices = "\n".join(f"{letter}. {c}" for letter, c in zip(letters(len(rec["choices"])), rec["choices"]))
+    try:
+        files = files_block([base / f for f in rec.get("files") or []])
+    except AttachmentError as e:
+        raise RenderError(str(e)) from e
+    return {
+        "question": rec["question"],
+        "choices": choices,
+        "images": "".join(f"[IMAGE{i}]" for i in untagged),
+        "cot_images": "".join(f"[IMAGE{n + j}]" for j in range(len(rec.get("cot_images") or []))),
+        "hints": "\n".join(f"- {h}" for h in rec.get("hints") or []),
+        "files": files,
+        "caption": "\n".join(c for c in rec.get("captions") or [] if c),
+    }
+
+
+def render_spec(rec: dict[str, Any], template: Template, base: Path, mode: str = "image") -> list[dict[str, Any]]:
+    """Chat messages with images as {"type": "image_ref", "path", "sha"} parts (see module doc)."""
+    values = template_values(rec, base)
+    if "images" not in template.fields and values["images"]:
+        values = {**values, "question": values["images"] + values["question"], "images": ""}
+    text = template.render(values)
+    all_images = list(rec["images"]) + list(rec.get("cot_images") or [])
+    captions = list(rec.get("captions") or [None] * len(rec["images"]))
+    parts: list[dict[str, Any]] = []
+    pos = 0
+    for m in IMAGE_TAG.finditer(text):
+        parts.append({"type": "text", "text": text[pos:m.start()]})
+        pos = m.end()
+        k = int(m.group(1))
+        if k >= len(all_images):
+            raise RenderError(f"[IMAGE{k}] but the record has {len(all_images)} image(s)")
+        if mode == "image":
+            path = (base / all_images[k]).resolve()
+            parts.append({"type": "image_ref", "path": str(path), "sha": file_sha(path)})
+        elif mode == "caption":
+            caption = captions[k] if k < len(captions) else None
+            if not caption:
+                raise RenderError(f"image {k} has no caption (setting uses captions instead of images)")
+            parts.append({"type": "text", "text": f"[Image {k + 1}: {caption}]"})
+    parts.append({"type": "text", "text": text[pos:]})
+    return [{"role": "user", "content": _merge_text(parts)}]
+
+
+def _merge_text(parts: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    merged: list[dict[str, Any]] = []
+    for p in parts:
+        if p["type"] == "text" and merged and merged[-1]["type"] == "text":
+            merged[-1] = {"type": "text", "text": merged[-1]["text"] + p["text"]}
+        elif p["type"] != "text" or p["text"]:
+            merged.append(p)
+    if all(p["type"] == "text" for p in merged):  # plain string: text-only servers expect it
+        return "".join(p["text"] for p in merged).strip()
+    return merged
+
+
+def has_images(messages: list[dict[str, Any]]) -> bool:
+    return any(isinstance(m["content"], list) and any(p["type"] == "image_ref" for p in m["content"]) for m in messages)
+
+
+@lru_cache(maxsize=256)
+def _data_url(path: str) -> str:
+    mime = mimetypes.guess_type(path)[0] or "image/png"
+    return f"data:{mime};base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
+
+
+def to_wire(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Replace image references by base64 data URLs, as the OpenAI chat API expects."""
+    out = []
+    for m in messages:
+        if isinstance(m["content"], list):
+            content = [
+                {"type": "image_url", "image_url": {"url": _data_url(p["path"])}} if p["type"] == "image_ref" else p
+                for p in m["content"]
+            ]
+            m = {**m, "content": content}
+        out.append(m)
+    return out

@@ -1,0 +1,101 @@
+"""Append-only JSONL result files (raw outputs, verdicts): keyed, locked, repaired after a crash.
+
+The last line for a key wins, so a retried request simply appends its new outcome; nothing is ever
+rewritten in place. One writer at a time: a second run on the same file is refused by a lock.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any, Callable, Hashable
+
+from data.jsonl import dumps
+
+log = logging.getLogger(__name__)
+
+
+class LockedError(RuntimeError):
+    pass
+
+
+def repair_tail(path: Path) -> int:
+    """Cut a last line left half-written by a crash; return the number of bytes removed."""
+    if not path.exists() or path.stat().st_size == 0:
+        return 0
+    with open(path, "rb+") as f:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        f.seek(size - 1)
+        if f.read(1) == b"\n":
+            return 0
+        # Walk back to the previous newline in blocks.
+        pos, block = size, 65536
+        while pos > 0:
+            start = max(0, pos - block)
+            f.seek(start)
+            chunk = f.read(pos - start)
+            i = chunk.rfind(b"\n")
+            if i >= 0:
+                keep = start + i + 1
+                break
+            pos = start
+        else:
+            keep = 0
+        f.truncate(keep)
+    log.warning("%s: removed a half-written last line (%d bytes) left by an interrupted run", path, size - keep)
+    return size - keep
+
+
+def load_latest(path: Path, key: Callable[[dict[str, Any]], Hashable]) -> dict[Hashable, dict[str, Any]]:
+    """The last line of each key. Lines that do not parse are an error naming the line."""
+    latest: dict[Hashable, dict[str, Any]] = {}
+    if not path.exists():
+        return latest
+    with open(path, "rb") as f:
+        for lineno, raw in enumerate(f, start=1):
+            if not raw.strip():
+                continue
+            try:
+                obj = json.loads(raw)
+            except ValueError as e:
+                raise ValueError(f"{path}:{lineno}: -: corrupt result line ({e})") from e
+            latest[key(obj)] = obj
+    return latest
+
+
+class AppendLog:
+    """An exclusive, append-only JSONL writer. Use as a context manager."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self._lock_file = None
+        self._out = None
+
+    def __enter__(self) -> "AppendLog":
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock_file = open(self.path.with_name(self.path.name + ".lock"), "w")
+        try:
+            fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._lock_file.close()
+            raise LockedError(f"{self.path} is being written by another run; refusing to interleave")
+        repair_tail(self.path)
+        self._out = open(self.path, "a", encoding="utf-8")
+        return self
+
+    def write(self, obj: dict[str, Any]) -> None:
+        # One write call per line and a flush: a crash loses at most the line being written.
+        self._out.write(dumps(obj) + "\n")
+        self._out.flush()
+
+    def __exit__(self, *exc: object) -> None:
+        if self._out:
+            self._out.flush()
+            os.fsync(self._out.fileno())
+            self._out.close()
+        if self._lock_file:
+            fcntl.flock(self._lock_file, fcntl.LOCK_UN)
+            self._lock_file.close()

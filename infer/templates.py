@@ -1,0 +1,53 @@
+"""Prompt templates: `prompts/<benchmark>/<setting>.txt` with `{{name}}` and `{{#name}}…{{/name}}`."""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
+
+# A section tag alone on its line takes its line break with it, so optional blocks leave no blank lines.
+SECTION = re.compile(r"\{\{#(\w+)\}\}\n?(.*?)\{\{/\1\}\}\n?", re.S)
+PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+
+
+class TemplateError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Template:
+    path: Path
+    text: str
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    @property
+    def sha(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()[:16]
+
+    @property
+    def fields(self) -> set[str]:
+        return set(PLACEHOLDER.findall(self.text)) | {m.group(1) for m in SECTION.finditer(self.text)}
+
+    def render(self, values: dict[str, str]) -> str:
+        """Fill the template in a single pass: values are never scanned for placeholders themselves."""
+        unknown = self.fields - values.keys()
+        if unknown:
+            raise TemplateError(f"{self.path}: unknown placeholder(s) {sorted(unknown)}; known: {sorted(values)}")
+        text = SECTION.sub(lambda m: m.group(2) if values[m.group(1)] else "", self.text)
+        return PLACEHOLDER.sub(lambda m: values[m.group(1)], text)
+
+
+@lru_cache(maxsize=None)
+def load_template(benchmark: str, setting: str, root: Path = PROMPTS) -> Template:
+    path = root / benchmark / f"{setting}.txt"
+    if not path.is_file():
+        known = sorted(p.stem for p in (root / benchmark).glob("*.txt")) if (root / benchmark).is_dir() else []
+        raise TemplateError(f"no prompt {path} for setting {setting!r} of {benchmark} (known: {', '.join(known) or 'none'})")
+    return Template(path, path.read_text(encoding="utf-8"))
