@@ -30,7 +30,7 @@ from infer.manifest import base_manifest, sha256_file
 from infer.render import RenderError, has_images, parse_setting, render_spec, to_wire
 from infer.server import serve
 from infer.store import AppendLog, LockedError, load_latest
-from infer.templates import TemplateError, load_template
+from infer.templates import PROMPTS, Template, TemplateError, load_template
 
 log = logging.getLogger(__name__)
 
@@ -72,11 +72,9 @@ def raw_path(results: Path, bench: str, model: str, setting: str) -> Path:
     return results / "raw" / bench / model / f"{setting}.jsonl"
 
 
-def plan(records: list[dict[str, Any]], base: Path, bench: str, setting: str, cfg: ModelConfig,
+def plan(records: list[dict[str, Any]], base: Path, template: Template, mode: str, cfg: ModelConfig,
          params: dict[str, Any], n: int) -> tuple[list[Request], list[tuple[str, int, str]]]:
     """Every request of the run, and the (id, sample_idx, reason) of records that cannot be rendered."""
-    template_name, mode = parse_setting(setting)
-    template = load_template(bench, template_name)
     requests, failures = [], []
     for rec in records:
         try:
@@ -87,7 +85,7 @@ def plan(records: list[dict[str, Any]], base: Path, bench: str, setting: str, cf
         if has_images(messages) and not cfg.accepts_images:
             raise ConfigError(
                 f"{cfg.path}: model {cfg.name} is text-only (modalities: {cfg.modalities}) but setting "
-                f"{setting!r} sends images (record {rec['id']}); use {template_name}+caption or {template_name}+text")
+                f"{template.name!r} sends images (record {rec['id']}); use {template.name}+caption or {template.name}+text")
         key = request_key(messages, params, cfg.model)
         requests += [Request(rec["id"], i, key, messages) for i in range(n)]
     return requests, failures
@@ -125,13 +123,16 @@ async def send(pending: list[Request], cfg: ModelConfig, urls: list[str], out: A
 
 
 def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = Path("results"),
-        limit: int | None = None, n: int = 1, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+        limit: int | None = None, n: int = 1, overrides: dict[str, Any] | None = None,
+        prompts: Path = PROMPTS) -> dict[str, Any]:
     """Do what is not done yet; return the run's counts (also written to the manifest)."""
     if bench not in BENCHMARKS:
         raise ConfigError(f"--bench: unknown benchmark {bench!r} (known: {', '.join(BENCHMARKS)})")
+    template_name, mode = parse_setting(setting)
+    template = load_template(bench, template_name, prompts)
     records = load_records(data, bench, limit)
     params = cfg.generation_params(**(overrides or {}))
-    requests, failures = plan(records, data.parent, bench, setting, cfg, params, n)
+    requests, failures = plan(records, data.parent, template, mode, cfg, params, n)
     path = raw_path(results, bench, cfg.name, setting)
 
     with AppendLog(path) as out:
@@ -152,8 +153,6 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
 
     counts = {"records": len(records), "requests": len(requests), "sent": len(pending),
               "ok": stats["ok"], "failed": stats["failed"], "unrenderable": len(failures)}
-    template_name, _ = parse_setting(setting)
-    template = load_template(bench, template_name)
     write_json_atomic(path.with_suffix(".manifest.json"), base_manifest(
         benchmark=bench, setting=setting, data={"path": str(data), "sha256": sha256_file(data)},
         template={"path": str(template.path), "sha256": template.sha}, model=cfg.public_dict(),

@@ -4,7 +4,6 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
@@ -44,7 +43,6 @@ class Template:
         return PLACEHOLDER.sub(lambda m: values[m.group(1)], text)
 
 
-@lru_cache(maxsize=None)
 def load_template(benchmark: str, setting: str, root: Path = PROMPTS) -> Template:
     path = root / benchmark / f"{setting}.txt"
     if not path.is_file():
