@@ -40,6 +40,7 @@ class ModelConfig:
     connect_timeout: float = 10.0
     read_timeout: float = 600.0
     max_retries: int = 6
+    backoff_base: float = 1.0                # seconds; doubles per retry, with jitter, unless Retry-After says
     server: ServerSpec | None = None
     path: str | None = None                  # where the config was read from
 
@@ -113,7 +114,7 @@ def load_model_config(path: str | Path) -> ModelConfig:
     for key, typ in (("max_tokens", int), ("concurrency", int), ("max_retries", int)):
         if key in data and (not isinstance(data[key], typ) or isinstance(data[key], bool) or data[key] < 0):
             raise ConfigError(f"{path}: {key}: expected a non-negative integer, got {data[key]!r}")
-    for key in ("temperature", "top_p", "connect_timeout", "read_timeout", "params_total_b", "params_active_b"):
+    for key in ("temperature", "top_p", "connect_timeout", "read_timeout", "backoff_base", "params_total_b", "params_active_b"):
         if data.get(key) is not None and not isinstance(data[key], (int, float)):
             raise ConfigError(f"{path}: {key}: expected a number, got {data[key]!r}")
     return ModelConfig(**data, server=server, path=str(path))

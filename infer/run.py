@@ -101,7 +101,7 @@ def raw_line(req_id: str, sample_idx: int, key: str, cfg: ModelConfig, setting: 
 async def send(pending: list[Request], cfg: ModelConfig, urls: list[str], out: AppendLog,
                setting: str, params: dict[str, Any]) -> dict[str, int]:
     client = ChatClient(urls, cfg.api_key(), cfg.concurrency, cfg.connect_timeout, cfg.read_timeout,
-                        RetryPolicy(max_retries=cfg.max_retries))
+                        RetryPolicy(max_retries=cfg.max_retries, backoff_base=cfg.backoff_base))
     stats = {"ok": 0, "failed": 0, "tokens": 0}
     start = time.monotonic()
     bar = tqdm(total=len(pending), desc=f"{cfg.name}/{setting}", unit="req", dynamic_ncols=True)
