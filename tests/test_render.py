@@ -127,3 +127,16 @@ def test_hints_are_bulleted(tmp_path):
     rec = record(benchmark="morphobench", question="Find x.", hints=["use symmetry", "x is even"], answer=["4"])
     assert render_spec(rec, load_template("morphobench", "with_hints"), tmp_path)[0]["content"] == (
         "Find x.\nHints:\n- use symmetry\n- x is even")
+
+
+def test_attached_pdf_becomes_its_text(tmp_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig = plt.figure(figsize=(3, 2))
+    fig.text(0.1, 0.5, "Total revenue 1234")
+    fig.savefig(tmp_path / "report.pdf")
+    plt.close(fig)
+    rec = record(benchmark="c2rbench", question="收入是多少?", files=["report.pdf"], answer=["1234"])
+    text = render_spec(rec, load_template("c2rbench", "zero_shot"), tmp_path)[0]["content"]
+    assert "[File: report.pdf]\nTotal revenue 1234" in text
