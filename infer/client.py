@@ -177,27 +177,25 @@ class ChatClient:
 
     async def run(
         self,
-        bodies: list[tuple[Any, dict[str, Any]]],
+        items: list[Any],
+        make_body: Callable[[Any], dict[str, Any]],
         on_result: Callable[[Any, dict[str, Any]], Awaitable[None] | None],
     ) -> None:
-        """Send every (tag, body); call `on_result(tag, result)` as each finishes, in completion order."""
-        queue: asyncio.Queue = asyncio.Queue()
-        for item in bodies:
-            queue.put_nowait(item)
-        connector = aiohttp.TCPConnector(limit=0, force_close=False, enable_cleanup_closed=True)
+        """Send a request for every item; call `on_result(item, result)` as each finishes.
+
+        Bodies are built by `make_body` only when a worker picks the item up, so a large run never
+        holds every encoded request (base64 images) in memory at once.
+        """
+        pending = iter(items)
+        connector = aiohttp.TCPConnector(limit=0, enable_cleanup_closed=True)
         async with aiohttp.ClientSession(connector=connector, timeout=self.timeout) as session:
 
             async def worker(endpoint: int) -> None:
-                while True:
-                    try:
-                        tag, body = queue.get_nowait()
-                    except asyncio.QueueEmpty:
-                        return
-                    result = await self.complete(session, body, endpoint)
-                    maybe = on_result(tag, result)
+                for item in pending:  # a shared iterator: each free worker takes the next item
+                    result = await self.complete(session, make_body(item), endpoint)
+                    maybe = on_result(item, result)
                     if asyncio.iscoroutine(maybe):
                         await maybe
 
-            n_workers = min(len(bodies), self.concurrency * len(self.urls))
+            n_workers = min(len(items), self.concurrency * len(self.urls))
             await asyncio.gather(*(worker(i % len(self.urls)) for i in range(n_workers)))
-

@@ -114,9 +114,11 @@ async def send(pending: list[Request], cfg: ModelConfig, urls: list[str], out: A
         bar.set_postfix(done=stats["ok"], failed=stats["failed"],
                         tok_s=f"{stats['tokens'] / max(time.monotonic() - start, 1e-9):.1f}")
 
-    bodies = [(req, {"model": cfg.model, "messages": to_wire(req.messages), **params}) for req in pending]
+    def make_body(req: Request) -> dict[str, Any]:
+        return {"model": cfg.model, "messages": to_wire(req.messages), **params}
+
     try:
-        await client.run(bodies, on_result)
+        await client.run(pending, make_body, on_result)
     finally:
         bar.close()
     return stats
@@ -136,7 +138,7 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     path = raw_path(results, bench, cfg.name, setting)
 
     with AppendLog(path) as out:
-        latest = load_latest(path, key=lambda r: (r["id"], r["sample_idx"]))
+        latest = load_latest(path, key=lambda r: (r["id"], r["sample_idx"]), keep=("request_key", "error"))
         done = {k for k, r in latest.items() if r.get("error") is None}
         pending = [r for r in requests if (r.id, r.sample_idx) not in done or latest[(r.id, r.sample_idx)]["request_key"] != r.key]
         for rid, i, reason in failures:  # recorded once, not again on every rerun

@@ -49,8 +49,12 @@ def repair_tail(path: Path) -> int:
     return size - keep
 
 
-def load_latest(path: Path, key: Callable[[dict[str, Any]], Hashable]) -> dict[Hashable, dict[str, Any]]:
-    """The last line of each key. Lines that do not parse are an error naming the line."""
+def load_latest(path: Path, key: Callable[[dict[str, Any]], Hashable],
+                keep: tuple[str, ...] | None = None) -> dict[Hashable, dict[str, Any]]:
+    """The last line of each key (only the fields in `keep`, if given, to bound memory).
+
+    Lines that do not parse are an error naming the line.
+    """
     latest: dict[Hashable, dict[str, Any]] = {}
     if not path.exists():
         return latest
@@ -62,7 +66,7 @@ def load_latest(path: Path, key: Callable[[dict[str, Any]], Hashable]) -> dict[H
                 obj = json.loads(raw)
             except ValueError as e:
                 raise ValueError(f"{path}:{lineno}: -: corrupt result line ({e})") from e
-            latest[key(obj)] = obj
+            latest[key(obj)] = obj if keep is None else {k: obj.get(k) for k in keep}
     return latest
 
 
