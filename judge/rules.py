@@ -1,0 +1,137 @@
+"""Rule-based scoring of each benchmark's answers, and a command to score predictions made elsewhere.
+
+    python -m judge.rules --data FILE.jsonl --pred PRED.jsonl --out OUT.jsonl
+
+PRED lines carry `id` and `response` (or `prediction`); OUT lines carry `id`, `correct`, `extracted`.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
+from data.records import letters
+from judge.extract import boxed_all, clean, extract_answer, option_letters
+from judge.match import EPS, match_all, match_one, normalize_text, parse_number, split_parts
+
+GRID = re.compile(r"row\s*[=:]?\s*(\d+)\s*[,;]?\s*(?:and\s*)?col(?:umn)?\s*[=:]?\s*(\d+)", re.I)
+RULE_JUDGE = "rules"
+
+
+def gold_letters(answer: list[str]) -> list[str]:
+    """MCQ golds as sorted single letters: ["CD"] and ["C", "D"] are the same answer."""
+    return sorted({ch for a in answer for ch in re.sub(r"[^A-Z]", "", a.upper())})
+
+
+def is_mcq(rec: dict[str, Any]) -> bool:
+    golds = rec["answer"]
+    if rec["answer_type"] == "mcq":
+        return True
+    # Options printed inside the question: scored as MCQ when the golds are letters (OMIBench).
+    return bool(rec.get("has_inline_choices")) and all(re.fullmatch(r"[A-Z]+", g.strip()) for g in golds)
+
+
+def mcq_prediction(rec: dict[str, Any], candidate: str | None) -> list[str] | None:
+    """The letters a candidate states, or the letter of the option whose text it gives."""
+    n = len(rec["choices"]) or 26  # inline options: any letter the text states
+    found = option_letters(candidate, n)
+    if found or not candidate or not rec["choices"]:
+        return found
+    # Option text back to its letter: exact (normalised) text, or the same number; never a fuzzy
+    # match, which could pick a neighbouring option.
+    value = parse_number(candidate)
+    for letter, option in zip(letters(len(rec["choices"])), rec["choices"]):
+        if normalize_text(option) == normalize_text(candidate):
+            return [letter]
+        if value is not None and parse_number(option) is not None and abs(parse_number(option) - value) <= EPS:
+            return [letter]
+    return None
+
+
+def grid_cell(text: str | None) -> tuple[int, int] | None:
+    m = GRID.search(text or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def score(rec: dict[str, Any], response: str | None) -> dict[str, Any]:
+    """Verdict fields for one response: `extracted` (what was read as the answer) and `correct`."""
+    final = clean(response or "")
+    prefer_tag = rec["benchmark"] == "mira"  # MIRA asks for <answer></answer>
+    candidate = extract_answer(final, prefer_tag=prefer_tag)
+    golds = rec["answer"]
+    if is_mcq(rec):
+        predicted = mcq_prediction(rec, candidate)
+        return {"extracted": "".join(predicted) if predicted else candidate,
+                "correct": predicted is not None and predicted == gold_letters(golds)}
+    if len(golds) == 1 and grid_cell(golds[0]):
+        cell = grid_cell(candidate) or grid_cell(final.splitlines()[-1] if final else "")
+        return {"extracted": candidate, "correct": cell is not None and cell == grid_cell(golds[0])}
+    if len(golds) > 1:
+        boxes = boxed_all(final)
+        preds = boxes if len(boxes) >= len(golds) else split_parts(candidate or "")
+        return {"extracted": "; ".join(preds) if preds else None, "correct": match_all(preds, golds)}
+    return {"extracted": candidate, "correct": candidate is not None and match_one(candidate, golds[0])}
+
+
+def judge_predictions(records: list[dict[str, Any]], preds: dict[str, str | None]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    out, counts = [], {"scored": 0, "correct": 0, "missing": 0, "no_response": 0}
+    for rec in records:
+        if rec["id"] not in preds:
+            counts["missing"] += 1
+            continue
+        response = preds[rec["id"]]
+        if response is None:
+            out.append({"id": rec["id"], "correct": None, "extracted": None, "status": "no_response"})
+            counts["no_response"] += 1
+            continue
+        verdict = score(rec, response)
+        out.append({"id": rec["id"], **verdict, "status": "ok"})
+        counts["scored"] += 1
+        counts["correct"] += bool(verdict["correct"])
+    return out, counts
+
+
+def read_predictions(path: Path) -> dict[str, str | None]:
+    preds: dict[str, str | None] = {}
+    problems: list[str] = []
+    for lineno, obj in iter_jsonl(path, errors=problems):
+        if "id" not in obj:
+            problems.append(f"{path}:{lineno}: id: missing")
+            continue
+        text = obj.get("response", obj.get("prediction"))
+        if text is not None and not isinstance(text, str):
+            problems.append(f"{path}:{lineno}: response: expected a string, got {type(text).__name__}")
+            continue
+        preds[str(obj["id"])] = text
+    if problems:
+        raise DataError(problems)
+    return preds
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, required=True, help="unified JSONL the predictions answer")
+    ap.add_argument("--pred", type=Path, required=True)
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args(argv)
+    try:
+        records = [rec for _, rec in iter_jsonl(args.data)]
+        preds = read_predictions(args.pred)
+    except (DataError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    verdicts, counts = judge_predictions(records, preds)
+    unmatched = len(set(preds) - {r["id"] for r in records})
+    write_jsonl_atomic(args.out, verdicts)
+    acc = counts["correct"] / counts["scored"] if counts["scored"] else float("nan")
+    print(f"accuracy {acc:.2%} ({counts['correct']}/{counts['scored']} scored); "
+          f"{counts['missing']} record(s) without a prediction, {counts['no_response']} prediction(s) without a "
+          f"response (excluded), {unmatched} prediction(s) matching no record")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
