@@ -1,0 +1,525 @@
+"""MorphoBench (OpenDCAI/MorphoBench) -> unified records.
+
+The official release
+--------------------
+The Hugging Face dataset ``OpenDCAI/MorphoBench`` holds one dataset per split, in folders named
+after the paper's splits: ``Morpho_R_v0``, ``Morpho_R_Lite``, ``Morpho_R_Complex`` (the agent-
+reasoning family, Sec. 4.1), ``Morpho_P_v0``, ``Morpho_P_Perturbed`` (the agent-recognition family).
+A split is stored as any of
+
+* a ``datasets`` ``save_to_disk`` folder: ``data-0000x-of-0000n.arrow`` (Arrow IPC stream) next to
+  ``dataset_info.json`` / ``state.json`` (a DatasetDict adds one sub-folder per HF split);
+* parquet files (``data/*.parquet``, ``<split>/train-*.parquet`` as on the Hub);
+* a JSON array or a JSONL file (and the TSV the authors' adaption scripts read).
+
+`src` may be one file, one split's folder or the whole release (every data file below it is read).
+Each row has
+
+``index``         the item's number; the official scripts key predictions by ``str(index)``
+``question``      the question text (options, when any, are printed inside it)
+``hint``          hints, one per ``- `` bullet line (R-Lite / R-Complex); empty or absent in v0.
+                  Some files call it ``Hints``; a JSON list of strings is accepted too
+``answer``        the gold answer: a number, option letter(s), free text, or ``row=r, col=c`` for
+                  the generated "spot the different one" grids
+``image_base64``  ``data:image/png;base64,...`` (or bare base64); empty for text-only items.
+                  Instead, ``image_path`` / ``image`` may name a file relative to the data file, and
+                  ``image`` may be a HF Image struct ``{"bytes", "path"}``
+``caption``       (our demo sets, or a release that adds it) an exact description of the image
+plus grouping fields: ``discipline`` (Table 1), ``category``, ``subject``, ``level``, ``split``, and
+the taxonomy (``task_type``, ``sub_task_types`` ...) which has no stable name and goes to ``extra``.
+
+Mapping decisions
+-----------------
+* ``split``: a ``split`` field that names a paper split, else the first paper split named by the
+  file's path (innermost folder first), written as the release folder name (``Morpho_R_Lite``).
+  A bare ``v0`` with no family stays ``v0``; R(v0) and P(v0) are different item sets.
+* ``id`` = ``<split>-<index>`` (``<index>`` when no split is known): indices repeat across splits,
+  ids must not. The official ``index`` is kept in ``extra["index"]``.
+* base64 images are decoded and written once per content (named by hash) into the media folder.
+* ``answer_type``: ``structured`` for ``row=r, col=c``; ``mcq`` when the answer is option letter(s)
+  and the options are given (a ``choices``/``options`` field, or clearly listed in the question,
+  then ``choices`` stays empty and ``has_inline_choices`` is set); ``numeric`` for a plain number;
+  otherwise ``open``.
+* ``caption`` -> ``captions`` = [caption] for a one-image item (kept in ``extra`` otherwise).
+
+Malformed rows raise DataError naming the file, the line (JSON/JSONL) or row (parquet/arrow/TSV),
+and the field. Nothing is skipped.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import csv
+import datetime as dt
+import decimal
+import hashlib
+import io
+import json
+import logging
+import math
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from PIL import Image
+
+from data.jsonl import DataError, iter_jsonl, problem
+from data.media import Media
+
+log = logging.getLogger(__name__)
+
+BENCHMARK = "morphobench"
+
+# Paper disciplines (Table 1); a `category`/`subject` holding one of them also fills `discipline`.
+DISCIPLINES = ("Engineering", "Mathematics", "Natural Sciences", "Social Sciences", "Other")
+
+SPLITS = ("Morpho_R_v0", "Morpho_R_Lite", "Morpho_R_Complex", "Morpho_P_v0", "Morpho_P_Perturbed")
+
+DATA_SUFFIXES = (".parquet", ".arrow", ".json", ".jsonl", ".tsv")
+# JSON files that `save_to_disk` writes next to the arrow shards: metadata, not items.
+HF_METADATA = {"dataset_info.json", "state.json", "dataset_dict.json"}
+
+_VARIANTS = {"v0": "v0", "lite": "Lite", "complex": "Complex", "perturbed": "Perturbed"}
+_FAMILY_OF = {"Lite": "R", "Complex": "R", "Perturbed": "P"}  # v0 exists in both families
+_SPLIT_FULL = re.compile(r"morpho[\s_\-]*([rpg])[\s_\-]*\(?\s*(v0|lite|complex|perturbed)(?![a-z0-9])", re.I)
+_GENERIC_FOLDERS = {"train", "test", "validation", "data", "default"}  # HF split/config folder names
+_SPLIT_BARE = re.compile(r"(?<![a-z0-9])(v0|lite|complex|perturbed)(?![a-z0-9])", re.I)
+
+_GRID = re.compile(r"^\s*row\s*=\s*\d+\s*,\s*col(?:umn)?\s*=\s*\d+\s*$", re.I)
+_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
+_LETTERS = re.compile(r"^\(?([A-Z])\)?\.?(?:\s*[,;&]\s*\(?([A-Z])\)?\.?)*$")
+# Option markers printed in a question: "A. x" / "A) x" / "A: x" at a line start, or "(A) x" anywhere.
+_OPT_LINE = re.compile(r"^\s*\(?([A-Z])[.):]\s+\S", re.M)
+_OPT_PAREN = re.compile(r"(?:^|\s)\(([A-Z])\)\s+\S", re.M)
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+(.*)$")
+_DATA_URL = re.compile(r"^data:([\w.+-]+/[\w.+-]+)?(;[^,]*)?,", re.I)
+_IMAGE_EXT = {"PNG": "png", "JPEG": "jpg", "GIF": "gif", "WEBP": "webp", "BMP": "bmp", "TIFF": "tif"}
+
+# Official keys (lower-cased) with a meaning here; any other key goes to `extra` verbatim.
+_HINT_KEYS = ("hint", "hints")
+_IMAGE_KEYS = ("image_base64", "image", "images", "image_path", "image_paths")
+_STABLE_STR = ("discipline", "subject", "category", "difficulty", "task", "domain")
+
+
+class _Row:
+    """One official row and where it came from, for error messages."""
+
+    def __init__(self, root: Path, path: Path, pos: int, is_line: bool, data: dict[str, Any]):
+        self.root, self.path, self.pos, self.is_line = root, path, pos, is_line
+        # Keys are matched case-insensitively (`Hints` vs `hint`); the original spelling goes to extra.
+        self.data = data
+        self.keys = {k.lower(): k for k in data}
+        self.used: set[str] = set()
+
+    def get(self, *names: str) -> tuple[str | None, Any]:
+        """(original key, value) of the first of `names` present and non-empty, else (None, None)."""
+        for name in names:
+            key = self.keys.get(name)
+            if key is not None:
+                self.used.add(key)
+                if not _empty(self.data[key]):
+                    return key, self.data[key]
+        return None, None
+
+    def err(self, field: str, msg: str) -> str:
+        label = f"index {self.data.get(self.keys.get('index', ''), '?')}"
+        if self.is_line:
+            return problem(self.path, self.pos, field, f"{label}: {msg}")
+        return problem(f"{self.path} row {self.pos}", None, field, f"{label}: {msg}")
+
+
+def _empty(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    if isinstance(value, (str, list, dict, bytes)) and not (value.strip() if isinstance(value, str) else value):
+        return True
+    return False
+
+
+# ---------------------------------------------------------------- reading the release files
+
+def _data_files(src: Path) -> list[Path]:
+    if src.is_file():
+        return [src]
+    files = [
+        p for p in src.rglob("*")
+        if p.is_file() and p.suffix.lower() in DATA_SUFFIXES and p.name not in HF_METADATA
+        and not any(part.startswith(".") for part in p.relative_to(src).parts)
+    ]
+    # The paper's split order (Table 2), then by path: a stable, readable record order.
+    files.sort(key=lambda p: (_split_rank(_split_from_path(p, src)), str(p)))
+    if not files:
+        raise DataError([problem(src, None, "--src", f"no data files ({', '.join(DATA_SUFFIXES)}) found")])
+    return files
+
+
+def _read_arrow(path: Path) -> list[dict[str, Any]]:
+    # `save_to_disk` writes the IPC *stream* format; plain Arrow files use the IPC *file* format.
+    with pa.memory_map(str(path)) as source:
+        try:
+            table = pa.ipc.open_stream(source).read_all()
+        except pa.ArrowInvalid:
+            source.seek(0)
+            table = pa.ipc.open_file(source).read_all()
+    return table.to_pylist()
+
+
+def _read_json_array(path: Path) -> Iterator[tuple[int, Any]]:
+    """Yield (line where the element starts, element) for a JSON array file."""
+    text = path.read_text(encoding="utf-8-sig")
+    decoder = json.JSONDecoder()
+    ws = re.compile(r"[\s,]*")
+    i = ws.match(text, 0).end()
+    if not text.startswith("[", i):
+        raise DataError([problem(path, None, "-", "expected a JSON array of objects (or use .jsonl)")])
+    i += 1
+    while True:
+        i = ws.match(text, i).end()
+        if i >= len(text):
+            raise DataError([problem(path, text.count("\n") + 1, "-", "invalid JSON (unterminated array)")])
+        if text[i] == "]":
+            return
+        line = text.count("\n", 0, i) + 1
+        try:
+            obj, i = decoder.raw_decode(text, i)
+        except json.JSONDecodeError as e:
+            raise DataError([problem(path, e.lineno, "-", f"invalid JSON ({e.msg}, column {e.colno})")]) from None
+        yield line, obj
+
+
+def _rows(root: Path, path: Path) -> Iterator[_Row]:
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".jsonl":
+            items: Iterator[tuple[int, Any]] = iter_jsonl(path)
+            is_line = True
+        elif suffix == ".json":
+            items, is_line = _read_json_array(path), True
+        elif suffix == ".parquet":
+            items, is_line = enumerate(pq.read_table(path).to_pylist(), start=1), False
+        elif suffix == ".arrow":
+            items, is_line = enumerate(_read_arrow(path), start=1), False
+        elif suffix == ".tsv":
+            with open(path, encoding="utf-8-sig", newline="") as f:
+                items, is_line = enumerate(list(csv.DictReader(f, delimiter="\t")), start=1), False
+        else:
+            raise DataError([problem(path, None, "--src", f"unsupported file type {suffix!r}")])
+        for pos, obj in items:
+            if not isinstance(obj, dict):
+                raise DataError([problem(path, pos, "-", f"expected an object, got {type(obj).__name__}")])
+            yield _Row(root, path, pos, is_line, obj)
+    except (pa.ArrowException, OSError, UnicodeDecodeError, csv.Error) as e:
+        raise DataError([problem(path, None, "-", f"cannot read: {type(e).__name__}: {e}")]) from None
+
+
+# ---------------------------------------------------------------- field conversions
+
+def canonical_split(text: str) -> str | None:
+    """The paper split a name refers to (``Morpho_R_Lite``, ``Morpho_P_v0`` ...; bare ``v0``), or None."""
+    m = _SPLIT_FULL.search(text)
+    if m:
+        return f"Morpho_{m.group(1).upper()}_{_VARIANTS[m.group(2).lower()]}"
+    m = _SPLIT_BARE.search(text)
+    if m:
+        variant = _VARIANTS[m.group(1).lower()]
+        family = _FAMILY_OF.get(variant)
+        return f"Morpho_{family}_{variant}" if family else variant
+    return None
+
+
+def _split_from_path(path: Path, root: Path) -> str | None:
+    """The paper split named by the file, its folders inside `root`, or `root` itself.
+
+    Folders above `root` are looked at only through generic names (``.../Morpho_R_v0/train``):
+    a user's own folder names mean nothing here.
+    """
+    path, root = path.resolve(), root.resolve()
+    names = [path.stem]
+    for folder in path.parents:
+        names.append(folder.name)
+        inside = root in folder.parents
+        if not inside and folder.name.lower() not in _GENERIC_FOLDERS:
+            break
+    for name in names:
+        found = canonical_split(name)
+        if found:
+            return found
+    return None
+
+
+def _split_rank(split: str | None) -> int:
+    return SPLITS.index(split) if split in SPLITS else len(SPLITS)
+
+
+def parse_hints(value: Any) -> list[str]:
+    """Hints as a list: one entry per ``- `` bullet (continuation lines join their bullet)."""
+    if _empty(value):
+        return []
+    if isinstance(value, (list, tuple)):
+        return [str(h).strip() for h in value if not _empty(h) and str(h).strip()]
+    text = str(value)
+    if not any(_BULLET.match(line) for line in text.splitlines()):
+        return [text.strip()]
+    hints: list[str] = []
+    for line in text.splitlines():
+        m = _BULLET.match(line)
+        if m:
+            hints.append(m.group(1).strip())
+        elif line.strip():
+            if hints:
+                hints[-1] = f"{hints[-1]}\n{line.strip()}"
+            else:  # text before the first bullet (an intro line) is a hint of its own
+                hints.append(line.strip())
+    return [h for h in hints if h]
+
+
+def _listed_options(question: str) -> list[str]:
+    """Option letters printed in the question, if they run A, B, ... without gaps (at least two)."""
+    found = {m.group(1) for m in _OPT_LINE.finditer(question)} | {m.group(1) for m in _OPT_PAREN.finditer(question)}
+    letters = []
+    for k in range(26):
+        letter = chr(ord("A") + k)
+        if letter not in found:
+            break
+        letters.append(letter)
+    return letters if len(letters) >= 2 else []
+
+
+def _answer_letters(answer: str) -> list[str] | None:
+    m = _LETTERS.match(answer.strip())
+    if not m:
+        return None
+    return re.findall(r"[A-Z]", answer)
+
+
+def _choices(row: _Row) -> list[str]:
+    key, value = row.get("choices", "options")
+    if key is None:
+        return []
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            raise DataError([row.err(key, "expected a list of options (or its JSON text)")]) from None
+    if isinstance(value, dict):  # {"A": "...", "B": "..."}
+        value = [value[k] for k in sorted(value)]
+    if not isinstance(value, list):
+        raise DataError([row.err(key, f"expected a list of options, got {type(value).__name__}")])
+    return [str(v) for v in value]
+
+
+def answer_and_type(answer: str, question: str, choices: list[str]) -> tuple[list[str], str, bool]:
+    """(answer list, answer_type, options printed inline) for one MorphoBench answer."""
+    if _GRID.match(answer):
+        return [answer.strip()], "structured", False
+    letters = _answer_letters(answer)
+    if choices:
+        if letters and all(ord(x) - ord("A") < len(choices) for x in letters):
+            return letters, "mcq", False
+        if answer.strip() in choices:  # the answer spelled out as an option's text
+            return [chr(ord("A") + choices.index(answer.strip()))], "mcq", False
+    elif letters:
+        listed = _listed_options(question)
+        if listed and all(x in listed for x in letters):
+            return letters, "mcq", True
+    if _NUMBER.match(answer.strip()):
+        return [answer.strip()], "numeric", False
+    return [answer], "open", False
+
+
+def _decode_base64(row: _Row, key: str, text: str) -> bytes:
+    m = _DATA_URL.match(text.strip())
+    payload = text.strip()[m.end():] if m else text
+    if m and ";base64" not in (m.group(2) or "").lower():
+        raise DataError([row.err(key, "data URL is not base64-encoded")])
+    payload = re.sub(r"\s+", "", payload)
+    payload += "=" * (-len(payload) % 4)
+    try:
+        if "-" in payload or "_" in payload:
+            return base64.urlsafe_b64decode(payload)
+        return base64.b64decode(payload, validate=True)
+    except (binascii.Error, ValueError) as e:
+        raise DataError([row.err(key, f"image does not decode as base64 ({e})")]) from None
+
+
+def _save_image(row: _Row, key: str, data: bytes, media: Media, saved: dict[str, str]) -> str:
+    digest = hashlib.sha256(data).hexdigest()[:24]
+    if digest in saved:  # the same picture recurs across splits (v0 / Lite / Complex)
+        return saved[digest]
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            fmt = im.format
+            im.verify()
+    except Exception as e:  # PIL raises many types for bytes that are not an image
+        raise DataError([row.err(key, f"decoded bytes are not an image ({type(e).__name__}: {e})")]) from None
+    saved[digest] = media.save_bytes(f"{digest}.{_IMAGE_EXT.get(fmt or '', 'png')}", data)
+    return saved[digest]
+
+
+def _images(row: _Row, media: Media, saved: dict[str, str]) -> list[str]:
+    """Image paths of a row, from the first image field that is not empty."""
+    key, value = row.get(*_IMAGE_KEYS)
+    if key is None:
+        return []
+    out = []
+    for item in value if isinstance(value, (list, tuple)) else [value]:
+        if _empty(item):
+            continue
+        if isinstance(item, dict):  # HF Image feature: {"bytes": ..., "path": ...}
+            if item.get("bytes"):
+                out.append(_save_image(row, key, item["bytes"], media, saved))
+                continue
+            item = item.get("path")
+            if _empty(item):
+                continue
+        if isinstance(item, (bytes, bytearray)):
+            out.append(_save_image(row, key, bytes(item), media, saved))
+        elif isinstance(item, str) and (key.lower() == "image_base64" or _DATA_URL.match(item.strip())):
+            out.append(_save_image(row, key, _decode_base64(row, key, item), media, saved))
+        elif isinstance(item, str):
+            path = (row.path.parent / item.strip()).resolve()
+            if not path.is_file():
+                raise DataError([row.err(key, f"image file not found: {path}")])
+            out.append(media.ref(path))
+        else:
+            raise DataError([row.err(key, f"expected an image path, data URL or bytes, got {type(item).__name__}")])
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    """Official values as JSON (Arrow can hand us dates, decimals, bytes)."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (bytes, bytearray)):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    if isinstance(value, (dt.date, dt.datetime, dt.time)):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    return value
+
+
+def _level(row: _Row) -> int | str | None:
+    key, value = row.get("level")
+    if key is None:
+        return None
+    if isinstance(value, bool):
+        raise DataError([row.err(key, "expected a level, got a boolean")])
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    text = str(value).strip()
+    return int(text) if re.fullmatch(r"[+-]?\d+", text) else text
+
+
+def convert_row(row: _Row, media: Media, saved: dict[str, str]) -> dict[str, Any]:
+    key, index = row.get("index")
+    if key is None:
+        raise DataError([row.err("index", "missing")])
+    if isinstance(index, float) and index.is_integer():
+        index = int(index)
+    qkey, question = row.get("question")
+    if qkey is None or not isinstance(question, str):
+        raise DataError([row.err("question", "missing or empty" if qkey is None else "expected text")])
+    akey, answer = row.get("answer")
+    if akey is None:
+        raise DataError([row.err("answer", "missing or empty")])
+    if isinstance(answer, bool) or isinstance(answer, (dict, list)):
+        raise DataError([row.err(akey, f"expected a single answer, got {type(answer).__name__}")])
+    if isinstance(answer, float) and answer.is_integer():
+        answer = int(answer)
+    answer = str(answer)
+
+    rec: dict[str, Any] = {"id": "", "benchmark": BENCHMARK, "question": question}
+    rec["images"] = _images(row, media, saved)
+    choices = _choices(row)
+    rec["choices"] = choices
+    rec["answer"], rec["answer_type"], inline = answer_and_type(answer, question, choices)
+    if inline:
+        rec["has_inline_choices"] = True
+
+    # Split: a field naming a paper split wins, else the path, else the field verbatim. A field
+    # value the path overrides (e.g. the HF split "train") is kept in `extra`.
+    skey, svalue = row.get("split")
+    field_split = canonical_split(str(svalue)) if skey else None
+    path_split = _split_from_path(row.path, row.root)
+    split = field_split or path_split or (str(svalue) if skey else None)
+    if skey and not field_split and path_split:
+        row.used.discard(skey)
+    if split:
+        rec["split"] = split
+    rec["id"] = f"{split}-{index}" if split else str(index)
+    row.used.discard(key)  # the official index stays in `extra`: predictions are keyed by it
+
+    hkey = next((row.keys[k] for k in _HINT_KEYS if k in row.keys), None)
+    if hkey is not None:
+        row.used.add(hkey)
+        rec["hints"] = parse_hints(row.data[hkey])
+
+    for name in _STABLE_STR:
+        k, v = row.get(name)
+        if k is not None:
+            rec[name] = str(v)
+    if "discipline" not in rec:
+        for name in ("category", "subject"):
+            match = [d for d in DISCIPLINES if d.lower() == str(rec.get(name, "")).strip().lower()]
+            if match:
+                rec["discipline"] = match[0]
+                break
+    level = _level(row)
+    if level is not None:
+        rec["level"] = level
+
+    ckey, captions = row.get("captions")
+    if ckey is None:
+        ckey, captions = row.get("caption")
+        captions = [captions] if ckey is not None else None
+    if ckey is not None:
+        if not isinstance(captions, list) or not all(c is None or isinstance(c, str) for c in captions):
+            raise DataError([row.err(ckey, "expected text (caption) or a list of texts (captions)")])
+        if len(captions) == len(rec["images"]):
+            rec["captions"] = captions
+        elif rec["images"]:
+            raise DataError([row.err(ckey, f"{len(captions)} caption(s) for {len(rec['images'])} image(s)")])
+        else:  # a caption without an image cannot be paired; keep it verbatim
+            row.used.discard(ckey)
+
+    extra = {k: _jsonable(v) for k, v in row.data.items() if k not in row.used}
+    if extra:
+        rec["extra"] = extra
+    return rec
+
+
+def convert(src: Path, media: Media) -> list[dict[str, Any]]:
+    """Read every MorphoBench data file under `src` and return unified records, in file order."""
+    records: list[dict[str, Any]] = []
+    where: dict[str, str] = {}
+    problems: list[str] = []
+    saved: dict[str, str] = {}
+    for path in _data_files(Path(src)):
+        n = 0
+        for row in _rows(Path(src), path):
+            try:
+                rec = convert_row(row, media, saved)
+            except DataError as e:  # collect every bad row, then fail once
+                problems += e.problems
+                continue
+            if rec["id"] in where:
+                problems.append(row.err("index", f"duplicate id {rec['id']!r} (first at {where[rec['id']]})"))
+                continue
+            where[rec["id"]] = f"{path}:{row.pos}"
+            records.append(rec)
+            n += 1
+        log.info("%s: %d items", path, n)
+    if problems:
+        raise DataError(problems)
+    return records
