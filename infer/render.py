@@ -88,7 +88,10 @@ def render_spec(rec: dict[str, Any], template: Template, base: Path, mode: str =
             caption = captions[k] if k < len(captions) else None
             if not caption:
                 raise RenderError(f"image {k} has no caption (setting uses captions instead of images)")
-            parts.append({"type": "text", "text": f"[Image {k + 1}: {caption}]"})
+            # A caption standing where an image block was (e.g. before "Question:") gets its own line.
+            follows = text[m.end():m.end() + 1]
+            sep = "\n" if follows and not follows.isspace() and follows not in ".,;:!?，。；：！？[" else ""
+            parts.append({"type": "text", "text": f"[Image {k + 1}: {caption}]{sep}"})
     parts.append({"type": "text", "text": text[pos:]})
     return [{"role": "user", "content": _merge_text(parts)}]
 

@@ -227,3 +227,16 @@ def test_demo_generates_converts_and_validates(tmp_path: Path) -> None:
 
     # Deterministic.
     assert json.loads(demo.generate(tmp_path / "again").read_text(encoding="utf-8")) == official
+
+
+def test_optional_caption_of_an_image_attachment(tmp_path: Path) -> None:
+    png(tmp_path / "shapes.png")
+    src = tmp_path / "c2r.json"
+    src.write_text(json.dumps([task("01001", File_name="shapes.png", caption="两个圆形")], ensure_ascii=False),
+                   encoding="utf-8")
+    (rec,) = convert("c2rbench", src, tmp_path / "out.jsonl")
+    assert rec["captions"] == ["两个圆形"] and "caption" not in rec.get("extra", {})
+    src.write_text(json.dumps([task("01001", caption="no image here")], ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(DataError, match="c2r.json:1: caption: task 01001: a caption needs exactly one image attachment"):
+        convert("c2rbench", src, tmp_path / "out2.jsonl")
+    assert no_output(tmp_path / "out2.jsonl")

@@ -56,3 +56,21 @@ def test_server_is_stopped_even_when_the_run_fails(tmp_path):
             raise RuntimeError("boom")
     with socket.socket() as s:
         assert s.connect_ex(("127.0.0.1", port)) != 0, "server still listening after the run ended"
+
+
+MAIN_SETTINGS = {"think360": "direct", "omibench": "cot_boxed", "mira": "direct", "c2rbench": "zero_shot",
+                 "morphobench": "with_hints"}
+
+
+def test_demo_sets_of_all_five_benchmarks_through_the_real_model(tmp_path):
+    from data.demo.__main__ import build
+
+    built = build(tmp_path / "demo", list(MAIN_SETTINGS))
+    cfg = load_model_config(CONFIG)
+    for bench, setting in MAIN_SETTINGS.items():
+        counts = run(bench, built[bench], cfg, setting + "+caption", tmp_path / "results", limit=2,
+                     overrides={"max_tokens": 12})
+        assert (counts["sent"], counts["ok"], counts["unrenderable"]) == (2, 2, 0), bench
+        path = raw_path(tmp_path / "results", bench, cfg.name, setting + "+caption")
+        sent = [json.loads(x) for x in path.read_text().splitlines()]
+        assert all(x["response"] and x["error"] is None for x in sent), bench

@@ -140,3 +140,10 @@ def test_attached_pdf_becomes_its_text(tmp_path):
     rec = record(benchmark="c2rbench", question="收入是多少?", files=["report.pdf"], answer=["1234"])
     text = render_spec(rec, load_template("c2rbench", "zero_shot"), tmp_path)[0]["content"]
     assert "[File: report.pdf]\nTotal revenue 1234" in text
+
+
+def test_caption_before_the_question_gets_its_own_line(tmp_path):
+    imgs = make_images(tmp_path, 1)
+    rec = record(benchmark="mira", question="How many cubes?", images=imgs, captions=["three cubes"], answer=["3"])
+    assert render_spec(rec, load_template("mira", "direct"), tmp_path, "caption")[0]["content"].startswith(
+        "[Image 1: three cubes]\nQuestion: How many cubes?")

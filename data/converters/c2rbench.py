@@ -285,6 +285,13 @@ def convert_task(task: _Task, media: Media) -> dict[str, Any]:
                 rec["images"].append(ref)
     if files:
         rec["files"] = files
+    ckey, caption = task.get("caption")
+    if caption not in (None, ""):
+        # Optional, outside the official schema: a description of the image attachment, for the
+        # caption-instead-of-image settings.
+        if len(rec["images"]) != 1 or not isinstance(caption, str):
+            raise DataError([task.err(ckey, "a caption needs exactly one image attachment and must be text")])
+        rec["captions"] = [caption]
 
     steps, num, steps_key, num_key, meta_rest = _steps(task)
     if steps not in (None, ""):

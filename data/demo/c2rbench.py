@@ -51,7 +51,7 @@ class _Builder:
         self.serial: dict[str, int] = {}
 
     def add(self, label: str, question: str, answer: Any, steps: list[str], file_name: str = "",
-            top_level_steps: bool = False, level_as_int: bool = False) -> None:
+            top_level_steps: bool = False, level_as_int: bool = False, caption: str = "") -> None:
         self.serial[label] = self.serial.get(label, 0) + 1
         level = _level(len(steps))
         task: dict[str, Any] = {
@@ -62,6 +62,8 @@ class _Builder:
             "Final answer": str(answer),
             "File_name": file_name,
         }
+        if caption:  # not in the official release: lets the text-only demo model see the picture
+            task["caption"] = caption
         meta = {"Steps": _numbered(steps), "Number of steps": str(len(steps))}
         if top_level_steps:
             task.update(meta)
@@ -177,11 +179,12 @@ def generate(out_dir: Path) -> Path:
     _bar_png(files / "bars.png", bars)
     b.add("Graph Analysis", "柱状图显示三个城市（BJ、SH、GZ）的数值。最高的柱子对应哪个城市代码？", "GZ",
           ["观察图片", "找到三根柱子", f"BJ为{bars['BJ']}", f"SH为{bars['SH']}", f"GZ为{bars['GZ']}",
-           "比较三个数值", "GZ最高"], file_name="bars.png")
+           "比较三个数值", "GZ最高"], file_name="bars.png",
+          caption="柱状图：" + "，".join(f"{k}柱高{v}" for k, v in bars.items()))
     n_c, n_s = rng.randint(2, 4), rng.randint(1, 3)
     _circles_png(files / "shapes.png", n_c, n_s)
     b.add("Multimodal", "图中有几个圆形？", n_c, ["观察图片", "区分圆形和正方形", f"数出圆形共{n_c}个"],
-          file_name="shapes.png", level_as_int=True)
+          file_name="shapes.png", level_as_int=True, caption=f"图中有{n_c}个圆形和{n_s}个正方形。")
 
     data = root / "c2rbench.json"
     data.write_text(json.dumps(b.tasks, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
