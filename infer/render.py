@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import mimetypes
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -65,17 +66,32 @@ def template_values(rec: dict[str, Any], base: Path) -> dict[str, str]:
     }
 
 
-def render_spec(rec: dict[str, Any], template: Template, base: Path, mode: str = "image") -> list[dict[str, Any]]:
-    """Chat messages with images as {"type": "image_ref", "path", "sha"} parts (see module doc)."""
-    values = template_values(rec, base)
+# Image positions travel through the template as NUL-delimited markers, which no literal text can
+# forge: a model response quoted in a judge prompt may say "[IMAGE0]" and stays text.
+MARK = re.compile("\x00(\\d+)\x00")
+
+
+def _mark(text: str) -> str:
+    return IMAGE_TAG.sub(lambda m: f"\x00{m.group(1)}\x00", text)
+
+
+def render_spec(rec: dict[str, Any], template: Template, base: Path, mode: str = "image",
+                literal: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """Chat messages with images as {"type": "image_ref", "path", "sha"} parts (see module doc).
+
+    `literal` adds placeholder values inserted verbatim (a judge's gold and response): image tags in
+    them are plain text.
+    """
+    values = {k: _mark(v) for k, v in template_values(rec, base).items()}
     if "images" not in template.fields and values["images"]:
         values = {**values, "question": values["images"] + values["question"], "images": ""}
+    values.update({k: v.replace("\x00", "") for k, v in (literal or {}).items()})
     text = template.render(values)
     all_images = list(rec["images"]) + list(rec.get("cot_images") or [])
     captions = list(rec.get("captions") or [None] * len(rec["images"]))
     parts: list[dict[str, Any]] = []
     pos = 0
-    for m in IMAGE_TAG.finditer(text):
+    for m in MARK.finditer(text):
         parts.append({"type": "text", "text": text[pos:m.start()]})
         pos = m.end()
         k = int(m.group(1))

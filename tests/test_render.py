@@ -147,3 +147,12 @@ def test_caption_before_the_question_gets_its_own_line(tmp_path):
     rec = record(benchmark="mira", question="How many cubes?", images=imgs, captions=["three cubes"], answer=["3"])
     assert render_spec(rec, load_template("mira", "direct"), tmp_path, "caption")[0]["content"].startswith(
         "[Image 1: three cubes]\nQuestion: How many cubes?")
+
+
+def test_literal_values_never_become_images(tmp_path):
+    imgs = make_images(tmp_path, 1)
+    t = Template(Path("judge.txt"), "{{question}}\n<<<\n{{response}}\n>>>")
+    rec = record(question="Look at [IMAGE0].", images=imgs)
+    p = parts(render_spec(rec, t, tmp_path, literal={"response": "See [IMAGE0] and [IMAGE7]\x000\x00"}))
+    assert [k for k, _ in p] == ["text", "img", "text"]
+    assert p[2][1] == ".\n<<<\nSee [IMAGE0] and [IMAGE7]0\n>>>"
