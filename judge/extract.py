@@ -12,10 +12,14 @@ import unicodedata
 
 THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|$)", re.S | re.I)
 ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.S | re.I)
-ANSWER_LINE = re.compile(
-    r"(?:answer|最终答案|答案)\s*(?:(?:is|should\s+be|would\s+be|为|是)\s*[:：]?|[:：])\s*(.+)", re.I)
-OPTION_WORD = re.compile(r"(?:option|choice|选项|答案选?|选)\s*[:：]?\s*\(?([A-Z])\)?(?![A-Za-z])", re.I)
-LEADING_LETTER = re.compile(r"^\(?([A-Z])\)?\s*(?:[.:：)、]|$)")
+# "answer is" / "Answer:" / "答案：": the answer is what follows the last such phrase on a line.
+ANSWER_KEY = re.compile(r"(?:answer|最终答案|答案)\s*(?:(?:is|should\s+be|would\s+be|为|是)\s*[:：]?|[:：])\s*", re.I)
+# "Option C", "options C and D", "the correct choice is (B)", "选C": the option words are matched in any
+# case, the letters only in capitals, so the "s" of "options" is never an option.
+OPTION_WORD = re.compile(
+    r"(?:\b(?i:options?|choices?)\b|选项|选)\s*(?:(?i:is|are)\s+)?[:：]?\s*"
+    r"(\(?[A-Z]\)?(?:\s*(?:,|，|、|&|\band\b|和|与)\s*\(?[A-Z]\)?)*)(?![A-Za-z])")
+LEADING_LETTER = re.compile(r"^\(?([A-Z])\)?\s*(?:[.:：)、,，;；]|$)")
 LETTER_SET = re.compile(r"^\(?[A-Z]\)?(?:\s*(?:,|，|、|;|/|&|\band\b|和|与|\s)\s*\(?[A-Z]\)?)*$")
 LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|mathrm|mathbf|boxed|fbox)\s*\{([^{}]*)\}")
 
@@ -50,9 +54,9 @@ def answer_statement(text: str) -> str | None:
     """The rest of the last line that says what the answer is."""
     found = None
     for line in text.splitlines():
-        m = ANSWER_LINE.search(line)
-        if m and m.group(1).strip():
-            found = m.group(1)
+        keys = list(ANSWER_KEY.finditer(line))
+        if keys and line[keys[-1].end():].strip():
+            found = line[keys[-1].end():]
     return strip_decoration(found) if found else None
 
 
@@ -63,12 +67,14 @@ def last_line(text: str) -> str | None:
 
 def strip_decoration(s: str) -> str:
     """Markdown emphasis, math delimiters and a closing full stop around an answer."""
-    s = s.strip().strip("*_`").strip()
-    s = re.sub(r"^\$+|\$+$", "", s).strip()
-    s = re.sub(r"^\\\(|\\\)$|^\\\[|\\\]$", "", s).strip()
-    if s.endswith(".") and not re.search(r"\d\.$", s[-2:]):
-        s = s[:-1].rstrip()
-    return s.strip("*_` ").strip()
+    prev = None
+    while prev != s:  # peel in any order: "**$\frac{3}{4}$**." → \frac{3}{4}
+        prev = s
+        s = s.strip().strip("*_`").strip()
+        s = re.sub(r"[.。]+$", "", s).rstrip()  # a sentence's full stop is never part of an answer
+        s = re.sub(r"^\$+|\$+$", "", s).strip()
+        s = re.sub(r"^\\\(|\\\)$|^\\\[|\\\]$", "", s).strip()
+    return s
 
 
 def extract_answer(text: str, prefer_tag: bool = False) -> str | None:
@@ -111,7 +117,7 @@ def option_letters(candidate: str | None, n_options: int) -> list[str] | None:
     elif m := LEADING_LETTER.match(s):
         found = {m.group(1)}
     elif ms := OPTION_WORD.findall(s):
-        found = {ms[-1].upper()}
+        found = set(re.findall(r"[A-Z]", ms[-1]))
     if not found or not found <= valid:
         return None
     return sorted(found)

@@ -24,14 +24,15 @@ _SCI_TIMES = re.compile(r"^([+-]?\d+(?:\.\d+)?)\s*(?:\\times|×|x|\*)\s*10\s*\^\
 # glued to the number ("3x") is a variable, not a unit.
 _UNIT_TAIL = re.compile(
     r"^([+-]?[\d.,]+(?:[eE][+-]?\d+)?)"
-    r"(\s*(?:\^\s*\{?\\circ\}?|°|%|\\%)|\s+[A-Za-zµΩ°][A-Za-zµΩ°/·^\d\s]*|[A-Za-zµΩ°]{2,}[A-Za-zµΩ°/·^\d\s]*)?$")
+    r"(\s*(?:\^\s*\{?\\circ\}?|°|%|\\%)|\s+[A-Za-zµΩ°][A-Za-zµΩ°/·^\d\s]*|[A-Za-zµΩ°]{2,}[A-Za-zµΩ°/·^\d\s]*"
+    r"|\s*[\u4e00-\u9fff][\u4e00-\u9fff/·^\d\s]*)?$")  # Chinese units: 15元, 3个
 _WORD = re.compile(r"(?<!\\)\b[A-Za-z]{3,}\b")
 _MATH_CONFIG = [LatexExtractionConfig(), ExprExtractionConfig()]
 
 
 def normalize_text(s: str) -> str:
     """Lower case, one space between words, common punctuation stripped (OMIBench C.1)."""
-    s = clean(s).lower()
+    s = unwrap_latex(clean(s)).lower()
     s = _PUNCT.sub("", s)
     s = " ".join(s.split())
     return s.strip(" .,;:?!")
@@ -90,7 +91,9 @@ def match_one(pred: str | None, gold: str) -> bool:
     p, g = normalize_text(pred), normalize_text(gold)
     if not p:
         return False
-    if p == g:
+    if is_textual(gold):  # words: case and punctuation do not matter, near-spellings do (LCS)
+        return p == g or lcs_ratio(p, g) >= LCS_THRESHOLD
+    if _squash(pred) == _squash(gold):
         return True
     gold_value = parse_number(gold)
     if gold_value is not None:
@@ -98,13 +101,23 @@ def match_one(pred: str | None, gold: str) -> bool:
         if pred_value is not None:
             return abs(pred_value - gold_value) <= EPS
         return bool(math_equal(pred, gold))
-    if is_textual(gold):
-        return lcs_ratio(p, g) >= LCS_THRESHOLD
-    verdict = math_equal(pred, gold)
-    if verdict is not None:
-        return verdict
-    # Neither words nor parseable maths (e.g. "row=3, col=5", "AB-CD"): normalised exact match only.
-    return p.replace(" ", "") == g.replace(" ", "")
+    if not _case_sensitive(gold):
+        verdict = math_equal(pred, gold)
+        if verdict is not None:
+            return verdict
+    # Not parseable maths (e.g. "row=3, col=5"), or a formula where b and B are different quantities
+    # (math-verify folds case): exact match, ignoring spaces only.
+    return False
+
+
+def _squash(s: str) -> str:
+    return re.sub(r"\s+", "", strip_decoration(unwrap_latex(clean(s))))
+
+
+def _case_sensitive(gold: str) -> bool:
+    """A formula using the same letter in both cases (b and B)."""
+    letters = set(re.findall(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", " ", gold)))
+    return any(ch.lower() in letters and ch.upper() in letters for ch in letters)
 
 
 def split_parts(answer: str) -> list[str]:
@@ -117,7 +130,10 @@ def split_parts(answer: str) -> list[str]:
             depth += 1
         elif ch in ")]}":
             depth -= 1
-        if depth == 0 and (ch in ",;，；" or answer.startswith(" and ", i)):
+        # "1,000" is one number: a comma between a digit and exactly three digits is a thousands separator
+        thousands = (ch == "," and i > 0 and answer[i - 1].isdigit()
+                     and re.match(r"\d{3}(?!\d)", answer[i + 1:i + 5]) is not None)
+        if depth == 0 and not thousands and (ch in ",;，；" or answer.startswith(" and ", i)):
             parts.append(cur)
             cur = ""
             i += 5 if answer.startswith(" and ", i) else 1

@@ -71,7 +71,8 @@ def score(rec: dict[str, Any], response: str | None) -> dict[str, Any]:
         return {"extracted": candidate, "correct": cell is not None and cell == grid_cell(golds[0])}
     if len(golds) > 1:
         boxes = boxed_all(final)
-        preds = boxes if len(boxes) >= len(golds) else split_parts(candidate or "")
+        # the last boxes hold the final answer; earlier ones may be abandoned attempts
+        preds = boxes[-len(golds):] if len(boxes) >= len(golds) else split_parts(candidate or "")
         return {"extracted": "; ".join(preds) if preds else None, "correct": match_all(preds, golds)}
     return {"extracted": candidate, "correct": candidate is not None and match_one(candidate, golds[0])}
 

@@ -1,0 +1,216 @@
+"""Judge raw outputs: results/raw/<bench>/<model>/<setting>.jsonl → results/judged/…/<setting>.<judge>.jsonl
+
+    python -m judge.run --bench omibench --data data/omibench/test.jsonl --model qwen3-vl-8b \
+        --setting cot_boxed --judge rules
+    python -m judge.run ... --judge omibench_gptscore --judge-model configs/models/gpt-4o-mini.yaml
+
+Verdict files are append-only and keyed by (item, sample, the raw outcome judged, judge, judge prompt,
+judge model): a rerun judges only what is new. A request that failed is recorded as `no_response`, an
+unreadable judge reply as `judge_error`; neither is ever counted as a wrong answer.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+from data.jsonl import DataError, iter_jsonl, write_json_atomic
+from infer.config import ConfigError, ModelConfig, load_model_config
+from infer.manifest import base_manifest
+from infer.render import RenderError
+from infer.server import serve
+from infer.store import AppendLog, LockedError, load_latest
+from infer.templates import PROMPTS, TemplateError
+from judge import rules
+from judge.judges import CASCADE, KNOWN, LLM_JUDGES, RULES
+from judge.llm import Ask, ask_all, build_ask, judge_template
+
+log = logging.getLogger(__name__)
+RULES_VERSION = "rules-1"  # bump when rule scoring changes meaning, so old verdicts are redone
+
+
+def judged_path(results: Path, bench: str, model: str, setting: str, judge: str) -> Path:
+    return results / "judged" / bench / model / f"{setting}.{judge}.jsonl"
+
+
+def outcome_sha(raw: dict[str, Any]) -> str:
+    """Identifies the raw outcome a verdict is about (a retried request keeps its key, not its reply)."""
+    text = f"{raw.get('request_key')}\x00{raw.get('response')}\x00{raw.get('error')}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def verdict(raw: dict[str, Any], judge: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    return {"id": raw["id"], "sample_idx": raw["sample_idx"], "request_key": raw.get("request_key"),
+            "outcome": outcome_sha(raw), "judge": judge, "extracted": None, "correct": None,
+            "status": "ok", **fields}
+
+
+def _judge_id(name: str, cfg: ModelConfig | None, prompts: Path) -> dict[str, Any]:
+    if name == RULES:
+        return {"name": RULES, "model": None, "prompt_sha": RULES_VERSION}
+    names = ["think360_extract", "think360_judge"] if name == CASCADE else [name]
+    sha = "+".join(judge_template(LLM_JUDGES[n], prompts).sha for n in names)
+    return {"name": name, "model": cfg.name if cfg else None, "prompt_sha": sha}
+
+
+def _ask_llm(asks: list[Ask], cfg: ModelConfig, results: Path) -> dict[str, int]:
+    params = cfg.generation_params()
+    return ask_all(asks, cfg, lambda: serve(cfg, results / "logs"), results / "judge_cache" / f"{cfg.name}.jsonl", params)
+
+
+def judge_llm(name: str, todo: list[dict[str, Any]], records: dict[str, dict], base: Path, cfg: ModelConfig,
+              judge_id: dict[str, Any], results: Path, prompts: Path) -> list[dict[str, Any]]:
+    spec = LLM_JUDGES[name]
+    template = judge_template(spec, prompts)
+    params = cfg.generation_params()
+    asks, out = [], []
+    for raw in todo:
+        try:
+            asks.append(build_ask(spec, template, records[raw["id"]], base, cfg, params,
+                                  {"response": raw["response"]}, tag=raw))
+        except RenderError as e:
+            out.append(verdict(raw, judge_id, status="judge_error", error=f"RenderError: {e}"))
+    _ask_llm(asks, cfg, results)
+    for a in asks:
+        fields = {"raw_judge_reply": a.reply}
+        if a.verdict is None:
+            out.append(verdict(a.tag, judge_id, status="judge_error", error=a.error, **fields))
+        else:
+            extracted = a.verdict.get("extracted")
+            out.append(verdict(a.tag, judge_id, correct=a.verdict["correct"], extracted=extracted, **fields,
+                               **{k: v for k, v in a.verdict.items() if k not in ("correct", "extracted")}))
+    return out
+
+
+def judge_cascade(todo: list[dict[str, Any]], records: dict[str, dict], base: Path, cfg: ModelConfig,
+                  judge_id: dict[str, Any], results: Path, prompts: Path) -> list[dict[str, Any]]:
+    """Think360: rules on the response → LLM extraction → rules on it → LLM consistency judge."""
+    out, need_extract = [], []
+    for raw in todo:
+        v = rules.score(records[raw["id"]], raw["response"])
+        if v["correct"]:
+            out.append(verdict(raw, judge_id, **v, stage="rule_on_response"))
+        else:
+            need_extract.append(raw)
+    params = cfg.generation_params()
+    extract, consist = LLM_JUDGES["think360_extract"], LLM_JUDGES["think360_judge"]
+    t_extract, t_judge = judge_template(extract, prompts), judge_template(consist, prompts)
+    asks = [build_ask(extract, t_extract, records[r["id"]], base, cfg, params, {"response": r["response"]}, tag=r)
+            for r in need_extract]
+    _ask_llm(asks, cfg, results)
+    judge_asks = []
+    for a in asks:
+        raw, rec = a.tag, records[a.tag["id"]]
+        if a.verdict is None:
+            out.append(verdict(raw, judge_id, status="judge_error", error=f"extraction: {a.error}",
+                               raw_judge_reply=a.reply, stage="llm_extract"))
+            continue
+        extracted = a.verdict["extracted"]
+        if extracted is None:  # the model gave no answer: wrong, and nothing to ask the judge
+            out.append(verdict(raw, judge_id, correct=False, stage="llm_extract", raw_judge_reply=a.reply))
+            continue
+        v = rules.score(rec, extracted)
+        if v["correct"]:
+            out.append(verdict(raw, judge_id, correct=True, extracted=extracted, stage="rule_on_extracted"))
+            continue
+        judge_asks.append(build_ask(consist, t_judge, rec, base, cfg, params, {"extracted": extracted},
+                                    tag=(raw, extracted)))
+    _ask_llm(judge_asks, cfg, results)
+    for a in judge_asks:
+        raw, extracted = a.tag
+        if a.verdict is None:
+            out.append(verdict(raw, judge_id, status="judge_error", error=f"consistency: {a.error}",
+                               extracted=extracted, raw_judge_reply=a.reply, stage="llm_judge"))
+        else:
+            out.append(verdict(raw, judge_id, correct=a.verdict["correct"], extracted=extracted,
+                               raw_judge_reply=a.reply, stage="llm_judge"))
+    return out
+
+
+def summarize(lines: list[dict[str, Any]]) -> dict[str, Any]:
+    ok = [v for v in lines if v["status"] == "ok"]
+    correct = sum(1 for v in ok if v["correct"])
+    return {"items": len(lines), "scored": len(ok), "correct": correct,
+            "accuracy": correct / len(ok) if ok else None,
+            "no_response": sum(1 for v in lines if v["status"] == "no_response"),
+            "judge_error": sum(1 for v in lines if v["status"] == "judge_error")}
+
+
+def run(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = Path("results"),
+        judge_cfg: ModelConfig | None = None, prompts: Path = PROMPTS) -> dict[str, Any]:
+    """Judge whatever in the raw file has no verdict yet; return the summary of the whole file."""
+    if judge not in KNOWN:
+        raise ConfigError(f"--judge: unknown judge {judge!r} (known: {', '.join(KNOWN)})")
+    if judge != RULES and judge_cfg is None:
+        raise ConfigError(f"--judge {judge} is an LLM judge: give --judge-model configs/models/<m>.yaml")
+    raw_file = results / "raw" / bench / model / f"{setting}.jsonl"
+    if not raw_file.exists():
+        raise ConfigError(f"{raw_file}: no raw outputs (run infer.run first)")
+    records = {rec["id"]: rec for _, rec in iter_jsonl(data)}
+    judge_id = _judge_id(judge, judge_cfg, prompts)
+    raw = load_latest(raw_file, key=lambda r: (r["id"], r["sample_idx"]))
+    unknown = sorted({k[0] for k in raw} - records.keys())
+    if unknown:
+        raise DataError([f"{raw_file}: id: {len(unknown)} raw output(s) for items not in {data}, e.g. {unknown[0]!r}"])
+    out_path = judged_path(results, bench, model, setting, judge)
+
+    def vkey(v: dict[str, Any]) -> tuple:
+        return (v["id"], v["sample_idx"], v["outcome"], v["judge"]["prompt_sha"], v["judge"]["model"])
+
+    with AppendLog(out_path) as out:
+        existing = load_latest(out_path, key=vkey, keep=("status",))
+        todo = [r for r in raw.values()
+                if (r["id"], r["sample_idx"], outcome_sha(r), judge_id["prompt_sha"], judge_id["model"]) not in existing]
+        new: list[dict[str, Any]] = []
+        answered = []
+        for r in todo:
+            if r.get("error") is not None or r.get("response") is None:
+                new.append(verdict(r, judge_id, status="no_response", error=r.get("error")))
+            else:
+                answered.append(r)
+        if judge == RULES:
+            new += [verdict(r, judge_id, **rules.score(records[r["id"]], r["response"])) for r in answered]
+        elif judge == CASCADE:
+            new += judge_cascade(answered, records, data.parent, judge_cfg, judge_id, results, prompts)
+        else:
+            new += judge_llm(judge, answered, records, data.parent, judge_cfg, judge_id, results, prompts)
+        for v in new:
+            out.write(v)
+    current = load_latest(out_path, key=lambda v: (v["id"], v["sample_idx"]))
+    current = [v for v in current.values() if (v["id"], v["sample_idx"]) in raw]
+    summary = {**summarize(current), "judged_now": len(todo)}
+    write_json_atomic(out_path.with_suffix(".manifest.json"), base_manifest(
+        benchmark=bench, model=model, setting=setting, judge=judge_id, raw=str(raw_file), data=str(data),
+        judge_model=judge_cfg.public_dict() if judge_cfg else None, summary=summary))
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bench", required=True)
+    ap.add_argument("--data", required=True, type=Path)
+    ap.add_argument("--model", required=True, help="the evaluated model's name (results/raw/<bench>/<model>/)")
+    ap.add_argument("--setting", required=True)
+    ap.add_argument("--judge", required=True, help=f"one of: {', '.join(KNOWN)}")
+    ap.add_argument("--judge-model", type=Path, help="model config of the LLM judge")
+    ap.add_argument("--results", type=Path, default=Path("results"))
+    args = ap.parse_args(argv)
+    try:
+        cfg = load_model_config(args.judge_model) if args.judge_model else None
+        s = run(args.bench, args.data, args.model, args.setting, args.judge, args.results, cfg)
+    except (DataError, ConfigError, TemplateError, LockedError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    acc = "n/a" if s["accuracy"] is None else f"{s['accuracy']:.2%}"
+    print(f"{judged_path(args.results, args.bench, args.model, args.setting, args.judge)}: accuracy {acc} "
+          f"({s['correct']}/{s['scored']} scored); failures excluded: {s['no_response']} no response, "
+          f"{s['judge_error']} judge error(s); {s['judged_now']} judged now")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
