@@ -11,6 +11,7 @@ cd "$(dirname "$0")"
 bash setup.sh
 PY=.venv/bin/python
 MODEL=${MODEL:-configs/models/smollm2-135m.yaml}
+JUDGE_MODEL=${JUDGE_MODEL:-configs/models/smollm2-135m.yaml}   # the LLM judge (papers: GPT-4o, GPT-4o-mini, o3-mini)
 DATA_DIR=${DATA_DIR:-data/demo/build}
 RESULTS=${RESULTS:-results}
 
@@ -33,11 +34,17 @@ declare -A MAIN_SETTING=(
   [c2rbench]=zero_shot     # C²RBench Figures 7-8: zero-shot
   [morphobench]=with_hints # MorphoBench: question with hints appended
 )
+model_name=$($PY -c "from infer.config import load_model_config as l; print(l('$MODEL').name)")
 for bench in think360 omibench mira c2rbench morphobench; do
+  setting="${MAIN_SETTING[$bench]}$suffix"
   $PY -m infer.run --bench "$bench" --data "$DATA_DIR/$bench.jsonl" --model "$MODEL" \
-      --setting "${MAIN_SETTING[$bench]}$suffix" --results "$RESULTS"
+      --setting "$setting" --results "$RESULTS"
+  # Each paper's own judges: the rule judge and its LLM judge.
+  $PY -m judge.run --bench "$bench" --data "$DATA_DIR/$bench.jsonl" --model "$model_name" \
+      --setting "$setting" --judge default --judge-model "$JUDGE_MODEL" --results "$RESULTS"
 done
 
 echo
 echo "Raw outputs: $RESULTS/raw/<benchmark>/<model>/<setting>.jsonl (+ .manifest.json beside each)"
-find "$RESULTS/raw" -name '*.jsonl' | sort
+echo "Verdicts:    $RESULTS/judged/<benchmark>/<model>/<setting>.<judge>.jsonl (+ .manifest.json)"
+find "$RESULTS/raw" "$RESULTS/judged" -name '*.jsonl' | sort

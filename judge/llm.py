@@ -51,7 +51,10 @@ def build_ask(judge: LLMJudge, template: Template, rec: dict[str, Any], base: Pa
 
 
 class JudgeCache:
-    """Successful judge replies by request key, in results/judge_cache/<judge model>.jsonl."""
+    """Judge replies by request key, in results/judge_cache/<judge model>.jsonl.
+
+    Unreadable replies are kept too: a deterministic judge (temperature 0) would only repeat them.
+    """
 
     def __init__(self, path: Path):
         self.path = path
@@ -75,10 +78,17 @@ def ask_all(asks: list[Ask], cfg: ModelConfig, urls_for: Any, cache_path: Path, 
     with AppendLog(cache_path) as out:
         cache = JudgeCache(cache_path)
         todo = []
+        deterministic = params.get("temperature") == 0
         for a in asks:
             reply = cache.get(a.key)
-            if reply is not None and (parsed := a.judge.parse(reply)) is not None:
-                a.reply, a.verdict = reply, parsed
+            if reply is None:
+                todo.append(a)
+                continue
+            a.reply, a.verdict = reply, a.judge.parse(reply)
+            if a.verdict is not None:
+                counts["cached"] += 1
+            elif deterministic:
+                a.error = "judge reply could not be parsed"  # a deterministic judge would repeat it
                 counts["cached"] += 1
             else:
                 todo.append(a)
@@ -106,13 +116,13 @@ async def _send(todo: list[Ask], cfg: ModelConfig, urls: list[str], params: dict
                 return
             previous, a.reply = a.reply, result["response"] or ""
             a.verdict = a.judge.parse(a.reply)
+            cache.put(out, a.key, a.judge.name, a.reply, result["usage"])
             if a.verdict is None:
                 a.error = "judge reply could not be parsed"
                 if a.reply == previous:  # a deterministic judge says the same again: asking more cannot help
                     repeated.add(id(a))
             else:
                 a.error = None
-                cache.put(out, a.key, a.judge.name, a.reply, result["usage"])
 
         await client.run(todo, lambda a: {"model": cfg.model, "messages": to_wire(a.messages), **params}, done)
         todo = [a for a in todo if a.verdict is None and id(a) not in repeated]

@@ -25,7 +25,7 @@ from infer.server import serve
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
 from judge import rules
-from judge.judges import CASCADE, KNOWN, LLM_JUDGES, RULES
+from judge.judges import CASCADE, DEFAULT_JUDGES, KNOWN, LLM_JUDGES, RULES
 from judge.llm import Ask, ask_all, build_ask, judge_template
 
 log = logging.getLogger(__name__)
@@ -161,9 +161,13 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
         return (v["id"], v["sample_idx"], v["outcome"], v["judge"]["prompt_sha"], v["judge"]["model"])
 
     with AppendLog(out_path) as out:
-        existing = load_latest(out_path, key=vkey, keep=("status",))
-        todo = [r for r in raw.values()
-                if (r["id"], r["sample_idx"], outcome_sha(r), judge_id["prompt_sha"], judge_id["model"]) not in existing]
+        existing = load_latest(out_path, key=vkey, keep=("status", "error", "raw_judge_reply"))
+
+        def key_of(r: dict[str, Any]) -> tuple:
+            return (r["id"], r["sample_idx"], outcome_sha(r), judge_id["prompt_sha"], judge_id["model"])
+
+        # Judge errors are tried again on every run (the reply cache decides whether that costs a call).
+        todo = [r for r in raw.values() if existing.get(key_of(r), {}).get("status") in (None, "judge_error")]
         new: list[dict[str, Any]] = []
         answered = []
         for r in todo:
@@ -178,6 +182,9 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
         else:
             new += judge_llm(judge, answered, records, data.parent, judge_cfg, judge_id, results, prompts)
         for v in new:
+            before = existing.get(vkey(v))
+            if before and all(before.get(k) == v.get(k) for k in ("status", "error", "raw_judge_reply")):
+                continue  # the same judge error again: nothing new to record
             out.write(v)
     current = load_latest(out_path, key=lambda v: (v["id"], v["sample_idx"]))
     current = [v for v in current.values() if (v["id"], v["sample_idx"]) in raw]
@@ -195,21 +202,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", required=True, type=Path)
     ap.add_argument("--model", required=True, help="the evaluated model's name (results/raw/<bench>/<model>/)")
     ap.add_argument("--setting", required=True)
-    ap.add_argument("--judge", required=True, help=f"one of: {', '.join(KNOWN)}")
+    ap.add_argument("--judge", required=True, nargs="+",
+                    help=f"one or more of: {', '.join(KNOWN)}; or 'default' for the paper's own judges")
     ap.add_argument("--judge-model", type=Path, help="model config of the LLM judge")
     ap.add_argument("--results", type=Path, default=Path("results"))
     args = ap.parse_args(argv)
-    try:
-        cfg = load_model_config(args.judge_model) if args.judge_model else None
-        s = run(args.bench, args.data, args.model, args.setting, args.judge, args.results, cfg)
-    except (DataError, ConfigError, TemplateError, LockedError, ValueError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    acc = "n/a" if s["accuracy"] is None else f"{s['accuracy']:.2%}"
-    print(f"{judged_path(args.results, args.bench, args.model, args.setting, args.judge)}: accuracy {acc} "
-          f"({s['correct']}/{s['scored']} scored); failures excluded: {s['no_response']} no response, "
-          f"{s['judge_error']} judge error(s); {s['judged_now']} judged now")
-    return 0
+    judges = DEFAULT_JUDGES.get(args.bench, [RULES]) if args.judge == ["default"] else args.judge
+    status = 0
+    for judge in judges:
+        try:
+            cfg = load_model_config(args.judge_model) if args.judge_model and judge != RULES else None
+            s = run(args.bench, args.data, args.model, args.setting, judge, args.results, cfg)
+        except (DataError, ConfigError, TemplateError, LockedError, ValueError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            status = 1
+            continue
+        acc = "n/a" if s["accuracy"] is None else f"{s['accuracy']:.2%}"
+        print(f"{judged_path(args.results, args.bench, args.model, args.setting, judge)}: accuracy {acc} "
+              f"({s['correct']}/{s['scored']} scored); failures excluded: {s['no_response']} no response, "
+              f"{s['judge_error']} judge error(s); {s['judged_now']} judged now")
+    return status
 
 
 if __name__ == "__main__":

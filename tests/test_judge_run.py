@@ -73,10 +73,19 @@ def test_llm_judge_cache_and_judge_errors(tmp_path, scripted_server):
     assert len(v["a"]["judge"]["prompt_sha"]) == 16
     # b: asked twice (the same unreadable reply again ends the retries), a: once
     assert srv.count == 3
+    # a rerun tries the judge error again, but a deterministic judge's cached reply settles it: no call,
+    # and no duplicate line
+    run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
+    assert srv.count == 3 and len(verdicts(tmp_path, "omibench_gptscore")) == 3
     # a new verdict file for the same judge (e.g. results moved) costs no call: replies are cached
     (tmp_path / "results" / "judged").rename(tmp_path / "old")
-    run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
-    assert srv.count == 3 + 2  # only the unreadable one is asked again
+    s = run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
+    assert srv.count == 3 and (s["correct"], s["judge_error"]) == (1, 1)
+    # a sampling judge may answer differently next time, so its unreadable replies are asked again
+    sampling = judge_config(tmp_path, srv.base_url)
+    object.__setattr__(sampling, "temperature", 0.7)
+    run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", sampling)
+    assert srv.count > 3
 
 
 def test_response_is_delimited_and_cannot_speak_for_the_judge(tmp_path, scripted_server):
