@@ -35,6 +35,7 @@ OPTIONAL: dict[str, type | tuple[type, ...]] = {
     "num_steps": int,
     "hints": list,
     "cot_images": list,        # visual chain-of-thought images (MIRA level 3), after the question images
+    "cot_captions": list,      # one caption per entry of `cot_images`
     "files": list,             # attached files (C2RBench), paths relative to the data file
     "task": str,
     "domain": str,
@@ -100,6 +101,8 @@ def check_record(rec: dict[str, Any]) -> list[tuple[str, str]]:
         probs.append(("answer", "no gold answer"))
     if "captions" in rec and len(rec["captions"]) != len(rec["images"]):
         probs.append(("captions", f"{len(rec['captions'])} captions for {len(rec['images'])} images"))
+    if "cot_captions" in rec and len(rec["cot_captions"]) != len(rec.get("cot_images") or []):
+        probs.append(("cot_captions", f"{len(rec['cot_captions'])} captions for {len(rec.get('cot_images') or [])} images"))
 
     n = len(rec["images"])
     texts = [("question", rec["question"])] + [(f"choices[{i}]", c) for i, c in enumerate(rec["choices"]) if isinstance(c, str)]

@@ -160,7 +160,7 @@ def test_single_file(tmp_path: Path, name: str) -> None:
     assert a1["answer"] == ["A"] and a1["answer_type"] == "mcq" and a1["choices"] == ["9:40", "2:20", "10:40"]
     assert a1["cot_images"] == [rel(root / "steps" / "a1.png", out), rel(root / "steps" / "a2.png", out)]
     assert a1["captions"] == ["A mirrored clock."]
-    assert a1["extra"] == {"id": "a1", "cot_captions": ["Unmirrored.", "Read."], "level": 2}
+    assert a1["extra"] == {"id": "a1", "level": 2} and a1["cot_captions"] == ["Unmirrored.", "Read."]
     assert (a2["task"], a2["domain"], a2["answer_type"]) == ("Rolling Dice: Sum", "CT", "numeric")
     assert a2["cot_images"] == [rel(root / "steps" / "a1.png", out)]
     assert (a3["task"], a3["domain"], a3["answer_type"]) == ("Localizer", "EG", "text")
@@ -268,7 +268,7 @@ def test_demo_generates_converts_and_validates(tmp_path: Path) -> None:
     for r in records:
         assert len(r["images"]) == 1 and 1 <= len(r["cot_images"]) <= 3
         assert len(r["captions"]) == 1 and r["captions"][0]
-        assert len(r["extra"]["cot_captions"]) == len(r["cot_images"]) and all(r["extra"]["cot_captions"])
+        assert len(r["cot_captions"]) == len(r["cot_images"]) and all(r["cot_captions"])
         assert len(r["answer"]) == 1 and len(r["answer"][0]) <= 5
     assert {len(r["cot_images"]) for r in records} == {1, 2, 3}
     # computed answers
@@ -280,7 +280,7 @@ def test_demo_generates_converts_and_validates(tmp_path: Path) -> None:
     clocks = [by_id[f"mirror_clock/{k}"] for k in (1, 2, 3)]
     assert [c["answer"] for c in clocks] == [["A"], ["B"], ["C"]] and all(c["answer_type"] == "mcq" for c in clocks)
     assert [c["choices"]["ABC".index(c["answer"][0])] for c in clocks] == ["9:40", "8:00", "1:45"]
-    assert by_id["rolling_dice_top/1"]["extra"]["cot_captions"] == [
+    assert by_id["rolling_dice_top/1"]["cot_captions"] == [
         "After roll 1 (east) the die shows 4 on top.", "After roll 2 (east) the die shows 6 on top.",
         "After roll 3 (south) the die shows 5 on top."]
     # explicit CoT lists (Convex Hull) and stem discovery (the rest) both used

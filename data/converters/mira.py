@@ -334,9 +334,11 @@ def _convert_record(raw: dict[str, Any], base: Path, folder: str | None, folder_
         else:
             rec["captions"] = caps
     if "cot_captions" in extra and ok:  # (when a CoT image is missing, that is the problem to report)
-        caps = extra["cot_captions"]
+        caps = extra.pop("cot_captions")
         if not isinstance(caps, list) or len(caps) != len(cot):
             fail("cot_captions", f"expected one caption per visual-CoT image ({len(cot)} found)")
+        else:
+            rec["cot_captions"] = caps
 
     extra = {key_of["id"]: rid, **extra}  # the release id, verbatim (uids like 1.1 pair Gear Rotation items)
     rec["extra"] = extra
