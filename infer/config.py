@@ -34,6 +34,7 @@ class ModelConfig:
     temperature: float = 0.0
     top_p: float | None = None
     extra_body: dict[str, Any] = field(default_factory=dict)  # e.g. chat_template_kwargs, reasoning_effort
+    thinking: dict[str, dict[str, Any]] = field(default_factory=dict)  # {"on": {...}, "off": {...}} request fields
     params_total_b: float | None = None      # total parameters, billions (parameter-scaling plots)
     params_active_b: float | None = None     # activated parameters, billions (MoE)
     concurrency: int = 16                    # requests in flight per endpoint
@@ -57,12 +58,21 @@ class ModelConfig:
             raise ConfigError(f"{self.path}: api_key_env: environment variable {self.api_key_env} is not set")
         return key
 
-    def generation_params(self, **overrides: Any) -> dict[str, Any]:
-        """The generation parameters of a request (they are part of its key)."""
+    def generation_params(self, thinking: str | None = None, **overrides: Any) -> dict[str, Any]:
+        """The generation parameters of a request (they are part of its key).
+
+        `thinking` ("on" / "off") adds the request fields the config gives for that switch, e.g.
+        `chat_template_kwargs: {enable_thinking: false}` (Qwen3 on vLLM) or `reasoning_effort: high`.
+        """
         params: dict[str, Any] = {"max_tokens": self.max_tokens, "temperature": self.temperature}
         if self.top_p is not None:
             params["top_p"] = self.top_p
         params.update(self.extra_body)
+        if thinking is not None:
+            if thinking not in self.thinking:
+                raise ConfigError(f"{self.path}: thinking: no {thinking!r} switch for {self.name} "
+                                  f"(the config gives: {', '.join(self.thinking) or 'none'})")
+            params.update(self.thinking[thinking])
         params.update({k: v for k, v in overrides.items() if v is not None})
         return params
 
@@ -108,6 +118,10 @@ def load_model_config(path: str | Path) -> ModelConfig:
         server = ServerSpec(**server)
     if not data.get("base_urls") and server is None:
         raise ConfigError(f"{path}: base_urls: give at least one endpoint, or a server to start")
+    thinking = data.get("thinking", {})
+    if not isinstance(thinking, dict) or not set(thinking) <= {"on", "off"} or not all(
+            isinstance(v, dict) for v in thinking.values()):
+        raise ConfigError(f"{path}: thinking: expected {{on: {{...request fields}}, off: {{...}}}}")
     unknown_modalities = set(data.get("modalities", [])) - {"text", "image"}
     if unknown_modalities:
         raise ConfigError(f"{path}: modalities: unknown {sorted(unknown_modalities)} (known: text, image)")

@@ -19,20 +19,8 @@ from data.records import IMAGE_TAG, image_tags, letters
 from infer.attachments import AttachmentError, files_block
 from infer.templates import Template
 
-INPUT_MODES = ("image", "caption", "text")
-
-
 class RenderError(ValueError):
     """A record that cannot be turned into a prompt (missing image, caption, unreadable file)."""
-
-
-def parse_setting(setting: str) -> tuple[str, str]:
-    """`direct` → (direct, image); `direct+caption` → (direct, caption): images replaced by captions."""
-    template, _, mode = setting.partition("+")
-    mode = mode or "image"
-    if mode not in INPUT_MODES:
-        raise ValueError(f"setting {setting!r}: unknown input mode {mode!r} (known: {', '.join(INPUT_MODES)})")
-    return template, mode
 
 
 @lru_cache(maxsize=65536)
@@ -75,20 +63,59 @@ def _mark(text: str) -> str:
     return IMAGE_TAG.sub(lambda m: f"\x00{m.group(1)}\x00", text)
 
 
+DERIVED = Path(__file__).resolve().parent.parent / "results" / "derived"
+
+
+def _untag(text: str) -> str:
+    return IMAGE_TAG.sub("", text)
+
+
+def derive_images(rec: dict[str, Any], base: Path, mode: str, derived: Path = DERIVED) -> dict[str, Any]:
+    """The record as a mode presents it: `composite` and `io` replace the images by one derived image."""
+    if mode not in ("composite", "io") or not rec["images"]:
+        return rec
+    from infer.images import composite, save_derived, text_on_image  # Pillow work only when needed
+
+    paths = [(base / p).resolve() for p in rec["images"]]
+    for p in paths:
+        file_sha(p)  # a clear RenderError for a missing image
+    try:
+        if mode == "composite":
+            path = save_derived(composite(paths), derived / "composite")
+            return {**rec, "images": [str(path)], "question": _untag(rec["question"]),
+                    "choices": [_untag(c) for c in rec["choices"]]}
+        # io: the question (and its options) drawn onto the image; only the prompt's own words stay text
+        lettered = [f"{letter}. {_untag(c)}" for letter, c in zip(letters(len(rec["choices"])), rec["choices"])]
+        text = "\n".join([_untag(rec["question"]).strip(), *lettered])
+        source = paths[0] if len(paths) == 1 else save_derived(composite(paths), derived / "composite")
+        path = save_derived(text_on_image(source, text), derived / "io")
+    except OSError as e:
+        raise RenderError(f"cannot derive the {mode} image: {e}") from e
+    return {**rec, "images": [str(path)], "question": "", "choices": []}
+
+
 def render_spec(rec: dict[str, Any], template: Template, base: Path, mode: str = "image",
-                literal: dict[str, str] | None = None) -> list[dict[str, Any]]:
+                literal: dict[str, str] | None = None, extra: dict[str, str] | None = None,
+                extra_images: list[str] | None = None, extra_captions: list[str | None] | None = None,
+                ) -> list[dict[str, Any]]:
     """Chat messages with images as {"type": "image_ref", "path", "sha"} parts (see module doc).
 
     `literal` adds placeholder values inserted verbatim (a judge's gold and response): image tags in
-    them are plain text.
+    them are plain text. `extra` adds values whose `[IMAGEn]` tags are images too, numbered after the
+    record's images and visual-CoT images, from `extra_images` (in-context demonstrations), whose
+    captions are `extra_captions`.
     """
-    values = {k: _mark(v) for k, v in template_values(rec, base).items()}
+    rec = derive_images(rec, base, mode)
+    n_own = len(rec["images"])
+    values = {k: _mark(v) for k, v in {**template_values(rec, base), **(extra or {})}.items()}
     if "images" not in template.fields and values["images"]:
         values = {**values, "question": values["images"] + values["question"], "images": ""}
     values.update({k: v.replace("\x00", "") for k, v in (literal or {}).items()})
     text = template.render(values)
-    all_images = list(rec["images"]) + list(rec.get("cot_images") or [])
-    captions = list(rec.get("captions") or [None] * len(rec["images"]))
+    all_images = list(rec["images"]) + list(rec.get("cot_images") or []) + list(extra_images or [])
+    n_cot = len(rec.get("cot_images") or [])
+    captions = (list(rec.get("captions") or [None] * n_own) + list(rec.get("cot_captions") or [None] * n_cot)
+                + list(extra_captions or [None] * len(extra_images or [])))
     parts: list[dict[str, Any]] = []
     pos = 0
     for m in MARK.finditer(text):
@@ -97,13 +124,15 @@ def render_spec(rec: dict[str, Any], template: Template, base: Path, mode: str =
         k = int(m.group(1))
         if k >= len(all_images):
             raise RenderError(f"[IMAGE{k}] but the record has {len(all_images)} image(s)")
-        if mode == "image":
+        if mode == "text" or (mode == "first" and 0 < k < n_own):
+            continue
+        if mode != "caption":
             path = (base / all_images[k]).resolve()
             parts.append({"type": "image_ref", "path": str(path), "sha": file_sha(path)})
-        elif mode == "caption":
+        if mode in ("caption", "icq"):
             caption = captions[k] if k < len(captions) else None
             if not caption:
-                raise RenderError(f"image {k} has no caption (setting uses captions instead of images)")
+                raise RenderError(f"image {k} has no caption (setting {mode!r} needs captions)")
             # A caption standing where an image block was (e.g. before "Question:") gets its own line.
             follows = text[m.end():m.end() + 1]
             sep = "\n" if follows and not follows.isspace() and follows not in ".,;:!?，。；：！？[" else ""

@@ -27,10 +27,12 @@ from data.records import BENCHMARKS, check_record
 from infer.client import ChatClient, RetryPolicy
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.manifest import base_manifest, sha256_file
-from infer.render import RenderError, has_images, parse_setting, render_spec, to_wire
+from infer.prompting import Prompter
+from infer.render import RenderError, has_images, to_wire
+from infer.settings import parse_setting
 from infer.server import serve
 from infer.store import AppendLog, LockedError, load_latest
-from infer.templates import PROMPTS, Template, TemplateError, load_template
+from infer.templates import PROMPTS, TemplateError
 
 log = logging.getLogger(__name__)
 
@@ -72,20 +74,24 @@ def raw_path(results: Path, bench: str, model: str, setting: str) -> Path:
     return results / "raw" / bench / model / f"{setting}.jsonl"
 
 
-def plan(records: list[dict[str, Any]], base: Path, template: Template, mode: str, cfg: ModelConfig,
+def plan(records: list[dict[str, Any]], base: Path, prompter: Prompter, cfg: ModelConfig,
          params: dict[str, Any], n: int) -> tuple[list[Request], list[tuple[str, int, str]]]:
     """Every request of the run, and the (id, sample_idx, reason) of records that cannot be rendered."""
     requests, failures = [], []
+    excluded = prompter.excluded_ids
     for rec in records:
+        if rec["id"] in excluded:
+            continue
         try:
-            messages = render_spec(rec, template, base, mode)
-        except RenderError as e:
-            failures += [(rec["id"], i, f"RenderError: {e}") for i in range(n)]
+            messages = prompter.messages(rec, base)
+        except (RenderError, TemplateError) as e:
+            failures += [(rec["id"], i, f"{type(e).__name__}: {e}") for i in range(n)]
             continue
         if has_images(messages) and not cfg.accepts_images:
+            name = prompter.setting.template
             raise ConfigError(
                 f"{cfg.path}: model {cfg.name} is text-only (modalities: {cfg.modalities}) but setting "
-                f"{template.name!r} sends images (record {rec['id']}); use {template.name}+caption or {template.name}+text")
+                f"{prompter.setting.name!r} sends images (record {rec['id']}); use {name}+caption or {name}+text")
         key = request_key(messages, params, cfg.model)
         requests += [Request(rec["id"], i, key, messages) for i in range(n)]
     return requests, failures
@@ -130,11 +136,11 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     """Do what is not done yet; return the run's counts (also written to the manifest)."""
     if bench not in BENCHMARKS:
         raise ConfigError(f"--bench: unknown benchmark {bench!r} (known: {', '.join(BENCHMARKS)})")
-    template_name, mode = parse_setting(setting)
-    template = load_template(bench, template_name, prompts)
+    spec = parse_setting(setting)
     records = load_records(data, bench, limit)
-    params = cfg.generation_params(**(overrides or {}))
-    requests, failures = plan(records, data.parent, template, mode, cfg, params, n)
+    prompter = Prompter(bench, spec, records, prompts)
+    params = cfg.generation_params(spec.thinking, **{**spec.overrides, **(overrides or {})})
+    requests, failures = plan(records, data.parent, prompter, cfg, params, n)
     path = raw_path(results, bench, cfg.name, setting)
 
     with AppendLog(path) as out:
@@ -154,11 +160,12 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
                 stats = asyncio.run(send(pending, cfg, urls, out, setting, params))
 
     counts = {"records": len(records), "requests": len(requests), "sent": len(pending),
-              "ok": stats["ok"], "failed": stats["failed"], "unrenderable": len(failures)}
+              "ok": stats["ok"], "failed": stats["failed"], "unrenderable": len(failures),
+              "excluded": len(prompter.excluded_ids)}
     write_json_atomic(path.with_suffix(".manifest.json"), base_manifest(
         benchmark=bench, setting=setting, data={"path": str(data), "sha256": sha256_file(data)},
-        template={"path": str(template.path), "sha256": template.sha}, model=cfg.public_dict(),
-        params=params, n=n, limit=limit, counts=counts, raw=str(path)))
+        templates=prompter.shas(), model=cfg.public_dict(), params=params, n=n, limit=limit, counts=counts,
+        excluded_ids=sorted(prompter.excluded_ids), raw=str(path)))
     return counts
 
 
@@ -168,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bench", required=True, choices=BENCHMARKS)
     ap.add_argument("--data", required=True, type=Path, help="unified JSONL (data/README.md)")
     ap.add_argument("--model", required=True, type=Path, help="configs/models/<name>.yaml")
-    ap.add_argument("--setting", required=True, help="prompt name, optionally +caption or +text")
+    ap.add_argument("--setting", required=True, help="prompt name and modifiers, e.g. cot_boxed+caption (infer/settings.py)")
     ap.add_argument("--limit", type=int, help="only the first N records")
     ap.add_argument("--n", type=int, default=1, help="samples per record")
     ap.add_argument("--max-tokens", type=int)

@@ -1,5 +1,6 @@
 """End to end with the real embedded model: SmolLM2-135M behind llama.cpp's OpenAI-compatible server."""
 import json
+from pathlib import Path
 import socket
 
 import pytest
@@ -41,7 +42,7 @@ def test_real_model_writes_raw_outputs_and_resumes_with_zero_requests(tmp_path):
         assert x["params"] == {"max_tokens": 24, "temperature": 0.0}
     manifest = json.loads(path.with_suffix(".manifest.json").read_text())
     assert manifest["counts"]["ok"] == 3 and len(manifest["data"]["sha256"]) == 64
-    assert manifest["template"]["path"].endswith("prompts/omibench/cot_boxed.txt")
+    assert [p for p in manifest["templates"]] == [str(Path("prompts/omibench/cot_boxed.txt").resolve())]
 
     again = run("omibench", data, cfg, "cot_boxed", tmp_path / "results", overrides={"max_tokens": 24})
     assert again["sent"] == 0 and again["requests"] == 3

@@ -4,7 +4,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from infer.render import RenderError, parse_setting, render_spec, to_wire
+from infer.render import RenderError, render_spec, to_wire
+from infer.settings import SettingError, parse_setting
 from infer.templates import Template, TemplateError, load_template
 
 
@@ -45,7 +46,7 @@ def test_unknown_placeholder_is_an_error():
 def test_unknown_setting_names_known_ones():
     with pytest.raises(TemplateError, match="cot_boxed"):
         load_template("omibench", "no_such_prompt")
-    with pytest.raises(ValueError, match="unknown input mode"):
+    with pytest.raises(SettingError, match="unknown modifier 'smell'"):
         parse_setting("direct+smell")
 
 

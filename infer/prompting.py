@@ -1,0 +1,75 @@
+"""The prompt of every record under one setting: its template(s), input mode and demonstrations."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from infer.icl import DEFAULT_SHOTS, demo_pool, demo_template_path, demos_block, pick_demos
+from infer.render import render_spec
+from infer.settings import Setting
+from infer.templates import PROMPTS, Template, TemplateError, load_template
+
+
+def task_slug(task: str) -> str:
+    """'Rolling Dice: Top' → rolling_dice_top, the file name of a task-specific prompt."""
+    return re.sub(r"[^a-z0-9]+", "_", task.lower()).strip("_")
+
+
+class Prompter:
+    """Builds each record's messages. A prompt that is a folder (MIRA's task-specific T_spec) holds one
+    template per task, `<folder>/<task_slug>.txt`; a prompt with `{{demos}}` is in-context learning."""
+
+    def __init__(self, bench: str, setting: Setting, records: list[dict[str, Any]], prompts: Path = PROMPTS):
+        self.setting = setting
+        folder = prompts / bench / setting.template
+        if folder.is_dir():
+            self.templates = {p.stem: load_template(bench, f"{setting.template}/{p.stem}", prompts)
+                              for p in sorted(folder.glob("*.txt"))}
+            if not self.templates:
+                raise TemplateError(f"{folder}: no task templates")
+            self.template = None
+        else:
+            self.template = load_template(bench, setting.template, prompts)
+            self.templates = {}
+        self.pool: list[dict[str, Any]] = []
+        self.demo_template: Template | None = None
+        if self.template is not None and "demos" in self.template.fields:
+            path = demo_template_path(self.template)
+            if not path.is_file():
+                raise TemplateError(f"{self.template.path}: uses {{{{demos}}}} but {path} is missing")
+            if setting.mode in ("composite", "io"):
+                raise TemplateError(f"setting {setting.name!r}: demonstrations cannot be combined with {setting.mode!r}")
+            self.demo_template = Template(path, path.read_text(encoding="utf-8"))
+            self.pool = demo_pool(records)
+        elif setting.shots is not None or setting.demo_images is not None:
+            raise TemplateError(f"setting {setting.name!r}: shots/demos need a prompt with {{{{demos}}}}")
+
+    @property
+    def excluded_ids(self) -> set[str]:
+        """Items set aside as demonstrations: neither run nor scored."""
+        return {r["id"] for r in self.pool}
+
+    def template_for(self, rec: dict[str, Any]) -> Template:
+        if self.template is not None:
+            return self.template
+        slug = task_slug(rec.get("task") or "")
+        if slug not in self.templates:
+            raise TemplateError(f"no task-specific prompt {self.setting.template}/{slug}.txt for task {rec.get('task')!r}")
+        return self.templates[slug]
+
+    def shas(self) -> dict[str, str]:
+        found = [self.template] if self.template else list(self.templates.values())
+        if self.demo_template:
+            found.append(self.demo_template)
+        return {str(t.path): t.sha for t in found}
+
+    def messages(self, rec: dict[str, Any], base: Path) -> list[dict[str, Any]]:
+        template = self.template_for(rec)
+        if self.demo_template is None:
+            return render_spec(rec, template, base, self.setting.mode)
+        demos = pick_demos(rec["id"], self.pool, self.setting.shots or DEFAULT_SHOTS)
+        first = len(rec["images"]) + len(rec.get("cot_images") or [])
+        text, images, captions = demos_block(demos, self.demo_template, first, self.setting.demo_images or "all")
+        return render_spec(rec, template, base, self.setting.mode, extra={"demos": text},
+                           extra_images=images, extra_captions=captions)

@@ -1,0 +1,71 @@
+"""A setting names one experimental condition: `<prompt>[+modifier]...`, e.g. `cot_boxed+caption+nothink`.
+
+The name is also the raw file's name, so every condition of a table gets its own file:
+
+| modifier | meaning |
+| --- | --- |
+| `image` (default) | images where the question places them |
+| `caption` | every image replaced by its caption (Think360 CQ) |
+| `text` | images dropped: question only (OMIBench no-image) |
+| `icq` | each image followed by its caption (Think360 ICQ) |
+| `io` | image only: the question text drawn onto the image (Think360 IO) |
+| `first` | the first image only (OMIBench E.3) |
+| `composite` | all images concatenated into one, in order (OMIBench Appendix L) |
+| `think` / `nothink` | the model config's thinking switch, on or off |
+| `max<N>` | max tokens N (sequential scaling, OMIBench H.1) |
+| `temp<X>` | temperature X (parallel scaling at T = 0.6, OMIBench H.3) |
+| `shots<K>` | K in-context demonstrations (OMIBench H.4; default 3 with an ICL prompt) |
+| `demos-none` / `demos-first` / `demos-all` | demonstrations without images, with their first image, with all images |
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+INPUT_MODES = ("image", "caption", "text", "icq", "io", "first", "composite")
+DEMO_IMAGES = ("none", "first", "all")
+
+
+class SettingError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    template: str
+    mode: str = "image"
+    thinking: str | None = None        # "on" / "off" / None (the model's default)
+    overrides: dict[str, Any] = field(default_factory=dict)  # generation parameters
+    shots: int | None = None
+    demo_images: str | None = None
+
+    @property
+    def sends_images(self) -> bool:
+        return self.mode not in ("caption", "text")
+
+
+def parse_setting(name: str) -> Setting:
+    template, *mods = name.split("+")
+    if not re.fullmatch(r"[A-Za-z0-9_\-]+", template):
+        raise SettingError(f"setting {name!r}: bad prompt name {template!r}")
+    mode, thinking, overrides, shots, demo_images = "image", None, {}, None, None
+    for mod in mods:
+        if mod in INPUT_MODES:
+            mode = mod
+        elif mod in ("think", "nothink"):
+            thinking = "on" if mod == "think" else "off"
+        elif m := re.fullmatch(r"max(\d+)", mod):
+            overrides["max_tokens"] = int(m.group(1))
+        elif m := re.fullmatch(r"temp(\d+(?:\.\d+)?)", mod):
+            overrides["temperature"] = float(m.group(1))
+        elif m := re.fullmatch(r"shots(\d+)", mod):
+            shots = int(m.group(1))
+        elif m := re.fullmatch(r"demos-(none|first|all)", mod):
+            demo_images = m.group(1)
+        else:
+            raise SettingError(
+                f"setting {name!r}: unknown modifier {mod!r} (known: {', '.join(INPUT_MODES)}, think, nothink, "
+                "max<N>, temp<X>, shots<K>, demos-none, demos-first, demos-all)")
+    return Setting(name, template, mode, thinking, overrides, shots, demo_images)
