@@ -70,10 +70,11 @@ def _untag(text: str) -> str:
     return IMAGE_TAG.sub("", text)
 
 
-def derive_images(rec: dict[str, Any], base: Path, mode: str, derived: Path = DERIVED) -> dict[str, Any]:
+def derive_images(rec: dict[str, Any], base: Path, mode: str, derived: Path | None = None) -> dict[str, Any]:
     """The record as a mode presents it: `composite` and `io` replace the images by one derived image."""
     if mode not in ("composite", "io") or not rec["images"]:
         return rec
+    derived = derived or DERIVED
     from infer.images import composite, save_derived, text_on_image  # Pillow work only when needed
 
     paths = [(base / p).resolve() for p in rec["images"]]

@@ -130,3 +130,22 @@ def test_first_image_only_and_icq(tmp_path):
     icq = render_spec(rec, t, tmp_path, "icq")[0]["content"]
     assert [p["type"] for p in icq] == ["text", "image_ref", "text", "image_ref", "text", "image_ref", "text"]
     assert icq[2]["text"] == "[Image 1: zero] B "
+
+
+def test_composite_and_io_modes_send_one_derived_image(tmp_path, monkeypatch):
+    import infer.render as render
+    monkeypatch.setattr(render, "DERIVED", tmp_path / "derived")
+    Image.new("RGB", (30, 20), (255, 0, 0)).save(tmp_path / "a.png")
+    Image.new("RGB", (30, 20), (0, 0, 255)).save(tmp_path / "b.png")
+    rec = {**records(1)[0], "question": "Compare [IMAGE0] with [IMAGE1].", "images": ["a.png", "b.png"],
+           "choices": ["[IMAGE1]", "red"], "answer": ["B"], "answer_type": "mcq"}
+    t = Template(Path("t.txt"), "{{images}}{{question}}\n{{choices}}\nPlease answer this question.")
+    comp = render_spec(rec, t, tmp_path, "composite", )[0]["content"]
+    assert [p["type"] for p in comp] == ["image_ref", "text"]
+    assert comp[1]["text"] == "Compare  with .\nA. \nB. red\nPlease answer this question."
+    assert Path(comp[0]["path"]).parent == tmp_path / "derived" / "composite"
+    assert Image.open(comp[0]["path"]).size[0] >= 30
+    io = render_spec(rec, t, tmp_path, "io")[0]["content"]
+    assert [p["type"] for p in io] == ["image_ref", "text"] and io[1]["text"] == "Please answer this question."
+    # deterministic: the same derived file, so the request key does not change between runs
+    assert render_spec(rec, t, tmp_path, "io")[0]["content"][0]["sha"] == io[0]["sha"]
