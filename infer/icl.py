@@ -61,7 +61,7 @@ def demos_block(demos: list[dict[str, Any]], template: Template, first_index: in
             "number": str(len(texts) + 1),
             "question": untagged + retag(rec["question"]),
             "choices": choices,
-            "solution": rec.get("solution") or "",
+            "solution": retag(rec.get("solution") or ""),  # a solution may point at the demo's images too
             "answer": ", ".join(rec["answer"]),
         }))
     return "\n".join(texts), paths, caps

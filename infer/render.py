@@ -151,7 +151,14 @@ def _merge_text(parts: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
             merged.append(p)
     if all(p["type"] == "text" for p in merged):  # plain string: text-only servers expect it
         return "".join(p["text"] for p in merged).strip()
-    return merged
+    # a message neither starts nor ends with blank space, also after a leading image (e.g. when the
+    # question was drawn onto that image)
+    lead = 1 if merged[0]["type"] != "text" and len(merged) > 1 else 0
+    if merged[lead]["type"] == "text":
+        merged[lead] = {"type": "text", "text": merged[lead]["text"].lstrip()}
+    if merged[-1]["type"] == "text":
+        merged[-1] = {"type": "text", "text": merged[-1]["text"].rstrip()}
+    return [p for p in merged if p["type"] != "text" or p["text"]]
 
 
 def has_images(messages: list[dict[str, Any]]) -> bool:
