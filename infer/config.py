@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,18 @@ class ModelConfig:
     backoff_base: float = 1.0                # seconds; doubles per retry, with jitter, unless Retry-After says
     server: ServerSpec | None = None
     path: str | None = None                  # where the config was read from
+    missing_env: tuple[str, ...] = ()        # ${VARS} in base_urls that are not set: not runnable here
+
+    @property
+    def configured(self) -> bool:
+        """Whether its endpoints and key are known here (paper profiles list models a user may not have)."""
+        return not self.missing_env and (not self.api_key_env or bool(os.environ.get(self.api_key_env)))
+
+    def why_unconfigured(self) -> str:
+        missing = list(self.missing_env)
+        if self.api_key_env and not os.environ.get(self.api_key_env):
+            missing.append(self.api_key_env)
+        return f"{self.name}: set {', '.join(missing)}" if missing else ""
 
     @property
     def accepts_images(self) -> bool:
@@ -51,6 +64,8 @@ class ModelConfig:
 
     def api_key(self) -> str:
         """The key from the environment; local servers without a key get a placeholder."""
+        if self.missing_env:
+            raise ConfigError(f"{self.path}: base_urls: environment variable(s) {', '.join(self.missing_env)} not set")
         if not self.api_key_env:
             return "EMPTY"
         key = os.environ.get(self.api_key_env)
@@ -108,6 +123,7 @@ def load_model_config(path: str | Path) -> ModelConfig:
             raise ConfigError(f"{path}: {key}: required string")
     if isinstance(data.get("base_urls"), str):
         data["base_urls"] = [data["base_urls"]]
+    data["base_urls"], missing = _expand_env(data.get("base_urls") or [])
     server = data.pop("server", None)
     if server is not None:
         if not isinstance(server, dict):
@@ -131,4 +147,21 @@ def load_model_config(path: str | Path) -> ModelConfig:
     for key in ("temperature", "top_p", "connect_timeout", "read_timeout", "backoff_base", "params_total_b", "params_active_b"):
         if data.get(key) is not None and not isinstance(data[key], (int, float)):
             raise ConfigError(f"{path}: {key}: expected a number, got {data[key]!r}")
-    return ModelConfig(**data, server=server, path=str(path))
+    return ModelConfig(**data, server=server, path=str(path), missing_env=tuple(missing))
+
+
+_ENV = re.compile(r"\$\{(\w+)(?::-([^}]*))?\}")
+
+
+def _expand_env(urls: list[str]) -> tuple[list[str], list[str]]:
+    """Fill `${VAR}` / `${VAR:-default}` in endpoint URLs from the environment; report unset ones."""
+    missing: list[str] = []
+
+    def fill(m: re.Match) -> str:
+        value = os.environ.get(m.group(1), m.group(2))
+        if value is None:
+            missing.append(m.group(1))
+            return ""
+        return value
+
+    return [_ENV.sub(fill, u) for u in urls], missing

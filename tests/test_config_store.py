@@ -58,3 +58,15 @@ def test_append_log_lock_repair_and_last_line_wins(tmp_path):
     latest = load_latest(path, key=lambda r: r["id"])
     assert {k: r["v"] for k, r in latest.items()} == {"a": 2, "b": 1, "d": 1}
     assert path.read_text().count("\n") == 4
+
+
+def test_endpoints_from_the_environment(tmp_path, monkeypatch):
+    p = write(tmp_path, "name: a\nmodel: b\nbase_urls: ['${MY_VLLM_URL}', '${MY_OTHER:-http://h:1/v1}']\n")
+    monkeypatch.delenv("MY_VLLM_URL", raising=False)
+    cfg = load_model_config(p)
+    assert not cfg.configured and "MY_VLLM_URL" in cfg.why_unconfigured()
+    with pytest.raises(ConfigError, match="MY_VLLM_URL not set"):
+        cfg.api_key()
+    monkeypatch.setenv("MY_VLLM_URL", "http://gpu1:8000/v1")
+    cfg = load_model_config(p)
+    assert cfg.configured and cfg.base_urls == ["http://gpu1:8000/v1", "http://h:1/v1"]
