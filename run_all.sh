@@ -1,50 +1,33 @@
 #!/usr/bin/env bash
-# Run everything. With no arguments on a fresh machine (no GPU, no API key): set up .venv, generate
-# and convert the demo sets of all five benchmarks, and run each benchmark's main prompt through the
-# embedded model (SmolLM2-135M behind llama.cpp's OpenAI-compatible server). A second run sends no
-# request: finished requests are skipped.
+# Run everything.
 #
-#   MODEL=configs/models/<name>.yaml DATA_DIR=<folder with <bench>.jsonl> bash run_all.sh
-# runs the same main settings on another model and other data (e.g. the official releases).
+#   bash run_all.sh                  # demo profile: no GPU, no API key needed
+#   bash run_all.sh --profile paper  # the papers' models, on the official data you converted
+#
+# demo: set up .venv, generate the demo sets of all five benchmarks in their official formats,
+# convert them with the real converters, and run every experiment family of configs/experiments/
+# through the embedded model (SmolLM2-135M behind llama.cpp's OpenAI-compatible server), judging
+# each run with the rule judges and, for the main tables, the papers' LLM judges (the same small
+# model stands in for GPT-4o). paper: the same experiments with configs/models/paper/; models whose
+# endpoints or keys are not in the environment are listed as not configured.
+# Everything resumes: a second run sends no request.
 set -euo pipefail
 cd "$(dirname "$0")"
+PROFILE=demo
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --profile) PROFILE="$2"; shift 2 ;;
+    *) echo "usage: bash run_all.sh [--profile demo|paper]" >&2; exit 2 ;;
+  esac
+done
 bash setup.sh
 PY=.venv/bin/python
-MODEL=${MODEL:-configs/models/smollm2-135m.yaml}
-JUDGE_MODEL=${JUDGE_MODEL:-configs/models/smollm2-135m.yaml}   # the LLM judge (papers: GPT-4o, GPT-4o-mini, o3-mini)
-DATA_DIR=${DATA_DIR:-data/demo/build}
-RESULTS=${RESULTS:-results}
 
-if [ "$DATA_DIR" = "data/demo/build" ]; then
+if [ "$PROFILE" = demo ]; then
   $PY -m data.demo --out data/demo/build
 fi
-
-# The embedded model reads text only, so the demo replaces every image by its exact caption
-# (+caption); a vision model runs the papers' own image settings.
-if $PY -c "import sys; from infer.config import load_model_config as l; sys.exit(0 if l('$MODEL').accepts_images else 1)"; then
-  suffix=""
-else
-  suffix="+caption"
-fi
-
-declare -A MAIN_SETTING=(
-  [think360]=direct        # Think360° Table 3: direct prompt
-  [omibench]=cot_boxed     # OMIBench Table 2: CoT with \boxed{}
-  [mira]=direct            # MIRA level 1 (D)
-  [c2rbench]=zero_shot     # C²RBench Figures 7-8: zero-shot
-  [morphobench]=with_hints # MorphoBench: question with hints appended
-)
-model_name=$($PY -c "from infer.config import load_model_config as l; print(l('$MODEL').name)")
-for bench in think360 omibench mira c2rbench morphobench; do
-  setting="${MAIN_SETTING[$bench]}$suffix"
-  $PY -m infer.run --bench "$bench" --data "$DATA_DIR/$bench.jsonl" --model "$MODEL" \
-      --setting "$setting" --results "$RESULTS"
-  # Each paper's own judges: the rule judge and its LLM judge.
-  $PY -m judge.run --bench "$bench" --data "$DATA_DIR/$bench.jsonl" --model "$model_name" \
-      --setting "$setting" --judge default --judge-model "$JUDGE_MODEL" --results "$RESULTS"
-done
+$PY -m infer.experiments --profile "$PROFILE" --results results
 
 echo
-echo "Raw outputs: $RESULTS/raw/<benchmark>/<model>/<setting>.jsonl (+ .manifest.json beside each)"
-echo "Verdicts:    $RESULTS/judged/<benchmark>/<model>/<setting>.<judge>.jsonl (+ .manifest.json)"
-find "$RESULTS/raw" "$RESULTS/judged" -name '*.jsonl' | sort
+echo "Raw outputs: results/raw/<benchmark>/<model>/<setting>.jsonl (+ .manifest.json beside each)"
+echo "Verdicts:    results/judged/<benchmark>/<model>/<setting>.<judge>.jsonl (+ .manifest.json)"

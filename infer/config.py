@@ -32,6 +32,8 @@ class ModelConfig:
     api_key_env: str | None = None           # the NAME of the environment variable holding the key
     modalities: list[str] = field(default_factory=lambda: ["text", "image"])
     max_tokens: int = 4096
+    token_limit_field: str = "max_tokens"    # OpenAI reasoning models take `max_completion_tokens` instead
+    unsupported_params: list[str] = field(default_factory=list)  # never sent (e.g. temperature for o-series)
     temperature: float = 0.0
     top_p: float | None = None
     extra_body: dict[str, Any] = field(default_factory=dict)  # e.g. chat_template_kwargs, reasoning_effort
@@ -89,7 +91,9 @@ class ModelConfig:
                                   f"(the config gives: {', '.join(self.thinking) or 'none'})")
             params.update(self.thinking[thinking])
         params.update({k: v for k, v in overrides.items() if v is not None})
-        return params
+        # An endpoint that accepts only its own value (o-series: temperature 1) gets none: the raw
+        # lines then record what was really sent.
+        return {k: v for k, v in params.items() if k not in self.unsupported_params}
 
     def public_dict(self) -> dict[str, Any]:
         """The config as written to manifests: names of secrets only, never their values."""

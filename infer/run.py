@@ -97,6 +97,14 @@ def plan(records: list[dict[str, Any]], base: Path, prompter: Prompter, cfg: Mod
     return requests, failures
 
 
+def wire_body(cfg: ModelConfig, messages: list[dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
+    """The request as the endpoint expects it: images encoded, the token limit under its field name."""
+    body = {"model": cfg.model, "messages": to_wire(messages), **params}
+    if cfg.token_limit_field != "max_tokens" and "max_tokens" in body:
+        body[cfg.token_limit_field] = body.pop("max_tokens")
+    return body
+
+
 def raw_line(req_id: str, sample_idx: int, key: str, cfg: ModelConfig, setting: str,
              params: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     return {"id": req_id, "sample_idx": sample_idx, "request_key": key, "model": cfg.name,
@@ -121,7 +129,7 @@ async def send(pending: list[Request], cfg: ModelConfig, urls: list[str], out: A
                         tok_s=f"{stats['tokens'] / max(time.monotonic() - start, 1e-9):.1f}")
 
     def make_body(req: Request) -> dict[str, Any]:
-        return {"model": cfg.model, "messages": to_wire(req.messages), **params}
+        return wire_body(cfg, req.messages, params)
 
     try:
         await client.run(pending, make_body, on_result)

@@ -14,8 +14,8 @@ from typing import Any
 
 from infer.client import ChatClient, RetryPolicy
 from infer.config import ModelConfig
-from infer.render import render_spec, to_wire
-from infer.run import request_key
+from infer.render import render_spec
+from infer.run import request_key, wire_body
 from infer.store import AppendLog, load_latest
 from infer.templates import PROMPTS, Template, load_template
 from judge.judges import LLMJudge
@@ -124,7 +124,7 @@ async def _send(todo: list[Ask], cfg: ModelConfig, urls: list[str], params: dict
             else:
                 a.error = None
 
-        await client.run(todo, lambda a: {"model": cfg.model, "messages": to_wire(a.messages), **params}, done)
+        await client.run(todo, lambda a: wire_body(cfg, a.messages, params), done)
         todo = [a for a in todo if a.verdict is None and id(a) not in repeated]
         if todo:
             log.warning("%d judge replies unusable (attempt %d of %d)", len(todo), attempt + 1, PARSE_ATTEMPTS)

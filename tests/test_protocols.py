@@ -126,7 +126,7 @@ def test_first_image_only_and_icq(tmp_path):
            "captions": ["zero", "one", "two"]}
     t = Template(Path("t.txt"), "{{question}}")
     first = render_spec(rec, t, tmp_path, "first")[0]["content"]
-    assert [p["type"] for p in first] == ["text", "image_ref", "text"] and first[2]["text"] == " B  C "
+    assert [p["type"] for p in first] == ["text", "image_ref", "text"] and first[2]["text"] == " B  C"
     icq = render_spec(rec, t, tmp_path, "icq")[0]["content"]
     assert [p["type"] for p in icq] == ["text", "image_ref", "text", "image_ref", "text", "image_ref", "text"]
     assert icq[2]["text"] == "[Image 1: zero] B "
@@ -149,3 +149,15 @@ def test_composite_and_io_modes_send_one_derived_image(tmp_path, monkeypatch):
     assert [p["type"] for p in io] == ["image_ref", "text"] and io[1]["text"] == "Please answer this question."
     # deterministic: the same derived file, so the request key does not change between runs
     assert render_spec(rec, t, tmp_path, "io")[0]["content"][0]["sha"] == io[0]["sha"]
+
+
+def test_reasoning_model_token_field_and_unsupported_params(tmp_path, scripted_server):
+    srv = scripted_server()
+    cfg = cfg_for(tmp_path, srv.base_url, token_limit_field="max_completion_tokens", unsupported_params=["temperature"])
+    data = tmp_path / "d.jsonl"
+    write_jsonl_atomic(data, records(1))
+    run("omibench", data, cfg, "cot_boxed+temp0.7", tmp_path / "results")
+    body = srv.requests[0]
+    assert body["max_completion_tokens"] == 64 and "max_tokens" not in body and "temperature" not in body
+    line = json.loads(raw_path(tmp_path / "results", "omibench", "m", "cot_boxed+temp0.7").read_text())
+    assert line["params"] == {"max_tokens": 64}

@@ -1,0 +1,46 @@
+"""Experiment configs: every file loads, every named model has a config, demo mapping and skips are explicit."""
+from pathlib import Path
+
+import pytest
+
+from infer.config import load_model_config
+from infer.experiments import (DEMO_MODEL, EXPERIMENTS, PAPER_MODELS, demo_setting, load_experiment, plan_jobs)
+from infer.settings import parse_setting
+
+FILES = sorted(EXPERIMENTS.glob("*.yaml"))
+
+
+def test_there_is_an_experiment_per_protocol_family():
+    ids = {load_experiment(f).id for f in FILES}
+    assert {"think360.T3", "think360.T4", "think360.S4", "think360.S5", "omibench.T2", "omibench.F4a",
+            "omibench.F4b", "omibench.F3c", "omibench.F5a", "omibench.F5c", "omibench.F6a", "omibench.T9",
+            "mira.T4-T10", "mira.Tspec", "c2rbench.F7-F8", "morphobench.T1-T2"} <= ids
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_experiment_loads_and_names_known_models_and_prompts(path):
+    exp = load_experiment(path)
+    for name in exp.models + ([exp.judge_model] if exp.judge_model else []):
+        assert (PAPER_MODELS / f"{name}.yaml").is_file(), f"{path.name}: no config for model {name}"
+        load_model_config(PAPER_MODELS / f"{name}.yaml")
+    for s in exp.settings + exp.demo.get("settings", []):
+        template = parse_setting(s).template
+        root = Path("prompts") / exp.benchmark
+        assert (root / f"{template}.txt").is_file() or (root / template).is_dir(), f"{path.name}: no prompt {template}"
+
+
+def test_demo_mapping_for_a_text_only_model():
+    cfg = load_model_config(DEMO_MODEL)
+    assert demo_setting("cot_boxed", cfg) == ("cot_boxed+caption", "")
+    assert demo_setting("cot_boxed+text", cfg) == ("cot_boxed+text", "")
+    assert demo_setting("direct+temp0.7+io", cfg)[0] is None
+    assert "no thinking switch" in demo_setting("direct+think", cfg)[1]
+
+
+def test_paper_profile_skips_models_without_endpoints(monkeypatch):
+    exp = load_experiment(EXPERIMENTS / "omibench_F4a.yaml")
+    for var in ("OPENAI_API_KEY", "QWEN25_VL_7B_URL"):
+        monkeypatch.delenv(var, raising=False)
+    jobs = plan_jobs(exp, "paper")
+    assert jobs and all(j.skip for j in jobs)
+    assert any("not configured" in j.skip for j in jobs)
