@@ -1,0 +1,85 @@
+"""Regenerate tables and figures from judged results.
+
+    python -m analysis.run omibench.T2            # one table (ids as in TABLES.md)
+    python -m analysis.run --all                  # everything that has inputs; says what lacks them
+    python -m analysis.run --list
+
+Each table is a module analysis/<benchmark>_<table>.py with `IDS` (the ids it makes) and
+`build(table_id, ctx) -> Table`; it writes results/tables/<id>.csv and .md, figures to figures/<id>.png.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import pkgutil
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+import analysis
+from analysis.table import Context, MissingInputs, write
+
+log = logging.getLogger(__name__)
+BENCH_PREFIXES = ("think360_", "omibench_", "mira_", "c2rbench_", "morphobench_")
+
+
+def registry() -> dict[str, ModuleType]:
+    """Table id → the module that builds it."""
+    found: dict[str, ModuleType] = {}
+    for info in pkgutil.iter_modules(analysis.__path__):
+        if info.name.startswith(BENCH_PREFIXES):
+            module = importlib.import_module(f"analysis.{info.name}")
+            for table_id in getattr(module, "IDS", ()):
+                found[table_id] = module
+    return dict(sorted(found.items()))
+
+
+def build_one(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> tuple[str, str]:
+    """Build and write one table; return (status, message)."""
+    try:
+        t = modules[table_id].build(table_id, ctx)
+    except MissingInputs as e:
+        return "missing", str(e)
+    csv, md = write(t, ctx.results / "tables")
+    return "ok", str(md)
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("ids", nargs="*")
+    ap.add_argument("--all", action="store_true")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--results", type=Path, default=Context.results)
+    ap.add_argument("--figures", type=Path, default=Context.figures)
+    ap.add_argument("--report", action="store_true", help="also write results/report.md and report.html")
+    args = ap.parse_args(argv)
+    modules = registry()
+    if args.list:
+        print("\n".join(modules))
+        return 0
+    ids = list(modules) if args.all else args.ids
+    unknown = [i for i in ids if i not in modules]
+    if unknown or not ids:
+        print(f"error: unknown table id(s) {unknown} (known: {', '.join(modules)})" if unknown
+              else "error: give table ids, --all or --list", file=sys.stderr)
+        return 2
+    ctx = Context(args.results, args.figures)
+    status, outcomes = 0, {}
+    for table_id in ids:
+        start = time.perf_counter()
+        outcomes[table_id] = build_one(table_id, ctx, modules)
+        state, msg = outcomes[table_id]
+        print(f"{table_id}: {state}: {msg} ({time.perf_counter() - start:.2f}s)")
+        if state != "ok" and not args.all:
+            status = 1
+    if args.report:
+        from analysis.report import write_report
+        print(f"report: {write_report(ctx, outcomes, modules)}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+"""Judged result files made by hand, for table tests: raw + verdict + manifest, as the pipeline writes them."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from data.jsonl import write_jsonl_atomic
+
+
+def write_data(path: Path, records: list[dict[str, Any]]) -> Path:
+    """Unified records (defaults filled in) for the tables to group by."""
+    full = [{"question": "q", "images": [], "choices": [], "answer": ["1"], "answer_type": "numeric", **r}
+            for r in records]
+    write_jsonl_atomic(path, full)
+    return path
+
+
+def make_run(results: Path, bench: str, model: str, setting: str, judge: str, data: Path,
+             rows: list[dict[str, Any]]) -> Path:
+    """rows: {id, sample_idx=0, correct, status="ok", latency_s=1.0, completion_tokens=10, extracted=None,
+    reasoning_tokens=None, response="…"}; writes results/raw and results/judged files."""
+    raw = results / "raw" / bench / model / f"{setting}.jsonl"
+    judged = results / "judged" / bench / model / f"{setting}.{judge}.jsonl"
+    raw.parent.mkdir(parents=True, exist_ok=True)
+    judged.parent.mkdir(parents=True, exist_ok=True)
+    with open(raw, "a") as r, open(judged, "a") as j:
+        for row in rows:
+            idx = row.get("sample_idx", 0)
+            status = row.get("status", "ok")
+            r.write(json.dumps({"id": row["id"], "sample_idx": idx, "request_key": f"k-{row['id']}-{idx}",
+                                "response": row.get("response", "answer"), "error": "HTTP 503" if status == "no_response" else None,
+                                "latency_s": row.get("latency_s", 1.0), "finish_reason": "stop",
+                                "usage": {"prompt_tokens": 5, "completion_tokens": row.get("completion_tokens", 10),
+                                          "reasoning_tokens": row.get("reasoning_tokens")}}) + "\n")
+            j.write(json.dumps({"id": row["id"], "sample_idx": idx, "request_key": f"k-{row['id']}-{idx}",
+                                "outcome": f"o-{row['id']}-{idx}", "judge": {"name": judge, "model": None, "prompt_sha": "x"},
+                                "extracted": row.get("extracted"), "status": status,
+                                "correct": row.get("correct") if status == "ok" else None}) + "\n")
+    judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data), "judge": {"name": judge}}))
+    return judged
