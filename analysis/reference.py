@@ -1,7 +1,7 @@
 """The papers' own numbers (data/reference/<id>.csv) beside ours, with model names mapped in one place.
 
 A reference file is long-form: `model` (the paper's name), `setting`/column keys the table uses, and
-`value`. data/reference/aliases.csv maps the paper's model names to our config names.
+`value`. data/reference/aliases*.csv (one per paper) map the paper's model names to our config names.
 """
 from __future__ import annotations
 
@@ -15,12 +15,12 @@ REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
 
 @lru_cache(maxsize=1)
 def aliases() -> dict[str, str]:
-    """Paper model name → our model (config) name."""
-    path = REFERENCE / "aliases.csv"
-    if not path.exists():
-        return {}
-    df = pd.read_csv(path, dtype=str)
-    return dict(zip(df["paper_name"], df["model"]))
+    """Paper model name → our model (config) name, from every data/reference/aliases*.csv."""
+    found: dict[str, str] = {}
+    for path in sorted(REFERENCE.glob("aliases*.csv")):
+        df = pd.read_csv(path, dtype=str)
+        found.update(zip(df["paper_name"], df["model"]))
+    return found
 
 
 def load_reference(table_id: str) -> pd.DataFrame | None:
