@@ -27,6 +27,7 @@ from data.records import BENCHMARKS, check_record
 from infer.client import ChatClient, RetryPolicy
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.manifest import base_manifest, sha256_file
+from infer.icl import DEFAULT_SHOTS, SEED as ICL_SEED
 from infer.prompting import Prompter
 from infer.render import RenderError, has_images, to_wire
 from infer.settings import parse_setting
@@ -173,7 +174,9 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     write_json_atomic(path.with_suffix(".manifest.json"), base_manifest(
         benchmark=bench, setting=setting, data={"path": str(data), "sha256": sha256_file(data)},
         templates=prompter.shas(), model=cfg.public_dict(), params=params, n=n, limit=limit, counts=counts,
-        excluded_ids=sorted(prompter.excluded_ids), raw=str(path)))
+        excluded_ids=sorted(prompter.excluded_ids), raw=str(path),
+        icl={"seed": ICL_SEED, "pool_size": len(prompter.pool), "shots": spec.shots or DEFAULT_SHOTS,
+             "demo_images": spec.demo_images or "all"} if prompter.pool else None))
     return counts
 
 
