@@ -49,7 +49,7 @@ def quoted_templates():
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="the papers' texts are not beside the project")
-@pytest.mark.parametrize("path, bench", quoted_templates())
+@pytest.mark.parametrize("path, bench", list(quoted_templates()))
 def test_template_text_is_the_papers(path, bench):
     paper = seed_text(bench)
     text = re.sub(r"\{\{[#/]?\w+\}\}", "\n", DELIMITERS.sub("\n", path.read_text(encoding="utf-8")))
