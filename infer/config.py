@@ -34,6 +34,7 @@ class ModelConfig:
     max_tokens: int = 4096
     token_limit_field: str = "max_tokens"    # OpenAI reasoning models take `max_completion_tokens` instead
     unsupported_params: list[str] = field(default_factory=list)  # never sent (e.g. temperature for o-series)
+    temperature_floor: float | None = None   # a model that rejects 0 gets this instead (C²RBench: 0.001)
     temperature: float = 0.0
     top_p: float | None = None
     extra_body: dict[str, Any] = field(default_factory=dict)  # e.g. chat_template_kwargs, reasoning_effort
@@ -91,6 +92,8 @@ class ModelConfig:
                                   f"(the config gives: {', '.join(self.thinking) or 'none'})")
             params.update(self.thinking[thinking])
         params.update({k: v for k, v in overrides.items() if v is not None})
+        if self.temperature_floor is not None and params.get("temperature", 1.0) < self.temperature_floor:
+            params["temperature"] = self.temperature_floor
         # An endpoint that accepts only its own value (o-series: temperature 1) gets none: the raw
         # lines then record what was really sent.
         return {k: v for k, v in params.items() if k not in self.unsupported_params}
@@ -148,7 +151,7 @@ def load_model_config(path: str | Path) -> ModelConfig:
     for key, typ in (("max_tokens", int), ("concurrency", int), ("max_retries", int)):
         if key in data and (not isinstance(data[key], typ) or isinstance(data[key], bool) or data[key] < 0):
             raise ConfigError(f"{path}: {key}: expected a non-negative integer, got {data[key]!r}")
-    for key in ("temperature", "top_p", "connect_timeout", "read_timeout", "backoff_base", "params_total_b", "params_active_b"):
+    for key in ("temperature", "top_p", "connect_timeout", "read_timeout", "backoff_base", "temperature_floor", "params_total_b", "params_active_b"):
         if data.get(key) is not None and not isinstance(data[key], (int, float)):
             raise ConfigError(f"{path}: {key}: expected a number, got {data[key]!r}")
     return ModelConfig(**data, server=server, path=str(path), missing_env=tuple(missing))

@@ -70,3 +70,9 @@ def test_endpoints_from_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("MY_VLLM_URL", "http://gpu1:8000/v1")
     cfg = load_model_config(p)
     assert cfg.configured and cfg.base_urls == ["http://gpu1:8000/v1", "http://h:1/v1"]
+
+
+def test_temperature_floor_for_models_that_reject_zero(tmp_path):
+    cfg = load_model_config(write(tmp_path, "name: a\nmodel: b\nbase_urls: [http://x/v1]\ntemperature_floor: 0.001\n"))
+    assert cfg.generation_params(temperature=0)["temperature"] == 0.001
+    assert cfg.generation_params(temperature=0.7)["temperature"] == 0.7
