@@ -18,14 +18,15 @@ from judge.extract import clean, strip_decoration, unwrap_latex
 EPS = 1e-4
 LCS_THRESHOLD = 0.75
 _PUNCT = re.compile(r"[.,?!;:，。？！；：]+(?=\s|$)|(?<=\s)[.,?!;:，。？！；：]+")
-_NUMBER = re.compile(r"^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][+-]?\d+)?$")
-_SCI_TIMES = re.compile(r"^([+-]?\d+(?:\.\d+)?)\s*(?:\\times|×|x|\*)\s*10\s*\^\s*\{?\s*([+-]?\d+)\s*\}?$")
+# ASCII digits only: look-alike digits of other scripts (Arabic-Indic ٣) never read as numbers.
+_NUMBER = re.compile(r"^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][+-]?\d+)?$", re.ASCII)
+_SCI_TIMES = re.compile(r"^([+-]?\d+(?:\.\d+)?)\s*(?:\\times|×|x|\*)\s*10\s*\^\s*\{?\s*([+-]?\d+)\s*\}?$", re.ASCII)
 # A number and an optional unit: degrees, percent, or words ("cm", "m/s", "kg m^2"). A single letter
 # glued to the number ("3x") is a variable, not a unit.
 _UNIT_TAIL = re.compile(
     r"^([+-]?[\d.,]+(?:[eE][+-]?\d+)?)"
     r"(\s*(?:\^\s*\{?\\circ\}?|°|%|\\%)|\s+[A-Za-zµΩ°][A-Za-zµΩ°/·^\d\s]*|[A-Za-zµΩ°]{2,}[A-Za-zµΩ°/·^\d\s]*"
-    r"|\s*[\u4e00-\u9fff][\u4e00-\u9fff/·^\d\s]*)?$")  # Chinese units: 15元, 3个
+    r"|\s*[\u4e00-\u9fff][\u4e00-\u9fff/·^\d\s]*)?$", re.ASCII)  # Chinese units: 15元, 3个
 _WORD = re.compile(r"(?<!\\)\b[A-Za-z]{3,}\b")
 _MATH_CONFIG = [LatexExtractionConfig(), ExprExtractionConfig()]
 
@@ -49,7 +50,7 @@ def parse_number(s: str) -> float | None:
     if not m:
         return None
     num = m.group(1).rstrip(".,")
-    if not num or not _NUMBER.match(num) or not re.search(r"\d", num):
+    if not num or not _NUMBER.match(num) or not re.search(r"[0-9]", num):
         return None
     return float(num.replace(",", ""))  # a percent sign is a unit like any other: "50%" is 50
 

@@ -24,7 +24,7 @@ from infer.render import RenderError
 from infer.server import serve
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
-from judge import rules
+from judge import injection, rules
 from judge.judges import CASCADE, DEFAULT_JUDGES, KNOWN, LLM_JUDGES, RULES
 from judge.llm import Ask, ask_all, build_ask, judge_template
 
@@ -45,7 +45,7 @@ def outcome_sha(raw: dict[str, Any]) -> str:
 def verdict(raw: dict[str, Any], judge: dict[str, Any], **fields: Any) -> dict[str, Any]:
     return {"id": raw["id"], "sample_idx": raw["sample_idx"], "request_key": raw.get("request_key"),
             "outcome": outcome_sha(raw), "judge": judge, "extracted": None, "correct": None,
-            "status": "ok", **fields}
+            "status": "ok", "flags": injection.flags(raw.get("response")), **fields}
 
 
 def _judge_id(name: str, cfg: ModelConfig | None, prompts: Path) -> dict[str, Any]:
@@ -136,7 +136,8 @@ def summarize(lines: list[dict[str, Any]]) -> dict[str, Any]:
     return {"items": len(lines), "scored": len(ok), "correct": correct,
             "accuracy": correct / len(ok) if ok else None,
             "no_response": sum(1 for v in lines if v["status"] == "no_response"),
-            "judge_error": sum(1 for v in lines if v["status"] == "judge_error")}
+            "judge_error": sum(1 for v in lines if v["status"] == "judge_error"),
+            "flagged": sum(1 for v in lines if v.get("flags"))}
 
 
 def run(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = Path("results"),
@@ -220,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         acc = "n/a" if s["accuracy"] is None else f"{s['accuracy']:.2%}"
         print(f"{judged_path(args.results, args.bench, args.model, args.setting, judge)}: accuracy {acc} "
               f"({s['correct']}/{s['scored']} scored); failures excluded: {s['no_response']} no response, "
-              f"{s['judge_error']} judge error(s); {s['judged_now']} judged now")
+              f"{s['judge_error']} judge error(s); {s['flagged']} flagged as addressing the judge; {s['judged_now']} judged now")
     return status
 
 
