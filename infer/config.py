@@ -34,6 +34,7 @@ class ModelConfig:
     max_tokens: int = 4096
     token_limit_field: str = "max_tokens"    # OpenAI reasoning models take `max_completion_tokens` instead
     unsupported_params: list[str] = field(default_factory=list)  # never sent (e.g. temperature for o-series)
+    max_image_pixels: int | None = 4096 * 4096  # larger images are scaled down before sending (infer/render.py)
     temperature_floor: float | None = None   # a model that rejects 0 gets this instead (C²RBench: 0.001)
     temperature: float = 0.0
     top_p: float | None = None
@@ -148,7 +149,7 @@ def load_model_config(path: str | Path) -> ModelConfig:
     unknown_modalities = set(data.get("modalities", [])) - {"text", "image"}
     if unknown_modalities:
         raise ConfigError(f"{path}: modalities: unknown {sorted(unknown_modalities)} (known: text, image)")
-    for key, typ in (("max_tokens", int), ("concurrency", int), ("max_retries", int)):
+    for key, typ in (("max_tokens", int), ("concurrency", int), ("max_retries", int), ("max_image_pixels", int)):
         if key in data and (not isinstance(data[key], typ) or isinstance(data[key], bool) or data[key] < 0):
             raise ConfigError(f"{path}: {key}: expected a non-negative integer, got {data[key]!r}")
     for key in ("temperature", "top_p", "connect_timeout", "read_timeout", "backoff_base", "temperature_floor", "params_total_b", "params_active_b"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import mimetypes
 import re
 from functools import lru_cache
@@ -165,19 +166,36 @@ def has_images(messages: list[dict[str, Any]]) -> bool:
     return any(isinstance(m["content"], list) and any(p["type"] == "image_ref" for p in m["content"]) for m in messages)
 
 
+# Resize policy: an image larger than `max_pixels` (width × height) is scaled down, keeping its
+# aspect ratio, and sent as PNG; smaller images are sent byte for byte. The default, 4096 × 4096,
+# touches only images no served model takes whole; model configs set their own (`max_image_pixels`).
+DEFAULT_MAX_PIXELS = 4096 * 4096
+
+
 @lru_cache(maxsize=256)
-def _data_url(path: str) -> str:
+def _data_url(path: str, max_pixels: int | None = DEFAULT_MAX_PIXELS) -> str:
+    from PIL import Image
+
+    with Image.open(path) as im:
+        too_big = max_pixels is not None and im.width * im.height > max_pixels
+        if too_big:
+            from infer.images import fit_within
+
+            buf = io.BytesIO()
+            fit_within(im, max_pixels).save(buf, format="PNG")
+            return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
     mime = mimetypes.guess_type(path)[0] or "image/png"
     return f"data:{mime};base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
 
 
-def to_wire(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def to_wire(messages: list[dict[str, Any]], max_pixels: int | None = DEFAULT_MAX_PIXELS) -> list[dict[str, Any]]:
     """Replace image references by base64 data URLs, as the OpenAI chat API expects."""
     out = []
     for m in messages:
         if isinstance(m["content"], list):
             content = [
-                {"type": "image_url", "image_url": {"url": _data_url(p["path"])}} if p["type"] == "image_ref" else p
+                {"type": "image_url", "image_url": {"url": _data_url(p["path"], max_pixels)}}
+                if p["type"] == "image_ref" else p
                 for p in m["content"]
             ]
             m = {**m, "content": content}

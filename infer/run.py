@@ -93,14 +93,16 @@ def plan(records: list[dict[str, Any]], base: Path, prompter: Prompter, cfg: Mod
             raise ConfigError(
                 f"{cfg.path}: model {cfg.name} is text-only (modalities: {cfg.modalities}) but setting "
                 f"{prompter.setting.name!r} sends images (record {rec['id']}); use {name}+caption or {name}+text")
-        key = request_key(messages, params, cfg.model)
+        # the resize policy changes what an image request sends, so it is part of the key
+        key = request_key(messages, {**params, "_max_image_pixels": cfg.max_image_pixels} if has_images(messages)
+                          else params, cfg.model)
         requests += [Request(rec["id"], i, key, messages) for i in range(n)]
     return requests, failures
 
 
 def wire_body(cfg: ModelConfig, messages: list[dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
     """The request as the endpoint expects it: images encoded, the token limit under its field name."""
-    body = {"model": cfg.model, "messages": to_wire(messages), **params}
+    body = {"model": cfg.model, "messages": to_wire(messages, cfg.max_image_pixels), **params}
     if cfg.token_limit_field != "max_tokens" and "max_tokens" in body:
         body[cfg.token_limit_field] = body.pop("max_tokens")
     return body
@@ -174,6 +176,7 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     write_json_atomic(path.with_suffix(".manifest.json"), base_manifest(
         benchmark=bench, setting=setting, data={"path": str(data), "sha256": sha256_file(data)},
         templates=prompter.shas(), model=cfg.public_dict(), params=params, n=n, limit=limit, counts=counts,
+        image_policy={"max_pixels": cfg.max_image_pixels, "larger": "scaled down (aspect kept), sent as PNG"},
         excluded_ids=sorted(prompter.excluded_ids), raw=str(path),
         icl={"seed": ICL_SEED, "pool_size": len(prompter.pool), "shots": spec.shots or DEFAULT_SHOTS,
              "demo_images": spec.demo_images or "all"} if prompter.pool else None))

@@ -161,3 +161,21 @@ def test_reasoning_model_token_field_and_unsupported_params(tmp_path, scripted_s
     assert body["max_completion_tokens"] == 64 and "max_tokens" not in body and "temperature" not in body
     line = json.loads(raw_path(tmp_path / "results", "omibench", "m", "cot_boxed+temp0.7").read_text())
     assert line["params"] == {"max_tokens": 64}
+
+
+def test_enormous_images_are_scaled_down_by_the_documented_policy(tmp_path, scripted_server):
+    import base64
+    import io
+    Image.new("RGB", (3000, 2000), (0, 128, 0)).save(tmp_path / "big.png")
+    Image.new("RGB", (30, 20)).save(tmp_path / "small.png")
+    srv = scripted_server()
+    cfg = cfg_for(tmp_path, srv.base_url, max_image_pixels=1_000_000)
+    data = tmp_path / "d.jsonl"
+    write_jsonl_atomic(data, [{**records(1)[0], "images": ["big.png", "small.png"]}])
+    run("omibench", data, cfg, "cot_boxed", tmp_path / "results")
+    urls = [p["image_url"]["url"] for p in srv.requests[0]["messages"][0]["content"] if p["type"] == "image_url"]
+    big = Image.open(io.BytesIO(base64.b64decode(urls[0].split(",", 1)[1])))
+    assert big.width * big.height <= 1_000_000 and abs(big.width / big.height - 1.5) < 0.01
+    assert base64.b64decode(urls[1].split(",", 1)[1]) == (tmp_path / "small.png").read_bytes()
+    manifest = json.loads(raw_path(tmp_path / "results", "omibench", "m", "cot_boxed").with_suffix(".manifest.json").read_text())
+    assert manifest["image_policy"]["max_pixels"] == 1_000_000
