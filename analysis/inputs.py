@@ -7,6 +7,7 @@ raw file, and the data file named in the verdict file's manifest.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -16,6 +17,7 @@ import pandas as pd
 
 from data.jsonl import iter_jsonl
 
+log = logging.getLogger(__name__)
 RECORD_FIELDS = ("subject", "category", "discipline", "task", "domain", "split", "level", "difficulty",
                  "skills", "question_type", "answer_type")
 
@@ -60,13 +62,24 @@ def pick_setting(runs: Iterable[Run], wanted: str) -> str | None:
 
 
 def _latest(path: Path, key: tuple[str, ...]) -> dict[tuple, dict]:
+    """The last line of each key. A half-written last line (a run still writing, or killed) is left
+    out with a warning; a bad line anywhere else is an error naming it."""
     out: dict[tuple, dict] = {}
-    if path.exists():
-        with open(path, "rb") as f:
-            for raw in f:
-                if raw.strip():
-                    obj = json.loads(raw)
-                    out[tuple(obj[k] for k in key)] = obj
+    if not path.exists():
+        return out
+    with open(path, "rb") as f:
+        lines = f.read().split(b"\n")
+    for lineno, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except ValueError as e:
+            if lineno == len(lines):  # no newline after it: still being written, or cut by a crash
+                log.warning("%s:%d: ignoring a half-written last line", path, lineno)
+                continue
+            raise ValueError(f"{path}:{lineno}: -: corrupt result line ({e})") from e
+        out[tuple(obj[k] for k in key)] = obj
     return out
 
 

@@ -45,3 +45,19 @@ def test_statistics():
 
 def test_registry_knows_every_table_module():
     assert "omibench.T2" in registry()
+
+
+def test_half_written_last_line_is_left_out_and_a_corrupt_middle_line_is_an_error(tmp_path, caplog):
+    data = write_data(tmp_path / "d.jsonl", [{"id": "q0", "benchmark": "omibench", "subject": "Physics"},
+                                             {"id": "q1", "benchmark": "omibench", "subject": "Physics"}])
+    res = tmp_path / "results"
+    judged = make_run(res, "omibench", "m", "cot_boxed", "rules", data,
+                      [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}])
+    with open(judged, "a") as f:
+        f.write('{"id": "q1", "sample_idx": 0, "stat')
+    t = build("omibench.T2", Context(res, tmp_path / "fig"))
+    assert t.table.iloc[0]["ACC Total"] == 50.0 and "half-written" in caplog.text
+    text = judged.read_text().splitlines()
+    judged.write_text("\n".join([text[0], "{broken", *text[1:]]) + "\n")
+    with pytest.raises(ValueError, match=r"rules.jsonl:2: -: corrupt result line"):
+        build("omibench.T2", Context(res, tmp_path / "fig"))
