@@ -42,6 +42,8 @@ def build_one(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> tu
         t = modules[table_id].build(table_id, ctx)
     except MissingInputs as e:
         return "missing", str(e)
+    except (ValueError, OSError, KeyError) as e:  # bad input files: said per table, the rest still built
+        return "error", f"{type(e).__name__}: {e}"
     csv, md = write(t, ctx.results / "tables")
     return "ok", str(md)
 
@@ -73,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         outcomes[table_id] = build_one(table_id, ctx, modules)
         state, msg = outcomes[table_id]
         print(f"{table_id}: {state}: {msg} ({time.perf_counter() - start:.2f}s)")
-        if state != "ok" and not args.all:
+        if state == "error" or (state != "ok" and not args.all):
             status = 1
     if args.report:
         from analysis.report import write_report
