@@ -1,0 +1,85 @@
+"""MorphoBench Tables 1 and 2: answer correctness (accuracy over judged items, as the authors'
+CorrectnessEvaluator computes it).
+
+T1: accuracy per discipline on MORPHO-R(v0), with the "Total (share)" row of question counts.
+T2: accuracy on R(Lite), R(v0), R(Complex), P(v0), P(Perturbed); the parenthesised numbers are absolute
+changes (points) to the v0 split of the same family: Lite and Complex against R(v0), Perturbed against
+P(v0)."""
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis.morphobench_common import SETTING, SPLITS, verdicts
+from analysis.reference import beside_paper
+from analysis.stats import accuracy_table
+from analysis.table import Context, MissingInputs, Table
+
+IDS = ["morphobench.T1", "morphobench.T2"]
+DISCIPLINES = ["Engineering", "Mathematics", "Natural Sciences", "Social Sciences", "Other"]
+# Δ column -> (split, its v0 baseline), in display names.
+DELTAS = {"Δ R(Lite)": ("R(Lite)", "R(v0)"), "Δ R(Complex)": ("R(Complex)", "R(v0)"),
+          "Δ P(Perturbed)": ("P(Perturbed)", "P(v0)")}
+
+
+def with_deltas(wide: pd.DataFrame) -> pd.DataFrame:
+    """Add the Δ columns (split − its family's v0, points) to a frame with the five split columns."""
+    out = wide.copy()
+    for col, (split, base) in DELTAS.items():
+        out[col] = out[split] - out[base]
+    return out
+
+
+def _judges_note(df: pd.DataFrame) -> str:
+    judges = df.groupby("model")["judge"].first()
+    return ("Judge per model (morphobench_correctness preferred, the rule judge where it has no run): "
+            + ", ".join(f"{m}: {j}" for m, j in judges.items()) + ".")
+
+
+def build_T1(table_id: str, df: pd.DataFrame) -> Table:
+    v0 = df[df["split"] == "Morpho_R_v0"]
+    if v0.empty or "discipline" not in v0 or v0["discipline"].isna().all():
+        raise MissingInputs("no judged Morpho_R_v0 items with a `discipline` in the morphobench runs "
+                            "(the data must carry the split and discipline fields)")
+    long = accuracy_table(v0, ["model", "judge", "discipline"])
+    wide = long.pivot_table(index="model", columns="discipline", values="acc", aggfunc="first")
+    wide = wide.reindex(columns=DISCIPLINES).rename_axis(columns=None).reset_index()
+    items = v0.drop_duplicates("id")["discipline"].value_counts().reindex(DISCIPLINES, fill_value=0)
+    total = pd.DataFrame({"discipline": DISCIPLINES, "questions": items.values,
+                          "share (%)": 100 * items.values / max(items.sum(), 1)})
+    return Table(
+        table_id,
+        "MorphoBench Table 1 — subject-level answer correctness on MORPHO-R(v0): accuracy (%) per discipline. "
+        "Total (share): questions per discipline in the R(v0) items that were run, and their proportion.",
+        wide, vs_paper=beside_paper(long, table_id, ["discipline"]),
+        extra={"Total (share)": total, "Scored and failures": long.drop(columns="acc")},
+        notes=[_judges_note(df), f"Setting {SETTING}: v0 items carry no hints, so this is the plain question.",
+               "The paper's Total row (439+560+250+86+212 = 1547 questions) does not add up to the N = 1307 "
+               "of its caption; its shares are of 1547."])
+
+
+def build_T2(table_id: str, df: pd.DataFrame) -> Table:
+    long = accuracy_table(df[df["split"].isin(SPLITS)], ["model", "judge", "split"])
+    long["split"] = long["split"].map(SPLITS)
+    wide = long.pivot_table(index="model", columns="split", values="acc", aggfunc="first")
+    wide = with_deltas(wide.reindex(columns=list(SPLITS.values()))).rename_axis(columns=None)
+    deltas = wide[list(DELTAS)].reset_index().melt("model", var_name="split", value_name="acc")
+    both = pd.concat([long, deltas.dropna()], ignore_index=True)
+    wide = wide.sort_values("R(v0)", ascending=False, na_position="last").reset_index()
+    other = sorted(set(df["split"].dropna()) - set(SPLITS))
+    return Table(
+        table_id,
+        "MorphoBench Table 2 — answer correctness (accuracy, %) on the MORPHO-R and MORPHO-P splits; Δ columns "
+        "are absolute changes (points) to the family's v0 split (R(v0) for Lite and Complex, P(v0) for "
+        "Perturbed).",
+        wide, vs_paper=beside_paper(both, table_id, ["split"]),
+        extra={"Scored and failures": long.drop(columns="acc")},
+        notes=[_judges_note(df), f"Setting {SETTING}: R(Lite) and R(Complex) items carry their (helpful or "
+               "misleading) hints; the other splits have none."]
+        + ([f"Items of other splits left out: {', '.join(other)}."] if other else []))
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    df, sources = verdicts(ctx)
+    t = build_T1(table_id, df) if table_id == "morphobench.T1" else build_T2(table_id, df)
+    t.sources = sources
+    return t
