@@ -1,0 +1,74 @@
+"""C²RBench Table 4: average reasoning time per task (request latency, seconds) over all, correct and wrong
+answers, per level, on the Logical subset (the paper: DeepSeek-R1)."""
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis import c2rbench_common as c2r
+from analysis.reference import beside_paper, load_reference
+from analysis.table import Context, MissingInputs, Table
+
+IDS = ["c2rbench.T4"]
+SUBSET = "Logical"
+
+
+def times(df: pd.DataFrame) -> pd.DataFrame:
+    """Per model, setting and level (and Overall): mean latency over scored answers (All), correct and
+    wrong ones. Failures and answers without a latency are counted, not timed: All is then exactly
+    acc·Correct + (1 − acc)·Wrong."""
+    rows = []
+    for (model, setting, judge), g in df.groupby(["model", "setting", "judge"]):
+        for lv in ["Overall", *c2r.LEVELS]:
+            h = g if lv == "Overall" else g[g["level"] == lv]
+            ok = h[(h["status"] == "ok") & h["latency_s"].notna()]
+            right = ok["correct"].astype(bool)
+            rows.append({"model": model, "setting": setting, "judge": judge, "level": c2r.level_name(lv),
+                         "All": ok["latency_s"].mean(), "Correct": ok.loc[right, "latency_s"].mean(),
+                         "Wrong": ok.loc[~right, "latency_s"].mean(), "timed": len(ok), "correct": int(right.sum()),
+                         "acc": 100 * right.mean() if len(ok) else float("nan"),
+                         "no_latency": int(((h["status"] == "ok") & h["latency_s"].isna()).sum()),
+                         "no_response": int((h["status"] == "no_response").sum()),
+                         "judge_error": int((h["status"] == "judge_error").sum())})
+    return pd.DataFrame(rows)
+
+
+def implied_accuracy(all_s: float, correct_s: float, wrong_s: float) -> float:
+    """The share of correct answers (%) that makes All the mix of Correct and Wrong: All = p·C + (1 − p)·W."""
+    return 100 * (wrong_s - all_s) / (wrong_s - correct_s)
+
+
+def paper_implied() -> pd.DataFrame:
+    """The accuracy Table 4's own All / Correct / Wrong imply, per level (§4.4 reports 74.48% overall)."""
+    ref = load_reference("c2rbench.T4")
+    if ref is None:
+        return pd.DataFrame()
+    w = ref.pivot_table(index=["paper_model", "level"], columns="time", values="value").reset_index()
+    w["implied_acc_%"] = [implied_accuracy(r.All, r.Correct, r.Wrong) for r in w.itertuples()]
+    return w
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    df, runs, notes = c2r.judged(ctx, [c2r.MAIN, c2r.TEXT])
+    logical = df[df["category"] == SUBSET]
+    if logical.empty:
+        raise MissingInputs(f"no {SUBSET}-subset task in the judged c2rbench runs ({c2r.MAIN}, {c2r.TEXT})")
+    table = times(logical)
+    long = table.melt(id_vars=["model", "setting", "level"], value_vars=["All", "Correct", "Wrong"],
+                      var_name="time", value_name="seconds")
+    return Table(
+        table_id,
+        "C²RBench Table 4 — average reasoning time per task (s) on the Logical subset: all, correct and wrong "
+        "answers, per level and overall.",
+        table,
+        vs_paper=beside_paper(long, table_id, ["setting", "level", "time"], value="seconds"),
+        extra={"Every subset": times(df), "Accuracy implied by the paper's Table 4": paper_implied()},
+        notes=notes + [
+            "Time is the request's wall-clock latency (latency_s: from sending the request to the full reply), "
+            "so it depends on the server's load and speed as well as on the model.",
+            "All / Correct / Wrong average the scored answers that have a latency; `no_response`, `judge_error` "
+            "and `no_latency` count the rest. `acc` is the share of correct ones, so "
+            "All = acc·Correct + (1 − acc)·Wrong.",
+            "The paper's Table 4 is DeepSeek-R1 tested through its web interface (74.48% on Logical, §4.4), "
+            "not the API run compared here; its All/Correct/Wrong imply ≈ 74.8% overall (extra table)."],
+        sources=runs,
+    )
