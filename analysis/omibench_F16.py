@@ -1,0 +1,89 @@
+"""OMIBench Figure 16 (Appendix C.3–C.4): rule judge (match accuracy) vs model judge (GPTScore) — the four
+agreement quadrants per model, and a seeded sample of disagreements written out for human review."""
+from __future__ import annotations
+
+import json
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from analysis.omibench_b_util import BENCH, figure_path, run_records  # noqa: E402
+from analysis.table import Context, MissingInputs, Table  # noqa: E402
+from judge.agreement import compare, disagreements  # noqa: E402
+
+IDS = ["omibench.F16"]
+SETTING = "cot_boxed"
+RULE, MODEL = "rules", "omibench_gptscore"
+SAMPLE, SEED = 100, 0   # C.3: 100 disagreements per model, reviewed by two annotators
+QUADRANTS = {"both_correct": "both correct", "both_incorrect": "both incorrect",
+             "a_incorrect_b_correct": "model correct, rule incorrect", "a_correct_b_incorrect": "model incorrect, rule correct"}
+
+
+def scored(df: pd.DataFrame) -> dict[tuple, dict]:
+    """(id, sample_idx) → verdict of the scored lines (failures are not verdicts), as judge.agreement wants."""
+    ok = df[df["status"] == "ok"]
+    return {(i, int(s)): {"correct": bool(c), "extracted": e, "judge": j}
+            for i, s, c, e, j in zip(ok["id"], ok["sample_idx"], ok["correct"], ok["extracted"], ok["judge"])}
+
+
+def review_rows(model: str, sample: list[dict]) -> list[dict]:
+    """Flat rows of judge.agreement.disagreements for the review sheet (category left for the annotator)."""
+    return [{"model": model, "id": d["id"], "sample_idx": d["sample_idx"], "rule_correct": d["a"]["correct"],
+             "model_correct": d["b"]["correct"], "rule_extracted": d["a"]["extracted"], "gold": d.get("gold"),
+             "question": d.get("question"), "response": d.get("response"), "category": ""} for d in sample]
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    try:
+        rule, judged = ctx.verdicts(BENCH, [SETTING], RULE), ctx.verdicts(BENCH, [SETTING], MODEL)
+    except MissingInputs as e:
+        raise MissingInputs(f"F16 needs both judges on {SETTING}: {e}") from None
+    runs = {r.model: r for r in ctx.runs(BENCH, [SETTING], RULE)}
+    rows, review = [], []
+    for model in sorted(set(rule["model"]) & set(judged["model"])):
+        ra, mb = rule[rule["model"] == model], judged[judged["model"] == model]
+        a, b = scored(ra), scored(mb)
+        c = compare(a, b)
+        rows.append({"model": model, **{v: c[k] for k, v in QUADRANTS.items()}, "items": c["items"],
+                     "agreement": c["agreement"], "cohen_kappa": c["cohen_kappa"],
+                     "rule_acc": 100 * np.mean([v["correct"] for v in a.values()]) if a else np.nan,
+                     "model_acc": 100 * np.mean([v["correct"] for v in b.values()]) if b else np.nan,
+                     "rule_failures": len(ra) - len(a), "model_judge_failures": len(mb) - len(b)})
+        raw = {(i, int(s)): {"response": r} for i, s, r in zip(ra["id"], ra["sample_idx"], ra["response"])}
+        review += review_rows(model, disagreements(a, b, SAMPLE, SEED, run_records(runs[model]), raw))
+    if not rows:
+        raise MissingInputs(f"no model has both a {RULE} and a {MODEL} verdict file of {SETTING}")
+    table = pd.DataFrame(rows)
+    sheet = ctx.results / "tables" / f"{table_id}.disagreements.jsonl"
+    sheet.parent.mkdir(parents=True, exist_ok=True)
+    sheet.write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in review), encoding="utf-8")
+
+    fig, ax = plt.subplots(figsize=(7, 1 + 0.5 * len(table)))
+    left = np.zeros(len(table))
+    share = table[list(QUADRANTS.values())].div(table["items"].replace(0, np.nan), axis=0).fillna(0) * 100
+    for q in QUADRANTS.values():
+        ax.barh(table["model"], share[q], left=left, label=q)
+        left += share[q].to_numpy()
+    ax.set_xlabel("share of items scored by both judges (%)")
+    ax.set_ylabel("model")
+    ax.set_title("OMIBench Fig. 16: rule judge vs model judge (GPTScore)")
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    path = figure_path(ctx, table_id)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    shown = pd.DataFrame(review).assign(response=lambda d: d["response"].astype(str).str.slice(0, 160)) if review \
+        else pd.DataFrame(columns=["model", "id"])
+    return Table(table_id, "OMIBench Figure 16 — agreement of the rule judge (match accuracy) and the model judge "
+                 "(GPTScore) per model: counts of the four quadrants over the items both scored.",
+                 table, extra={"Disagreement sample for review": shown}, figure=path,
+                 sources=list(runs.values()) + ctx.runs(BENCH, [SETTING], MODEL),
+                 notes=[f"Review sheet: {sheet} — up to {SAMPLE} disagreements per model (seed {SEED}) with question, "
+                        "gold and response; fill `category` with the paper's sources (No Effective Reasoning, "
+                        "Reasoning Error, Rule Match Error, Others). The paper's annotation counts are not printed.",
+                        "Judge failures (no response, unparsable judge reply) are left out of both sides and counted. "
+                        "When several judge models judged one file, each answer's latest verdict is used."])

@@ -1,0 +1,109 @@
+"""OMIBench Fig. 2: dataset statistics — items per subject, open-ended vs multiple-choice, average images
+per item, average question and rationale lengths (data only)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+from matplotlib.figure import Figure
+
+from analysis.omibench_T2 import SUBJECTS, beside
+from analysis.table import ROOT, Context, MissingInputs, Table
+from data.jsonl import iter_jsonl
+from data.records import IMAGE_TAG
+
+IDS = ["omibench.F2"]
+EXPERIMENT = ROOT / "configs" / "experiments" / "omibench_T2.yaml"
+DEMO = ROOT / "data" / "demo" / "build" / "omibench.jsonl"
+WORD = re.compile(r"\S+")
+
+
+def data_file() -> Path:
+    """The paper profile's data (the experiment's `data`, else data/omibench/test.jsonl, as infer.experiments
+    reads it), falling back to the demo set."""
+    exp = yaml.safe_load(EXPERIMENT.read_text(encoding="utf-8")) if EXPERIMENT.exists() else {}
+    paper = ROOT / (exp.get("data") or "data/omibench/test.jsonl")
+    for path in (paper, DEMO):
+        if path.exists():
+            return path
+    raise MissingInputs(f"no OMIBench data at {paper} or {DEMO} (python -m data.convert omibench ..., or "
+                        f"python -m data.demo)")
+
+
+def words(text: str) -> int:
+    """Length in whitespace-separated words, [IMAGEn] tags removed (the paper excludes images)."""
+    return len(WORD.findall(IMAGE_TAG.sub(" ", text or "")))
+
+
+def records(path: Path) -> pd.DataFrame:
+    rows = [{"subject": r.get("subject"), "mcq": r["answer_type"] == "mcq", "images": len(r["images"]),
+             "question_words": words(r["question"]), "question_chars": len(IMAGE_TAG.sub("", r["question"])),
+             "rationale": bool((r.get("solution") or "").strip()), "rationale_words": words(r.get("solution") or "")}
+            for _, r in iter_jsonl(path)]
+    return pd.DataFrame(rows)
+
+
+def statistics(df: pd.DataFrame) -> pd.DataFrame:
+    """Long form (subject, statistic, value): per subject and for "All"."""
+    rows = []
+    groups = [(s, df[df["subject"] == s]) for s in [*SUBJECTS, *sorted(set(df["subject"].dropna()) - set(SUBJECTS))]]
+    for subject, g in [*groups, ("All", df)]:
+        if g.empty:
+            continue
+        with_rat = g[g["rationale"]]
+        stats = {"items": len(g), "with rationale (%)": 100 * g["rationale"].mean(),
+                 "open-ended items": int((~g["mcq"]).sum()), "multiple-choice items": int(g["mcq"].sum()),
+                 "avg images": g["images"].mean(), "avg question length": g["question_words"].mean(),
+                 "avg question length (chars)": g["question_chars"].mean(),
+                 "avg rationale length": with_rat["rationale_words"].mean() if len(with_rat) else np.nan}
+        rows += [{"model": "OMIBench", "subject": subject, "statistic": k, "number": float(v)} for k, v in stats.items()]
+    return pd.DataFrame(rows)
+
+
+def figure(df: pd.DataFrame, long: pd.DataFrame, path: Path) -> Path:
+    subjects = [s for s in long["subject"].unique() if s != "All"]
+    val = long.set_index(["subject", "statistic"])["number"]
+    fig = Figure(figsize=(14, 4.5))
+    ax1, ax2, ax3 = fig.subplots(1, 3)
+    x = np.arange(len(subjects))
+    open_, mc = [val[(s, "open-ended items")] for s in subjects], [val[(s, "multiple-choice items")] for s in subjects]
+    ax1.bar(x, open_, label="open-ended")
+    ax1.bar(x, mc, bottom=open_, label="multiple-choice")
+    ax1.set(xticks=x, xticklabels=subjects, xlabel="subject", ylabel="items", title="Items per subject")
+    ax1.legend()
+    ax2.bar(x, [val[(s, "avg images")] for s in subjects])
+    ax2.set(xticks=x, xticklabels=subjects, xlabel="subject", ylabel="images per item", title="Average images")
+    counts = df["images"].value_counts().sort_index()
+    ax3.bar(counts.index, counts.values)
+    ax3.set(xlabel="images per item", ylabel="items", title="Image-count distribution")
+    fig.suptitle("OMIBench Fig. 2: dataset statistics")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    return path
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    path = data_file()
+    df = records(path)
+    long = statistics(df)
+    wide = long.pivot_table(index="subject", columns="statistic", values="number", aggfunc="first", sort=False)
+    wide = wide[list(dict.fromkeys(long["statistic"]))].reset_index().rename_axis(columns=None)
+    return Table(
+        table_id,
+        "OMIBench Fig. 2 — key statistics: items per subject, open-ended and multiple-choice items, average "
+        "images per item, average question and rationale lengths (images excluded from lengths).",
+        wide,
+        vs_paper=beside(long, table_id, ["subject", "statistic"], value="number"),
+        figure=figure(df, long, ctx.figures / f"{table_id}.png"),
+        notes=[f"Data: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
+               + (" (the demo set: its statistics say nothing about the paper)" if path == DEMO else ""),
+               "Lengths are whitespace words with [IMAGEn] tags removed (question text only, options excluded); "
+               "the paper counts tokens of an unnamed tokenizer, so its 210.12 / 420.18 are not the same unit.",
+               "Images = entries of `images` (a file repeated within an item counts each time).",
+               "Multiple-choice = answer_type mcq; open records with inline lettered options count as open-ended. "
+               "The paper prints 574 (44.4%), but 574 of 1,322 is 43.4%."],
+    )

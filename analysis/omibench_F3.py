@@ -1,0 +1,127 @@
+"""OMIBench Fig. 3(a) and 3(d): our OMIBench totals against published OlympiadBench and MMIU scores — the
+Spearman rank correlations across models (paper: 0.614 with OlympiadBench, 0.535 with MMIU; Appendix D,
+E.1, F.1) and the per-model comparison. The other benchmarks' scores come from an external file,
+data/external/omibench/other_benchmarks.csv (format in data/external/omibench/README.md)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis.omibench_T2 import METRICS, SETTING, beside, omibench_aliases, per_subject
+from analysis.stats import spearman
+from analysis.table import ROOT, Context, MissingInputs, Table
+
+IDS = ["omibench.F3a", "omibench.F3d"]
+EXTERNAL = ROOT / "data" / "external" / "omibench" / "other_benchmarks.csv"
+BENCHMARKS = ["OlympiadBench", "MMIU"]
+ALL = "all models"  # the model column of the correlation rows (and of the reference file)
+
+
+def external_scores(path: Path) -> pd.DataFrame:
+    """model (our config name; the paper's names are mapped through the aliases), benchmark, score (%)."""
+    if not path.exists():
+        raise MissingInputs(f"no {path}: write the published OlympiadBench / MMIU scores there (columns model, "
+                            f"benchmark, score[, source]; see {path.parent / 'README.md'} and the EXAMPLE file)")
+    df = pd.read_csv(path, dtype={"model": str, "benchmark": str})
+    if missing := {"model", "benchmark", "score"} - set(df.columns):
+        raise ValueError(f"{path}: missing column(s) {sorted(missing)}")
+    if "source" in df and df["source"].astype(str).str.contains("EXAMPLE", case=False).any():
+        raise MissingInputs(f"{path} still holds EXAMPLE rows (invented numbers): replace them with published scores")
+    if bad := set(df["benchmark"]) - set(BENCHMARKS):
+        raise ValueError(f"{path}: unknown benchmark(s) {sorted(bad)} (known: {BENCHMARKS})")
+    names = omibench_aliases()
+    df["model"] = df["model"].map(lambda m: names.get(m, m))
+    if df.duplicated(["model", "benchmark"]).any():
+        raise ValueError(f"{path}: more than one score for {df[df.duplicated(['model', 'benchmark'])].values.tolist()}")
+    return df[["model", "benchmark", "score"]]
+
+
+def scores(ctx: Context) -> tuple[pd.DataFrame, list[str], list]:
+    """One row per model: OMIBench total per metric (as Table 2) and the external scores."""
+    ours, sources = [], []
+    for metric, judge in METRICS.items():
+        try:
+            df = ctx.verdicts("omibench", [SETTING], judge)
+        except MissingInputs:
+            continue
+        total = per_subject(df, metric).query("subject == 'Total'")
+        ours.append(total.assign(benchmark=f"OMIBench {metric}")[["model", "benchmark", "acc"]].rename(columns={"acc": "score"}))
+        sources += ctx.runs("omibench", [SETTING], judge)
+    if not ours:
+        raise MissingInputs(f"no judged omibench {SETTING} runs (rules or omibench_gptscore)")
+    ext = external_scores(EXTERNAL)
+    table = pd.concat([*ours, ext]).pivot_table(index="model", columns="benchmark", values="score", aggfunc="first")
+    omi = [c for c in (f"OMIBench {m}" for m in METRICS) if c in table and table[c].notna().any()]
+    table = table.dropna(subset=omi, how="all")
+    if table.reindex(columns=BENCHMARKS).notna().any(axis=1).sum() == 0:
+        raise MissingInputs(f"no model with an OMIBench {SETTING} run has a score in {EXTERNAL}")
+    return table.reindex(columns=[*omi, *BENCHMARKS]).reset_index().rename_axis(columns=None), omi, sources
+
+
+def correlations(table: pd.DataFrame, omi: list[str]) -> pd.DataFrame:
+    """Spearman ρ over the models that have both scores, for each pair (and the two external benchmarks)."""
+    pairs = [(o, b) for o in omi for b in BENCHMARKS] + [(BENCHMARKS[0], BENCHMARKS[1])]
+    rows = []
+    for x, y in pairs:
+        both = table.dropna(subset=[x, y])
+        r = spearman(both[x].tolist(), both[y].tolist())
+        rows.append({"model": ALL, "metric": x.split()[-1] if x.startswith("OMIBench") else "external",
+                     "pair": f"{x.split()[0]} vs {y}", "rho": r["rho"], "p": r["p"], "n": r["n"],
+                     "models": ", ".join(both["model"])})
+    return pd.DataFrame(rows)
+
+
+def scatter(table: pd.DataFrame, corr: pd.DataFrame, x: str, path: Path) -> Path:
+    fig = Figure(figsize=(10, 4))
+    for ax, bench in zip(fig.subplots(1, 2), BENCHMARKS):
+        both = table.dropna(subset=[x, bench])
+        ax.scatter(both[bench], both[x])
+        for _, r in both.iterrows():
+            ax.annotate(r["model"], (r[bench], r[x]), fontsize=7)
+        rho = corr.set_index("pair")["rho"].get(f"OMIBench vs {bench}", np.nan)
+        ax.set(xlabel=f"{bench} score (%)", ylabel=f"{x} (%)", title=f"{bench}: Spearman ρ = {rho:.3f}")
+    fig.suptitle("OMIBench Fig. 3(a): ranking consistency with OlympiadBench and MMIU")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    return path
+
+
+def bars(table: pd.DataFrame, x: str, path: Path) -> Path:
+    cols = [x, *BENCHMARKS]
+    t = table.sort_values(x)
+    fig = Figure(figsize=(max(6, 1.2 * len(t) + 2), 4))
+    ax = fig.subplots()
+    for i, c in enumerate(cols):
+        ax.bar(np.arange(len(t)) + 0.27 * i, t[c], 0.27, label=c)
+    ax.set_xticks(np.arange(len(t)) + 0.27, t["model"], rotation=20, ha="right")
+    ax.set(xlabel="model", ylabel="score (%)", title="OMIBench Fig. 3(d): OMIBench vs MMIU and OlympiadBench", ylim=(0, 100))
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    return path
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    table, omi, sources = scores(ctx)
+    corr = correlations(table, omi)
+    x = omi[-1]  # GPTScore when judged (the paper's headline: Gemini-3-Pro 75.67 → 50.53), else ACC
+    where = EXTERNAL.relative_to(ROOT) if EXTERNAL.is_relative_to(ROOT) else EXTERNAL
+    notes = [f"External scores: {where}. OMIBench = total of Table 2's {SETTING} runs.",
+             "The paper's ρ are set beside our GPTScore-based ρ: its example (OlympiadBench 75.67% → OMIBench "
+             "50.53%) is Gemini-3-Pro's total GPTScore. The paper does not list its models or their scores."]
+    if table_id == "omibench.F3a":
+        return Table(table_id, "OMIBench Fig. 3(a) — Spearman rank correlation across models of OMIBench with "
+                     "OlympiadBench and with MMIU, and of OlympiadBench with MMIU.", corr,
+                     vs_paper=beside(corr, table_id, ["metric", "pair"], value="rho"), extra={"Scores (%)": table},
+                     figure=scatter(table, corr, x, ctx.figures / f"{table_id}.png"), notes=notes, sources=sources)
+    return Table(table_id, "OMIBench Fig. 3(d) — per-model scores (%) on OMIBench, MMIU and OlympiadBench.",
+                 table.sort_values(x, ascending=False, na_position="last").reset_index(drop=True),
+                 extra={"Spearman ρ": corr}, figure=bars(table, x, ctx.figures / f"{table_id}.png"),
+                 notes=notes + ["The paper prints no numbers for Fig. 3(d) (MMIU: even the weakest models "
+                                "above 40%; OMIBench: the best around 40%), so there is no reference file."],
+                 sources=sources)

@@ -1,0 +1,76 @@
+"""OMIBench Figure 5(a): sequential test-time scaling — score against the maximum new-token budget L_max
+(cot_boxed+max<N> runs; paper: N ∈ {512, …, 16384}, Appendix H.1)."""
+from __future__ import annotations
+
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from analysis.omibench_b_util import BENCH, METRICS, figure_path, runs_named  # noqa: E402
+from analysis.scaling import sequential_scaling  # noqa: E402
+from analysis.stats import accuracy_table  # noqa: E402
+from analysis.table import Context, MissingInputs, Table  # noqa: E402
+
+IDS = ["omibench.F5a"]
+BUDGET = re.compile(r"cot_boxed\+max(\d+)")
+
+
+def curve(df: pd.DataFrame) -> pd.DataFrame:
+    """Per model: accuracy at each budget (failures out, counted), gain over the previous budget, and
+    how many responses hit the budget (finish_reason "length": the answer was cut off)."""
+    df = df.assign(budget=df["setting"].map(lambda s: int(BUDGET.fullmatch(s).group(1))))
+    acc = accuracy_table(df, ["model", "budget"])
+    cut = df.groupby(["model", "budget"])["finish_reason"].apply(lambda s: int((s == "length").sum()))
+    acc = acc.merge(cut.rename("truncated").reset_index(), on=["model", "budget"])
+    out = []
+    for _, g in acc.groupby("model"):
+        g = g.sort_values("budget").reset_index(drop=True)
+        seq = sequential_scaling(dict(zip(g["budget"], g["acc"])))  # sorted by budget, as g
+        out.append(g.assign(gain=seq["gain"], monotonic=seq["monotonic"],
+                            missing_budgets=", ".join(map(str, seq.attrs["missing_budgets"])) or "none"))
+    return pd.concat(out, ignore_index=True)
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    long, sources = [], []
+    for metric, judge in METRICS.items():
+        runs = runs_named(ctx, judge, BUDGET)
+        if not runs:
+            continue
+        settings = sorted({s for _, s in runs}, key=lambda s: int(BUDGET.fullmatch(s).group(1)))
+        long.append(curve(ctx.verdicts(BENCH, settings, judge)).assign(metric=metric))
+        sources += list(runs.values())
+    if not long:
+        raise MissingInputs("no judged omibench cot_boxed+max<N> runs (run configs/experiments/omibench_F5a.yaml: "
+                            "python -m infer.experiments --profile paper --only omibench.F5a, or bash run_all.sh)")
+    df = pd.concat(long, ignore_index=True)
+    cols = ["model", "metric", "budget", "acc", "gain", "monotonic", "scored", "no_response", "judge_error",
+            "truncated", "missing_budgets"]
+    df = df[cols].sort_values(["model", "metric", "budget"]).reset_index(drop=True)
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for (model, metric), g in df.groupby(["model", "metric"]):
+        ax.plot(g["budget"], g["acc"], marker="o", label=f"{model} ({metric})")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("maximum new tokens L_max (log2 scale)")
+    ax.set_ylabel("score (%)")
+    ax.set_title("OMIBench Fig. 5(a): sequential scaling")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    path = figure_path(ctx, table_id)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return Table(
+        table_id,
+        "OMIBench Figure 5(a) — sequential scaling: score (%) per maximum new-token budget L_max, all else fixed; "
+        "gain = change from the previous budget. Paper: GPTScore; ACC (rule judge) is shown as well.",
+        df, figure=path, sources=sources,
+        notes=["Budgets are the cot_boxed+max<N> runs present (paper: 512 … 16384; the demo runs 32/64/128). "
+               "`missing_budgets` lists the paper's budgets not run.",
+               "`truncated`: responses stopped by the budget (finish_reason = length); failures are excluded "
+               "from `acc` and counted.",
+               "The paper prints no numbers for Figure 5(a): no reference file."])

@@ -1,0 +1,98 @@
+"""OMIBench Figure 5(c): parallel test-time scaling — majority vote over k ∈ {1,3,4,8,16} samples at
+T = 0.6 (Appendix H.3); maj@k against log2 k, with avg@k and pass@k beside it."""
+from __future__ import annotations
+
+import json
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from analysis.inputs import Run  # noqa: E402
+from analysis.omibench_b_util import BENCH, METRICS, figure_path, run_records  # noqa: E402
+from analysis.scaling import PAPER_KS, parallel_scaling  # noqa: E402
+from analysis.table import Context, MissingInputs, Table  # noqa: E402
+
+IDS = ["omibench.F5c"]
+# The paper's run (T 0.6, L_max 16384), then the demo's / repeats' run of the same setting without +max.
+SETTINGS = ["cot_boxed+temp0.6+max16384", "cot_boxed+temp0.6"]
+
+
+def verdict_lines(run: Run) -> list[dict]:
+    """The verdict file's lines as written (parallel_scaling keeps the last per id and sample)."""
+    return [json.loads(x) for x in run.path.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def sampling_runs(ctx: Context) -> dict[str, dict[str, Run]]:
+    """metric → model → its parallel-sampling run (the first of SETTINGS the model has)."""
+    out: dict[str, dict[str, Run]] = {}
+    for metric, judge in METRICS.items():
+        for setting in SETTINGS:
+            for run in ctx.runs(BENCH, [setting], judge):
+                out.setdefault(metric, {}).setdefault(run.model, run)
+    return out
+
+
+def scaling_of(run: Run, answers: Run | None) -> pd.DataFrame:
+    """maj@k, avg@k, pass@k (%) of one run. An LLM judge extracts nothing, so its votes are cast on the
+    rule judge's extracted answers of the same samples (the paper's "common post-processing pipeline")."""
+    lines = verdict_lines(run)
+    ans = verdict_lines(answers) if answers is not None and answers.path != run.path else None
+    df = parallel_scaling(lines, run_records(run), PAPER_KS, answers=ans)
+    for c in ("maj_at_k", "avg_at_k", "pass_at_k"):
+        df[c] = 100 * df[c]
+    return df
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    runs = sampling_runs(ctx)
+    if not runs:
+        raise MissingInputs(f"no judged omibench {' or '.join(SETTINGS)} runs (run configs/experiments/omibench_F5c.yaml "
+                            "with n = 16 samples, or bash run_all.sh for the demo's 4)")
+    frames, sources, notes = [], [], []
+    rules = runs.get("ACC", {})
+    for metric, by_model in runs.items():
+        for model, run in sorted(by_model.items()):
+            if metric != "ACC" and model not in rules:
+                notes.append(f"{model}: no rule-judge run of {run.setting} to take vote answers from; "
+                             f"{metric} skipped")
+                continue
+            df = scaling_of(run, rules.get(model))
+            frames.append(df.assign(model=model, metric=metric, setting=run.setting))
+            sources.append(run)
+    df = pd.concat(frames, ignore_index=True)
+    df = df[["model", "metric", "setting", "k", "maj_at_k", "avg_at_k", "pass_at_k", "items", "short", "excluded",
+             "abstained", "vote_conflicts", "no_response", "judge_error", "missing"]]
+    ran = df.dropna(subset=["maj_at_k"])
+    not_run = sorted(set(df["k"]) - set(ran["k"]))
+    if not_run:
+        notes.append(f"k beyond the samples any run drew (NaN rows): {not_run}.")
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for (model, metric), g in ran.groupby(["model", "metric"]):
+        line, = ax.plot(np.log2(g["k"]), g["maj_at_k"], marker="o", label=f"{model} {metric} maj@k")
+        ax.plot(np.log2(g["k"]), g["avg_at_k"], ls="--", color=line.get_color(), label=f"{model} {metric} avg@k")
+        ax.plot(np.log2(g["k"]), g["pass_at_k"], ls=":", color=line.get_color(), label=f"{model} {metric} pass@k")
+    ax.set_xlabel("log2 k (number of samples)")
+    ax.set_ylabel("score (%)")
+    ax.set_title("OMIBench Fig. 5(c): parallel scaling (majority vote)")
+    ax.legend(fontsize=6)
+    fig.tight_layout()
+    path = figure_path(ctx, table_id)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return Table(
+        table_id,
+        "OMIBench Figure 5(c) — parallel scaling: score (%) of the majority-voted answer over k samples at T = 0.6 "
+        "(maj@k, the paper's curve), with the mean per-sample score avg@k and unbiased pass@k (not in the paper).",
+        df, figure=path, sources=sources,
+        notes=notes + [
+            "k reuses the first k samples (sample_idx 0..k−1) of one run (analysis.scaling.parallel_scaling); "
+            "failures are never votes: they are left out and counted (no_response, judge_error); `short` items "
+            "had fewer than k usable samples and were voted over what they had.",
+            "The paper's run is cot_boxed+temp0.6+max16384 with 16 samples; the demo's cot_boxed+temp0.6 has 4, "
+            "so only k ∈ {1, 3, 4} are drawn there.",
+            "The paper prints no numbers for Figure 5(c): no reference file."])

@@ -1,0 +1,96 @@
+"""OMIBench Figure 6(a): multimodal in-context learning — No-Image, Single-Image and Multi-Image
+demonstrations against zero-shot CoT, on the same items, demonstration items not scored (Appendix H.4)."""
+from __future__ import annotations
+
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from analysis.omibench_b_util import BENCH, METRICS, figure_path, raw_manifest, runs_named  # noqa: E402
+from analysis.stats import accuracy_table  # noqa: E402
+from analysis.table import Context, MissingInputs, Table  # noqa: E402
+
+IDS = ["omibench.F6a"]
+ICL = re.compile(r"icl\+shots(\d+)\+demos-(none|first|all)")
+ZERO = "cot_boxed"
+CONDITIONS = {ZERO: "Zero-shot", "none": "No-Image ICL", "first": "Single-Image ICL", "all": "Multi-Image ICL"}
+
+
+def same_items(icl: pd.DataFrame, zero: pd.DataFrame, excluded: set[str]) -> set[str]:
+    """Items every condition ran, minus the demonstration items (H.4: "excluded when computing the
+    evaluation metrics" — from the zero-shot run too, so every bar scores the same items)."""
+    sets = [set(g["id"]) for _, g in icl.groupby("setting")]
+    if not zero.empty:
+        sets.append(set(zero["id"]))
+    return set.intersection(*sets) - excluded if sets else set()
+
+
+def compare(icl: pd.DataFrame, zero: pd.DataFrame, runs: dict, metric: str) -> pd.DataFrame:
+    """Accuracy per model, shot count and condition on the common items (failures out, counted)."""
+    icl = icl.assign(shots=icl["setting"].map(lambda s: int(ICL.fullmatch(s).group(1))))
+    out = []
+    for (model, shots), g in icl.groupby(["model", "shots"]):
+        excluded = {str(i) for s in set(g["setting"]) for i in raw_manifest(runs[(model, s)]).get("excluded_ids", [])}
+        z = zero[zero["model"] == model] if not zero.empty else zero
+        items = same_items(g, z, excluded)
+        sel = pd.concat([g, z.assign(shots=shots)], ignore_index=True)
+        sel = sel[sel["id"].isin(items)]
+        acc = accuracy_table(sel, ["model", "shots", "setting"])
+        acc["condition"] = acc["setting"].map(lambda s: CONDITIONS[s if s == ZERO else ICL.fullmatch(s).group(2)])
+        out.append(acc.assign(metric=metric, items=len(items), demo_items_excluded=len(excluded)))
+    return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    long, sources = [], []
+    for metric, judge in METRICS.items():
+        runs = runs_named(ctx, judge, ICL)
+        if not runs:
+            continue
+        icl = ctx.verdicts(BENCH, sorted({s for _, s in runs}), judge)
+        try:
+            zero = ctx.verdicts(BENCH, [ZERO], judge)
+        except MissingInputs:
+            zero = pd.DataFrame(columns=icl.columns)
+        long.append(compare(icl, zero, runs, metric))
+        sources += list(runs.values()) + ctx.runs(BENCH, [ZERO], judge)
+    if not long:
+        raise MissingInputs("no judged omibench icl+shots<K>+demos-{none,first,all} runs (configs/experiments/"
+                            "omibench_F6a.yaml; the demo runs shots1)")
+    df = pd.concat(long, ignore_index=True)
+    order = list(CONDITIONS.values())
+    table = df.pivot_table(index=["model", "shots", "metric", "items", "demo_items_excluded"], columns="condition",
+                           values="acc", aggfunc="first", dropna=False)
+    table = table[[c for c in order if c in table.columns]].reset_index()
+    table.columns.name = None
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    groups = table[["model", "shots", "metric"]].astype(str).agg(" / ".join, axis=1).tolist()
+    conds = [c for c in order if c in table.columns]
+    width = 0.8 / max(len(conds), 1)
+    for i, c in enumerate(conds):
+        ax.bar(np.arange(len(groups)) + i * width, table[c].astype(float), width, label=c)
+    ax.set_xticks(np.arange(len(groups)) + width * (len(conds) - 1) / 2, groups, fontsize=7)
+    ax.set_xlabel("model / shots / metric")
+    ax.set_ylabel("score (%)")
+    ax.set_title("OMIBench Fig. 6(a): in-context learning")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    path = figure_path(ctx, table_id)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    fails = df[["model", "shots", "metric", "condition", "setting", "scored", "no_response", "judge_error"]]
+    return Table(
+        table_id,
+        "OMIBench Figure 6(a) — score (%) with k demonstrations without images (No-Image), with their first image "
+        "(Single-Image) or all images (Multi-Image), and zero-shot CoT, on the same items; demonstration items not scored.",
+        table, extra={"Failures (excluded from the scores)": fails}, figure=path, sources=sources,
+        notes=["`items`: items every condition ran, minus the demonstration items (`excluded_ids` of the ICL runs' "
+               "raw manifests), which are dropped from the zero-shot baseline too.",
+               "Paper: 3 demonstrations (icl+shots3+…); the demo runs 1. The paper prints no numbers for "
+               "Figure 6(a): no reference file."])

@@ -1,0 +1,146 @@
+"""OMIBench Table 10 and Figure 6(b)(c): external systems — tool frameworks on a base model (GPT-4o /
+GPT-5 + SlowPerception, CogFlow, Visual Sketchpad) and internal thinking-with-images (Emu-3.5) — from
+imported outputs in data/external/omibench/systems/<system>.jsonl (format: README-systems.md)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from analysis.omibench_b_util import (BENCH, EXTERNAL, METRICS, data_file, figure_path, per_subject,  # noqa: E402
+                                      records, wide)
+from analysis.reference import beside_paper  # noqa: E402
+from analysis.table import Context, MissingInputs, Table  # noqa: E402
+from judge import rules  # noqa: E402
+
+IDS = ["omibench.F6bc", "omibench.T10"]
+SETTING = "cot_boxed"
+SYSTEMS = EXTERNAL / "systems"
+COLS = ["model", "id", "sample_idx", "status", "correct", "subject"]
+
+
+def system_files(folder: Path) -> dict[str, Path]:
+    """System name (file stem) → file; EXAMPLE files are documentation, never data."""
+    return {p.stem: p for p in sorted(folder.glob("*.jsonl")) if "EXAMPLE" not in p.name}
+
+
+def score_system(name: str, path: Path, recs: dict[str, dict]) -> tuple[dict[str, pd.DataFrame], list[str]]:
+    """ACC: judge.rules.score of each `response`; GPTScore: the line's own `correct` where given (an
+    external judge's verdict). A null or empty response is a failed request (no_response), not a wrong
+    answer, as for our runs. Returns the verdict frames per metric and the ids not in the data."""
+    acc, given, unknown, problems = [], [], [], []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            rid, resp, cor = str(obj["id"]), obj.get("response"), obj.get("correct")
+            if resp is not None and not isinstance(resp, str) or cor not in (None, True, False, 0, 1):
+                raise ValueError("response must be a string or null, correct true/false/0/1 or absent")
+        except (ValueError, KeyError, TypeError) as e:
+            problems.append(f"{path}:{n}: {e!r}")
+            continue
+        if rid not in recs:
+            unknown.append(rid)
+            continue
+        subject = recs[rid].get("subject")
+        status = "ok" if resp and resp.strip() else "no_response"
+        ok = status == "ok"
+        acc.append([name, rid, 0, status, rules.score(recs[rid], resp)["correct"] if ok else None, subject])
+        if cor is not None or not ok:
+            given.append([name, rid, 0, status, bool(cor) if ok else None, subject])
+    if problems:
+        raise MissingInputs("malformed system file(s), see data/external/omibench/README-systems.md:\n"
+                            + "\n".join(problems[:10]))
+    frames = {"ACC": pd.DataFrame(acc, columns=COLS)}
+    if any(r[3] == "ok" for r in given):
+        frames["GPTScore"] = pd.DataFrame(given, columns=COLS)
+    return frames, unknown
+
+
+def base_of(system: str) -> str | None:
+    """`<base>+<tool>` is a tool framework on our model <base>; a name without "+" is an internal system."""
+    return system.split("+", 1)[0] if "+" in system else None
+
+
+def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, list, list[str]]:
+    folder = folder or SYSTEMS
+    files = system_files(folder)
+    if not files:
+        raise MissingInputs(f"no system outputs in {folder} (one <system>.jsonl per system with id, response and "
+                            "optional correct: see data/external/omibench/README-systems.md and EXAMPLE.jsonl)")
+    path, note = data_file()
+    recs, long, notes, sources = records(path), [], [note], []
+    for name, f in files.items():
+        frames, unknown = score_system(name, f, recs)
+        if frames["ACC"].empty:
+            notes.append(f"{name}: no line with an id of {path.name}; left out")
+            continue
+        if unknown:
+            notes.append(f"{name}: {len(unknown)} id(s) not in the data file left out, e.g. {unknown[0]!r}")
+        for metric, df in frames.items():
+            long.append(per_subject(df, ["model"]).assign(metric=metric, kind="tool" if base_of(name) else "internal",
+                                                          base=base_of(name) or ""))
+    if not long:
+        raise MissingInputs(f"no system file in {folder} has an id of {path} (the outputs answer another data file?)")
+    bases = {b for b in map(base_of, files) if b}
+    for metric, judge in METRICS.items():
+        try:
+            df = ctx.verdicts(BENCH, [SETTING], judge)
+        except MissingInputs:
+            continue
+        df = df[df["model"].isin(bases)]
+        if not df.empty:
+            base_rows = per_subject(df, ["model"]).assign(metric=metric, kind="base run")
+            long.append(base_rows.assign(base=base_rows["model"]))
+            sources += [r for r in ctx.runs(BENCH, [SETTING], judge) if r.model in bases]
+    missing = sorted(bases - {m for d in long for m in d.loc[d["kind"] == "base run", "model"]})
+    if missing:
+        notes.append(f"no {SETTING} run of base model(s) {', '.join(missing)}: their base rows are missing")
+    return pd.concat(long, ignore_index=True), sources, notes
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    long, sources, notes = collect(ctx)
+    table = wide(long, ["base", "kind", "model"])
+    # each base model's run, then its tool frameworks; the internal systems last
+    table["group"] = [b if b else "\uffff" for b in table["base"]]
+    table["order"] = table["kind"].map({"base run": 0, "tool": 1, "internal": 2})
+    table = table.sort_values(["group", "order", "model"]).drop(columns=["group", "order"]).reset_index(drop=True)
+    base_total = long[(long["kind"] == "base run") & (long["subject"] == "Total")].set_index(["model", "metric"])["acc"]
+    for metric in ("ACC", "GPTScore"):
+        if f"{metric} Total" in table:
+            table[f"Δ{metric} Total"] = [row[f"{metric} Total"] - base_total.get((row["base"], metric), np.nan)
+                                         for _, row in table.iterrows()]
+    fails = long[long["subject"] == "Total"][["model", "metric", "scored", "no_response", "judge_error"]]
+
+    fig, ax = plt.subplots(figsize=(8, 4))
+    metrics = [m for m in ("ACC", "GPTScore") if f"{m} Total" in table]
+    for i, m in enumerate(metrics):
+        ax.bar(np.arange(len(table)) + i * 0.4, table[f"{m} Total"].astype(float), 0.4, label=m)
+    ax.set_xticks(np.arange(len(table)) + 0.2 * (len(metrics) - 1), table["model"], rotation=30, ha="right", fontsize=7)
+    ax.set_ylabel("total score (%)")
+    ax.set_xlabel("base model / system")
+    ax.set_title("OMIBench Fig. 6(b)(c) / Table 10: thinking with images and external tools")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    path = figure_path(ctx, table_id)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    caption = ("OMIBench Table 10 — ACC and Score (GPTScore) (%) per subject of external-tool frameworks on GPT-4o "
+               "and GPT-5; base rows are our CoT-boxed runs" if table_id == "omibench.T10" else
+               "OMIBench Figure 6(b)(c) — tool-based (e.g. GPT-4o + Visual Sketchpad) and internal (e.g. Emu-3.5) "
+               "thinking with images against their base models")
+    return Table(table_id, caption + "; Δ = system minus its base (Total).", table,
+                 vs_paper=beside_paper(long, "omibench.T10", ["metric", "subject"]) if table_id == "omibench.T10" else None,
+                 extra={"Failures (excluded from the scores)": fails}, figure=path, sources=sources,
+                 notes=notes + ["System ACC: judge.rules.score of each imported response; system GPTScore: the "
+                                "verdicts imported in the file's `correct` field (absent → no GPTScore).",
+                                "Δ compares totals, which may cover different items when a system answered a subset "
+                                "(see `scored`)."])

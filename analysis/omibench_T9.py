@@ -1,0 +1,73 @@
+"""OMIBench Table 9: supervised fine-tuning on multi-image instruction data — each base model against its
+checkpoints fine-tuned on CMMCoT and MMDU (ACC and Score per subject and total, CoT prompt with \\boxed{})."""
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from analysis.omibench_b_util import BENCH, METRICS, per_subject, wide
+from analysis.reference import aliases, beside_paper
+from analysis.table import Context, MissingInputs, Table
+
+IDS = ["omibench.T9"]
+SETTING = "cot_boxed"
+SFT = re.compile(r"(.+)-sft-(.+)")   # model config <base>-sft-<data>, e.g. qwen3-vl-8b-instruct-sft-cmmcot
+# The paper's name of each base, whose global alias may point at another config of the same checkpoint
+# (Table 2 runs Qwen3-VL-8B-Instruct as qwen3-vl-8b): matched here to the base the SFT runs start from.
+PAPER_BASE = {"qwen3-vl-8b-instruct": "Qwen3-VL-8B-Instruct", "internvl3.5-8b": "InternVL3.5-8B"}
+
+
+def backbone(model: str) -> tuple[str, str]:
+    m = SFT.fullmatch(model)
+    return (m.group(1), f"+ {m.group(2)}") if m else (model, "base")
+
+
+def deltas(long: pd.DataFrame) -> pd.DataFrame:
+    """Each fine-tuned checkpoint minus its base, per metric and subject (the paper's "26.59 → 28.11")."""
+    base = long[long["variant"] == "base"].set_index(["backbone", "metric", "subject"])["acc"]
+    d = long[long["variant"] != "base"].copy()
+    d["base_acc"] = [base.get((b, m, s)) for b, m, s in zip(d["backbone"], d["metric"], d["subject"])]
+    d["delta"] = d["acc"] - d["base_acc"].astype(float)
+    return d[["backbone", "variant", "metric", "subject", "base_acc", "acc", "delta"]]
+
+
+def paper_side(long: pd.DataFrame, table_id: str) -> pd.DataFrame:
+    rename = {b: aliases().get(p, p) for b, p in PAPER_BASE.items()}
+    back = {v: k for k, v in rename.items()}
+    out = beside_paper(long.replace({"model": rename}), table_id, ["metric", "subject"])
+    out["model"] = out["model"].replace(back)
+    return out
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    long, sources = [], []
+    for metric, judge in METRICS.items():
+        try:
+            df = ctx.verdicts(BENCH, [SETTING], judge)
+        except MissingInputs:
+            continue
+        sft = {m for m in df["model"].unique() if SFT.fullmatch(m)}
+        keep = sft | {backbone(m)[0] for m in sft}
+        if sft:
+            long.append(per_subject(df[df["model"].isin(keep)], ["model"]).assign(metric=metric))
+            sources += [r for r in ctx.runs(BENCH, [SETTING], judge) if r.model in keep]
+    if not long:
+        raise MissingInputs(f"no judged omibench {SETTING} run of a fine-tuned checkpoint (<base>-sft-<data>, e.g. "
+                            "qwen3-vl-8b-instruct-sft-cmmcot: configs/experiments/omibench_T9.yaml, paper profile)")
+    long = pd.concat(long, ignore_index=True)
+    long[["backbone", "variant"]] = [backbone(m) for m in long["model"]]
+    table = wide(long, ["backbone", "variant", "model"])
+    table["order"] = table["variant"] != "base"
+    table = table.sort_values(["backbone", "order", "variant"]).drop(columns="order").reset_index(drop=True)
+    missing = sorted({b for b, _ in map(backbone, long["model"])} - set(long.loc[long["variant"] == "base", "model"]))
+    fails = long[long["subject"] == "Total"][["model", "metric", "scored", "no_response", "judge_error"]]
+    notes = ["Score = GPTScore (LLM judge), ACC = rule judge; Total is over all items (micro-average).",
+             "Paper: InternVL3.5-8B and Qwen3-VL-8B-Instruct, each + CMMCoT and + MMDU; our configs provide the "
+             "Qwen3-VL-8B-Instruct checkpoints (serve your InternVL checkpoints as internvl3.5-8b-sft-<data> to add them)."]
+    if missing:
+        notes.append(f"No {SETTING} run of base model(s) {', '.join(missing)}: their Δ is missing.")
+    return Table(table_id, "OMIBench Table 9 — SFT results with different multi-image instruction-tuning datasets: "
+                 "ACC and Score (%) per subject; Δ vs the base model below.", table,
+                 vs_paper=paper_side(long, table_id), extra={"Δ vs base": deltas(long), "Failures": fails},
+                 notes=notes, sources=sources)
