@@ -1,0 +1,84 @@
+"""Think360° Figure S6: accuracy per question type (Algebra, Number Theory, Combinatorics, Geometry,
+Probability & Statistics, Logic), models grouped as system-1 / system-2 by time and token thresholds."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from analysis import think360_common as common  # noqa: E402
+from analysis.table import Context, Table  # noqa: E402
+
+IDS = ["think360.S6"]
+SETTING = "direct+temp0.7"
+# The paper uses "predefined time/token thresholds" without giving them. Ours: system-2 (slow, long CoT)
+# when a model's mean response has at least 2000 tokens AND takes at least 30 s. On the paper's own
+# Table 3 this separates every non-thinking model (≤ 1260 tokens; Qwen2.5-VL-32B takes 61 s but writes 917
+# tokens, hence the AND) from every thinking one (≥ 5100 tokens, ≥ 50 s); Doubao's "-nothinking" variant
+# (3629 tokens, 73 s) lands in system-2, Gemini-2.0-flash-thinking-exp (1048 tokens, 15 s) in system-1.
+SYSTEM2_MIN_TOKENS = 2000
+SYSTEM2_MIN_TIME_S = 30.0
+
+
+def system(time_s: float, tokens: float) -> str:
+    return "system-2" if tokens >= SYSTEM2_MIN_TOKENS and time_s >= SYSTEM2_MIN_TIME_S else "system-1"
+
+
+def draw(table: pd.DataFrame, types: list[str], path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    groups = ["system-1", "system-2"]
+    fig, axes = plt.subplots(1, 2, figsize=(14, 5), sharey=True)
+    for ax, group in zip(axes, groups):
+        rows = table[table["system"] == group]
+        width = 0.8 / max(len(rows), 1)
+        for i, (_, row) in enumerate(rows.iterrows()):
+            ax.bar([k + (i - (len(rows) - 1) / 2) * width for k in range(len(types))],
+                   row[types].astype(float).fillna(0), width, label=row["model"])
+        ax.set_xticks(range(len(types)), types, rotation=25, ha="right")
+        ax.set_xlabel("question type")
+        ax.set_title(f"{group} models ({len(rows)})")
+        if len(rows):
+            ax.legend(fontsize=8)
+    axes[0].set_ylabel("accuracy (%)")
+    top = table[types].astype(float).max().max() if types and len(table) else float("nan")
+    axes[0].set_ylim(0, max(5.0, 1.1 * top) if pd.notna(top) else 5.0)  # all-zero bars: keep a visible axis
+    fig.suptitle(f"Think360° Fig. S6 — accuracy per question type (system-2: ≥ {SYSTEM2_MIN_TOKENS} tokens and "
+                 f"≥ {SYSTEM2_MIN_TIME_S:.0f} s per response)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=150)
+    plt.close(fig)
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    df, sources, notes = common.preferred_verdicts(ctx, [SETTING], "think360.T3")
+    summary = common.by_group(df, "question_type", "question_type", common.QUESTION_TYPES)
+    overall = summary[summary["question_type"] == "ALL"].set_index("model")
+    table = summary.pivot_table(index="model", columns="question_type", values="acc", aggfunc="first", dropna=False)
+    types = [t for t in common.QUESTION_TYPES if t in table] + sorted(set(table) - {"ALL", *common.QUESTION_TYPES})
+    table = table[["ALL", *types]].reset_index().rename_axis(columns=None)
+    table.insert(1, "judge", table["model"].map(overall["judge"]))
+    table.insert(2, "time_s", table["model"].map(overall["time"]))
+    table.insert(3, "token", table["model"].map(overall["token"]))
+    table.insert(1, "system", [system(t, k) for t, k in zip(table["time_s"], table["token"])])
+    table = table.sort_values(["system", "ALL"], ascending=[True, False], ignore_index=True)
+    figure = ctx.figures / f"{table_id}.png"
+    draw(table, types, figure)
+    counts = summary[summary["question_type"] != "ALL"][["model", "question_type", "scored", "no_response",
+                                                         "judge_error"]]
+    notes += [common.runs_note(df),
+              f"System-2 = mean tokens ≥ {SYSTEM2_MIN_TOKENS} and mean time ≥ {SYSTEM2_MIN_TIME_S:.0f} s (over ALL); "
+              "the paper's thresholds are not given — ours, chosen on the paper's Table 3 (see the module).",
+              "Question types are non-exclusive: an item counts in each of its types. Acc over scored verdicts of "
+              "every item × repeat (direct prompt, T = 0.7); failures excluded and counted below."]
+    return Table(
+        table_id,
+        "Think360° Figure S6 — reasoning performance across question types; models grouped as system-1 / system-2 "
+        "by time/token thresholds. Accuracy (%).",
+        table,
+        extra={"Scored and failed verdicts per question type": counts.reset_index(drop=True)},
+        figure=figure,
+        notes=notes,
+        sources=sources,
+    )

@@ -1,0 +1,287 @@
+"""Think360° tables built from hand-made judged files, with hand-computed numbers; and the paper's own
+derived numbers (Table 4 / S2 Δ rows, Table 5 Spearman ρ, Table 1 percentages, Fig. S4 ratios)
+recomputed by the same code from the paper's inputs typed in data/reference/."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import think360_common as common
+from analysis import think360_F5, think360_S1, think360_S3, think360_S4, think360_S5, think360_S6, think360_T1
+from analysis import think360_T3, think360_T4
+from analysis.reference import load_reference
+from analysis.run import main, registry
+from analysis.stats import spearman
+from analysis.table import Context, MissingInputs
+from tests.analysis_fixtures import make_run, write_data
+
+PC, TE, DC = "Perceive-and-Comprehend", "Trial-and-Error", "Divide-and-Conquer"
+
+
+@pytest.fixture
+def data(tmp_path):
+    return write_data(tmp_path / "think360.jsonl", [
+        {"id": "q0", "benchmark": "think360", "skills": [PC, TE], "question_type": ["Algebra"], "difficulty": "Easy",
+         "question": "How many grid squares are there", "answer": ["4"]},
+        {"id": "q1", "benchmark": "think360", "skills": [DC], "question_type": ["Geometry", "Algebra"],
+         "difficulty": "Hard", "answer_type": "mcq", "choices": ["a", "b"], "answer": ["B"],
+         "question": "Which cell is black"},
+        {"id": "q2", "benchmark": "think360", "skills": [PC], "question_type": "Logic", "difficulty": "Hard",
+         "answer_type": "structured", "question": "Fill the grid grid", "answer": ["1, 2, 3"]},
+    ])
+
+
+def rows(spec):
+    """spec: (id, sample_idx, correct | status, latency_s, completion_tokens)."""
+    out = []
+    for rid, idx, outcome, lat, tok in spec:
+        row = {"id": rid, "sample_idx": idx, "latency_s": lat, "completion_tokens": tok}
+        row.update({"status": outcome} if isinstance(outcome, str) else {"correct": outcome})
+        out.append(row)
+    return out
+
+
+DIRECT = [("q0", 0, True, 2.0, 100), ("q0", 1, False, 4.0, 300), ("q1", 0, True, 6.0, 200),
+          ("q1", 1, "judge_error", 8.0, 400), ("q2", 0, "no_response", 99.0, 0), ("q2", 1, True, 10.0, 500)]
+
+
+def test_T3_acc_time_token_per_capability_and_judge_choice(tmp_path, data):
+    res = tmp_path / "results"
+    make_run(res, "think360", "a", "direct+temp0.7", "think360_cascade", data, rows(DIRECT))
+    make_run(res, "think360", "a", "direct+temp0.7", "rules", data,  # worse judge: must not be read for "a"
+             rows([(i, s, False, lat, tok) for i, s, _, lat, tok in DIRECT]))
+    make_run(res, "think360", "b", "direct+temp0.7", "rules", data, rows([("q0", 0, True, 1.0, 10)]))
+    make_run(res, "think360", "c", "direct+temp0.7", "think360_cascade", data, rows([("q0", 0, "judge_error", 1, 5)]))
+    make_run(res, "think360", "c", "direct+temp0.7", "rules", data, rows([("q0", 0, False, 1.0, 5)]))
+    t = think360_T3.build("think360.T3", Context(res, tmp_path / "fig"))
+    a = t.table.set_index("model").loc["a"]
+    assert a["judge"] == "think360_cascade"
+    assert a["ALL Acc"] == pytest.approx(75.0)          # 3 of 4 scored; judge_error and no_response excluded
+    assert a["ALL Time"] == pytest.approx(6.0)          # (2+4+6+8+10)/5: the no-response request is left out
+    assert a["ALL Token"] == pytest.approx(300.0)
+    assert a[f"{PC} Acc"] == pytest.approx(200 / 3)     # q0 (T, F) and q2 (T): non-exclusive skills
+    assert a[f"{TE} Acc"] == pytest.approx(50.0) and a[f"{DC} Acc"] == pytest.approx(100.0)
+    assert a[f"{PC} Time"] == pytest.approx((2 + 4 + 10) / 3)
+    judges = t.table.set_index("model")["judge"]
+    assert judges["b"] == "rules" and judges["c"] == "rules"   # c: the cascade scored nothing
+    fail = t.extra["Failures (ALL)"].set_index("model").loc["a"]
+    assert (fail["scored"], fail["no_response"], fail["judge_error"]) == (4, 1, 1)
+    assert {r.judge for r in t.sources if r.model == "a"} == {"think360_cascade"}
+    assert any("fallback" in n and "c" in n for n in t.notes)
+
+
+def test_T3_beside_paper_and_paper_order(tmp_path, data):
+    res = tmp_path / "results"
+    for model in ("mimo-vl-7b-rl", "gpt-4o"):
+        make_run(res, "think360", model, "direct+temp0.7", "rules", data, rows([("q0", 0, True, 1.0, 10)]))
+    t = think360_T3.build("think360.T3", Context(res, tmp_path / "fig"))
+    assert list(t.table["model"]) == ["gpt-4o", "mimo-vl-7b-rl"]   # closed-source first, as in the paper
+    v = t.vs_paper.set_index(["model", "capability", "metric"])
+    assert v.loc[("gpt-4o", "ALL", "Acc"), "paper"] == 16.0 and v.loc[("gpt-4o", "ALL", "Acc"), "diff"] == 84.0
+    assert v.loc[("mimo-vl-7b-rl", "ALL", "Token"), "paper"] == pytest.approx(7380.78)
+
+
+def test_T4_and_S2_delta(tmp_path, data):
+    res = tmp_path / "results"
+    make_run(res, "think360", "m", "direct+temp0.7", "rules", data,
+             rows([("q0", 0, False, 2.0, 100), ("q1", 0, True, 4.0, 100)]))
+    make_run(res, "think360", "m", "cot+temp0.7", "rules", data,
+             rows([("q0", 0, True, 5.0, 300), ("q1", 0, True, 5.0, 200), ("q2", 0, "no_response", 1.0, 0)]))
+    ctx = Context(res, tmp_path / "fig")
+    t4 = think360_T4.build("think360.T4", ctx)
+    assert list(t4.table["cot"]) == ["✗", "✓", "Δ"]
+    d = t4.table.set_index("cot")
+    assert (d.loc["✗", "ALL Acc"], d.loc["✓", "ALL Acc"], d.loc["Δ", "ALL Acc"]) == (50.0, 100.0, 50.0)
+    assert d.loc["Δ", "ALL Time"] == pytest.approx(2.0) and d.loc["Δ", "ALL Token"] == pytest.approx(150.0)
+    assert not any(c.startswith(PC) for c in t4.table.columns)    # Table 4: ALL only
+    s2 = think360_T4.build("think360.S2", ctx).table.set_index("cot")
+    assert s2.loc["Δ", f"{PC} Acc"] == 100.0 and s2.loc["Δ", f"{DC} Acc"] == 0.0
+    fail = t4.extra["Failures (ALL)"].set_index("cot")
+    assert fail.loc["✓", "no_response"] == 1 and fail.loc["✓", "scored"] == 2
+
+
+def paper_delta(table_id):
+    """Δ recomputed by the tables' own with_delta from the paper's typed ✗ / ✓, beside the printed Δ."""
+    ref = load_reference(table_id).rename(columns={"value": "score"})
+    ours = think360_T4.with_delta(ref[ref["cot"] != "Δ"][["model", "cot", "capability", "metric", "score"]])
+    keys = ["model", "capability", "metric"]
+    return ours[ours["cot"] == "Δ"].merge(ref[ref["cot"] == "Δ"][[*keys, "paper_model", "score"]], on=keys,
+                                          suffixes=("", "_paper"))
+
+
+def test_T4_delta_rows_equal_the_papers():
+    d = paper_delta("think360.T4")
+    assert len(d) == 30                                   # 10 models × Acc / Time / Token
+    assert np.allclose(d["score"], d["score_paper"], atol=1e-9)  # printed to the inputs' precision: exact
+
+
+def test_S2_delta_rows_match_the_papers_up_to_rounding():
+    d = paper_delta("think360.S2")
+    assert len(d) == 180
+    # Δ printed to 1 decimal (Grok-2: 2) from values printed to 2 (time, tokens) or 1 (acc) decimal: a Δ
+    # from unrounded accuracies can be off by 0.1. One cell is off by more: Kimi-VL-Instruct's
+    # Divide-and-Conquer time, 34.09 − 43.66 = −9.57, printed −9.0 (a typo in the paper).
+    off = d[(d["score"] - d["score_paper"]).abs() > 0.05 + 1e-9]
+    assert ((off["score"] - off["score_paper"]).abs() <= 0.1 + 1e-9).sum() == len(off) - 1
+    big = off[(off["score"] - off["score_paper"]).abs() > 0.1 + 1e-9].iloc[0]
+    assert (big["paper_model"], big["capability"], big["metric"]) == ("Kimi-VL-Instruct-16A3B", DC, "Time")
+    assert big["score"] == pytest.approx(-9.57) and big["score_paper"] == -9.0
+    assert set(off[off["metric"] != "Time"]["metric"]) == {"Acc"} and len(off) == 7
+
+
+def test_T5_spearman_of_the_papers_table():
+    ref = load_reference("think360.T5").pivot(index="paper_model", columns="metric", values="value")
+    assert len(ref) == 20
+    assert round(spearman(list(ref["ToT-Width"]), list(ref["Acc"]))["rho"], 4) == 0.9218
+    assert round(spearman(list(ref["ToT-Depth"]), list(ref["Acc"]))["rho"], 4) == 0.8492
+    # The last row (Qwen2.5-VL-Instruct-32B) is easy to lose from the flattened text; without it ρ differs.
+    rest = ref.drop(index="Qwen2.5-VL-Instruct-32B")
+    assert round(spearman(list(rest["ToT-Width"]), list(rest["Acc"]))["rho"], 4) == 0.9211
+    assert round(spearman(list(rest["ToT-Depth"]), list(rest["Acc"]))["rho"], 4) == 0.8688
+
+
+def test_S4_ratios_from_the_papers_table3():
+    t3 = load_reference("think360.T3")
+    t3 = t3[t3["capability"] == "ALL"].pivot(index="paper_model", columns="metric", values="value")
+
+    def pair(think, nothink):
+        row = {f"{m.lower()}_think": t3.loc[think, m] for m in ("Acc", "Time", "Token")}
+        row.update({f"{m.lower()}_nothink": t3.loc[nothink, m] for m in ("Acc", "Time", "Token")})
+        return think360_S4.ratios(pd.DataFrame([{"model": think, **row}])).iloc[0].drop("model").astype(float).round(1)
+
+    assert list(pair("Claude-4-Opus-20250514-Thinking", "Claude-4-Opus-20250514")) == [1.2, 7.5, 4.5]
+    assert list(pair("Kimi-VL-Thinking-16A3B", "Kimi-VL-Instruct-16A3B")) == [2.6, 9.3, 26.7]
+    # "around 1.1× accuracy with only 1.4×–2.1× time and 1.2×–1.6× tokens"
+    assert list(pair("Doubao-1.5-thinking-vision-pro-250428", "Doubao-1.5-thinking-vision-pro-250428-nothinking")) \
+        == [1.1, 1.6, 1.4]
+    assert list(pair("Gemini-2.0-flash-thinking-exp-01-21", "Gemini-2.0-flash")) == [1.1, 1.2, 2.1]
+
+
+def test_S4_build(tmp_path, data):
+    res = tmp_path / "results"
+    make_run(res, "think360", "claude-4-opus", "direct+think", "rules", data,
+             rows([("q0", 0, True, 9.0, 800), ("q1", 0, True, 9.0, 800)]))
+    make_run(res, "think360", "claude-4-opus", "direct+nothink", "rules", data,
+             rows([("q0", 0, True, 3.0, 100), ("q1", 0, False, 3.0, 100)]))
+    make_run(res, "think360", "kimi-vl-a3b-thinking", "direct+temp0.7", "rules", data, rows([("q0", 0, True, 20.0, 90)]))
+    make_run(res, "think360", "kimi-vl-a3b-instruct", "direct+temp0.7", "rules", data, rows([("q0", 0, True, 2.0, 10)]))
+    t = think360_S4.build("think360.S4", Context(res, tmp_path / "fig"))
+    r = t.table.set_index("model")
+    assert list(r.loc["claude-4-opus", ["acc_ratio", "token_ratio", "time_ratio"]]) == [2.0, 8.0, 3.0]
+    assert list(r.loc["kimi-vl-a3b-thinking", ["acc_ratio", "token_ratio", "time_ratio"]]) == [1.0, 9.0, 10.0]
+    assert t.figure.exists()
+    v = t.vs_paper.set_index(["model", "metric"])
+    assert v.loc[("claude-4-opus", "token_ratio"), "paper"] == 7.5
+
+
+def test_S5_modalities(tmp_path, data):
+    res = tmp_path / "results"
+    for setting, outcomes in (("direct+temp0.7", [True, False]), ("direct+temp0.7+io", [False, False]),
+                              ("direct+temp0.7+caption", [True, True]), ("direct+temp0.7+icq", [True, "no_response"])):
+        make_run(res, "think360", "mimo-vl-7b-rl", setting, "rules", data,
+                 rows([("q0", 0, outcomes[0], 1.0, 10), ("q1", 0, outcomes[1], 1.0, 10)]))
+    make_run(res, "think360", "textonly", "direct+temp0.7+caption", "rules", data, rows([("q0", 0, True, 1.0, 10)]))
+    t = think360_S5.build("think360.S5", Context(res, tmp_path / "fig"))
+    m = t.table.set_index("model").loc["mimo-vl-7b-rl"]
+    assert (m["IQ"], m["IO"], m["CQ"], m["ICQ"]) == (50.0, 0.0, 100.0, 100.0)
+    assert (m["CQ-IQ"], m["IO-IQ"], m["ICQ-CQ"]) == (50.0, -50.0, 0.0)
+    assert t.vs_paper.set_index("model").loc["mimo-vl-7b-rl", "paper"] == 1.7
+    text = t.table.set_index("model").loc["textonly"]
+    assert text["IQ"] == text["CQ"] == 100.0 and np.isnan(text["IO"])
+    assert any("textonly" in n and "+caption" in n for n in t.notes)
+    assert len({r.path for r in t.sources}) == len(t.sources)
+
+
+def test_S6_question_types_and_system_groups(tmp_path, data):
+    res = tmp_path / "results"
+    make_run(res, "think360", "slow", "direct+temp0.7", "rules", data,
+             rows([("q0", 0, True, 60.0, 5000), ("q1", 0, False, 60.0, 5000), ("q2", 0, True, 60.0, 5000)]))
+    make_run(res, "think360", "fast", "direct+temp0.7", "rules", data,
+             rows([("q0", 0, False, 90.0, 900), ("q1", 0, True, 5.0, 100), ("q2", 0, "judge_error", 5.0, 100)]))
+    t = think360_S6.build("think360.S6", Context(res, tmp_path / "fig"))
+    r = t.table.set_index("model")
+    assert r.loc["slow", "system"] == "system-2" and r.loc["fast", "system"] == "system-1"  # 900 tokens: system-1
+    assert (r.loc["slow", "Algebra"], r.loc["slow", "Geometry"], r.loc["slow", "Logic"]) == (50.0, 0.0, 100.0)
+    assert r.loc["fast", "Algebra"] == 50.0 and np.isnan(r.loc["fast", "Logic"])   # Logic's only verdict failed
+    assert list(t.table.columns[6:]) == ["Algebra", "Geometry", "Logic"]           # the paper's order
+    assert t.figure.exists()
+
+
+def test_S6_thresholds_split_the_papers_models():
+    t3 = load_reference("think360.T3")
+    t3 = t3[t3["capability"] == "ALL"].pivot(index="paper_model", columns="metric", values="value")
+    groups = {m: think360_S6.system(r["Time"], r["Token"]) for m, r in t3.iterrows()}
+    system2 = {m for m, g in groups.items() if g == "system-2"}
+    assert system2 == {"o1", "o3", "o4-mini", "Gemini-2.5-flash-thinking", "Gemini-2.5-pro",
+                       "Doubao-1.5-thinking-vision-pro-250428", "Doubao-1.5-thinking-vision-pro-250428-nothinking",
+                       "Claude-4-Opus-20250514-Thinking", "Claude-3.7-Sonnet-Thinking", "GLM-4.1V-Thinking-9B",
+                       "Kimi-VL-Thinking-16A3B", "MiMo-VL-RL-7B", "MiMo-VL-SFT-7B"}
+
+
+def test_T1_statistics(tmp_path, data, monkeypatch):
+    monkeypatch.setattr(common, "data_file", lambda: (data, "Data: test."))
+    t = think360_T1.build("think360.T1", Context(tmp_path / "r", tmp_path / "fig"))
+    s = t.table.set_index("item")
+    assert s.loc["Total questions", "count"] == 3
+    assert s.loc["Multiple-choice questions", "count"] == 1 and s.loc["Free-form questions", "count"] == 2
+    assert s.loc["Free-form: Numerical", "percent"] == 50.0       # of the free-form items
+    assert s.loc["Hard", "count"] == 2 and s.loc["Hard", "percent"] == pytest.approx(200 / 3)
+    assert s.loc[PC, "count"] == 2 and s.loc["Algebra", "count"] == 2 and s.loc["Logic", "count"] == 1
+    lengths = t.table[t.table["section"] == "Question Length"].set_index("item")["words"]
+    assert (lengths["Maximum length"], lengths["Average length"]) == (6, pytest.approx(14 / 3))  # 6, 4, 4 words
+    answers = t.table[t.table["section"] == "Answer Length"].set_index("item")["words"]
+    assert answers["Maximum length"] == 3                                      # "1, 2, 3"
+    assert "Data: test." in t.notes
+
+
+def test_T1_paper_percentages_from_its_counts():
+    ref = load_reference("think360.T1").pivot_table(index=["section", "item"], columns="measure", values="value")
+    total, free = ref.loc[("Total", "Total questions"), "count"], ref.loc[("Answer Type", "Free-form questions"), "count"]
+    wrong = []
+    for (section, item), r in ref.dropna(subset=["count", "percent"]).iterrows():
+        base = free if item.startswith("Free-form:") else total
+        decimals = 0 if item == "Testmini set" else 1
+        if round(think360_T1.percent(r["count"], base), decimals) != r["percent"]:
+            wrong.append(item)
+    assert wrong == ["Free-form: Structure"]   # 376 / 1018 = 36.9%; the paper prints 37.0 (sums to 100.0)
+
+
+def test_F5_co_occurrence(tmp_path, data, monkeypatch):
+    monkeypatch.setattr(common, "data_file", lambda: (data, "Data: test."))
+    t = think360_F5.build("think360.F5", Context(tmp_path / "r", tmp_path / "fig"))
+    s = t.table.set_index("category")
+    assert list(s.index) == [PC, TE, DC]
+    assert s.loc[PC, "count"] == 2 and s.loc[PC, "frequency_pct"] == pytest.approx(200 / 3)
+    assert (s.loc[PC, TE], s.loc[TE, PC], s.loc[PC, DC]) == (1, 1, 0)
+    q = t.extra["Question types: co-occurrence"].set_index("question type")
+    assert q.loc["Algebra", "Geometry"] == 1 and q.loc["Algebra", "Algebra"] == 2
+    assert t.figure.exists()
+
+
+def test_S3_words_and_lengths(tmp_path, data, monkeypatch):
+    monkeypatch.setattr(common, "data_file", lambda: (data, "Data: test."))
+    t = think360_S3.build("think360.S3", Context(tmp_path / "r", tmp_path / "fig"))
+    counts = t.table.set_index("word")["count"]
+    assert counts["grid"] == 3 and "the" not in counts and counts["which"] == 1
+    stats = t.extra["Length statistics"].set_index("statistic")["score"]
+    assert (stats["mean words"], stats["median words"], stats["max words"]) == (pytest.approx(14 / 3), 4, 6)
+    assert t.vs_paper.set_index("statistic").loc["median words", "paper"] == 60
+    assert t.figure.exists()
+
+
+def test_S1_max_tokens_beside_paper(tmp_path):
+    t = think360_S1.build("think360.S1", Context(tmp_path / "r", tmp_path / "fig"))
+    assert t.table.set_index("model").loc["gpt-4o", "max_tokens"] == 16384
+    assert (t.vs_paper["diff"] == 0).all() and len(t.vs_paper) >= 20
+    assert "Grok-2-vision-1212" in set(t.extra["Paper models without a config here"]["paper model"])
+
+
+def test_missing_runs_are_reported(tmp_path, capsys):
+    ctx = Context(tmp_path / "none", tmp_path / "fig")
+    for module, table_id in ((think360_T3, "think360.T3"), (think360_T4, "think360.T4"), (think360_S4, "think360.S4"),
+                             (think360_S5, "think360.S5"), (think360_S6, "think360.S6")):
+        with pytest.raises(MissingInputs, match="infer.experiments"):
+            module.build(table_id, ctx)
+    ids = [i for i in registry() if i.startswith("think360.")]   # only ours: other papers' modules are not under test
+    assert main([*ids, "--results", str(tmp_path / "none"), "--figures", str(tmp_path / "fig")]) == 1  # some missing
+    out = capsys.readouterr().out
+    assert "think360.T3: missing" in out and "think360.T1: ok" in out
