@@ -8,6 +8,7 @@ import pandas as pd
 from analysis import c2rbench_common as c2r
 from analysis.reference import beside_paper
 from analysis.stats import accuracy_table, micro_average
+from analysis.external import external_file
 from analysis.table import Context, MissingInputs, Table
 from judge.agreement import cohen_kappa
 
@@ -17,11 +18,9 @@ TRUE, FALSE = {"1", "true", "yes", "y", "t"}, {"0", "false", "no", "n", "f"}
 
 def read_csv(name: str, columns: list[str], flag: str) -> pd.DataFrame:
     """An external file with its required columns, `flag` parsed to bool; MissingInputs says what is wrong."""
-    path = c2r.EXTERNAL / name
-    if not path.exists():
-        raise MissingInputs(f"{path} is missing: write it as data/external/c2rbench/README.md describes "
-                            f"(format: {name.replace('.csv', '.EXAMPLE.csv')})")
+    path, example_note = external_file(c2r.EXTERNAL / name)
     df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    df.attrs["example_note"] = example_note
     lacking = [c for c in columns if c not in df.columns]
     bad = ~df.get(flag, pd.Series(dtype=str)).str.strip().str.lower().isin(TRUE | FALSE)
     if lacking or bad.any():
@@ -44,6 +43,7 @@ def category_accuracy(scores: pd.DataFrame, who: str) -> pd.DataFrame:
 
 def build_t3(table_id: str, ctx: Context) -> Table:
     answers = read_csv("human_answers.csv", ["task_id", "annotator", "answer", "correct"], "correct")
+    example_note = answers.attrs.get("example_note")
     cats = c2r.records().set_index("id")["category"]
     unknown = sorted(set(answers["task_id"]) - set(cats.index))
     answers = answers[answers["task_id"].isin(cats.index)]
@@ -74,11 +74,13 @@ def build_t3(table_id: str, ctx: Context) -> Table:
     long = pd.concat([human.assign(stat="acc"), human.assign(stat="n_tasks", acc=human["tasks"].astype(float))])
     return Table(table_id, "C²RBench Table 3 — human performance (%) across the subsets, with the models' accuracy "
                  "on the same sampled tasks beside it.", table,
-                 vs_paper=beside_paper(long, table_id, ["category", "stat"]), extra=extra, notes=notes, sources=sources)
+                 vs_paper=beside_paper(long, table_id, ["category", "stat"]), extra=extra,
+                 notes=([example_note] if example_note else []) + notes, sources=sources)
 
 
 def build_agree(table_id: str, ctx: Context) -> Table:
     labels = read_csv("human_labels.csv", ["task_id", "model", "round", "human_correct"], "human_correct")
+    example_note = labels.attrs.get("example_note")
     if "setting" not in labels or (labels["setting"].str.strip() == "").all():
         labels["setting"] = c2r.MAIN  # the optional column: which run of the model was labelled
     labels["setting"] = labels["setting"].replace("", c2r.MAIN)
@@ -107,7 +109,7 @@ def build_agree(table_id: str, ctx: Context) -> Table:
     table = pd.DataFrame(rows)
     return Table(table_id, "C²RBench §4.1 — agreement of the automatic judge with human judgements, per round of "
                  "sampled responses and over all rounds (paper: GPT-4o agrees > 98% in 10 rounds of 100).",
-                 table, notes=[f"Human labels: {c2r.EXTERNAL / 'human_labels.csv'} (one consensus label per response). "
+                 table, notes=([example_note] if example_note else []) + [f"Human labels: {c2r.EXTERNAL / 'human_labels.csv'} (one consensus label per response). "
                                "Only verdicts the judge scored are compared; missing and failed verdicts are counted.",
                                "The paper gives no exact agreement per round, so there is no reference file."],
                  sources=sources)

@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 
 from analysis.omibench_T2 import METRICS, SETTING, beside, omibench_aliases, per_subject
 from analysis.stats import spearman
+from analysis.external import external_file
 from analysis.table import ROOT, Context, MissingInputs, Table
 
 IDS = ["omibench.F3a", "omibench.F3d"]
@@ -22,14 +23,9 @@ ALL = "all models"  # the model column of the correlation rows (and of the refer
 
 def external_scores(path: Path) -> pd.DataFrame:
     """model (our config name; the paper's names are mapped through the aliases), benchmark, score (%)."""
-    if not path.exists():
-        raise MissingInputs(f"no {path}: write the published OlympiadBench / MMIU scores there (columns model, "
-                            f"benchmark, score[, source]; see {path.parent / 'README.md'} and the EXAMPLE file)")
     df = pd.read_csv(path, dtype={"model": str, "benchmark": str})
     if missing := {"model", "benchmark", "score"} - set(df.columns):
         raise ValueError(f"{path}: missing column(s) {sorted(missing)}")
-    if "source" in df and df["source"].astype(str).str.contains("EXAMPLE", case=False).any():
-        raise MissingInputs(f"{path} still holds EXAMPLE rows (invented numbers): replace them with published scores")
     if bad := set(df["benchmark"]) - set(BENCHMARKS):
         raise ValueError(f"{path}: unknown benchmark(s) {sorted(bad)} (known: {BENCHMARKS})")
     names = omibench_aliases()
@@ -52,13 +48,15 @@ def scores(ctx: Context) -> tuple[pd.DataFrame, list[str], list]:
         sources += ctx.runs("omibench", [SETTING], judge)
     if not ours:
         raise MissingInputs(f"no judged omibench {SETTING} runs (rules or omibench_gptscore)")
-    ext = external_scores(EXTERNAL)
+    path, example_note = external_file(EXTERNAL)
+    ext = external_scores(path)
     table = pd.concat([*ours, ext]).pivot_table(index="model", columns="benchmark", values="score", aggfunc="first")
     omi = [c for c in (f"OMIBench {m}" for m in METRICS) if c in table and table[c].notna().any()]
     table = table.dropna(subset=omi, how="all")
     if table.reindex(columns=BENCHMARKS).notna().any(axis=1).sum() == 0:
-        raise MissingInputs(f"no model with an OMIBench {SETTING} run has a score in {EXTERNAL}")
-    return table.reindex(columns=[*omi, *BENCHMARKS]).reset_index().rename_axis(columns=None), omi, sources
+        raise MissingInputs(f"no model with an OMIBench {SETTING} run has a score in {path}")
+    return (table.reindex(columns=[*omi, *BENCHMARKS]).reset_index().rename_axis(columns=None), omi, sources,
+            example_note)
 
 
 def correlations(table: pd.DataFrame, omi: list[str]) -> pd.DataFrame:
@@ -107,13 +105,15 @@ def bars(table: pd.DataFrame, x: str, path: Path) -> Path:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    table, omi, sources = scores(ctx)
+    table, omi, sources, example_note = scores(ctx)
     corr = correlations(table, omi)
     x = omi[-1]  # GPTScore when judged (the paper's headline: Gemini-3-Pro 75.67 → 50.53), else ACC
     where = EXTERNAL.relative_to(ROOT) if EXTERNAL.is_relative_to(ROOT) else EXTERNAL
     notes = [f"External scores: {where}. OMIBench = total of Table 2's {SETTING} runs.",
              "The paper's ρ are set beside our GPTScore-based ρ: its example (OlympiadBench 75.67% → OMIBench "
              "50.53%) is Gemini-3-Pro's total GPTScore. The paper does not list its models or their scores."]
+    if example_note:
+        notes.insert(0, example_note)
     if table_id == "omibench.F3a":
         return Table(table_id, "OMIBench Fig. 3(a) — Spearman rank correlation across models of OMIBench with "
                      "OlympiadBench and with MMIU, and of OlympiadBench with MMIU.", corr,

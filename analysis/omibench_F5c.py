@@ -56,7 +56,7 @@ def build(table_id: str, ctx: Context) -> Table:
     rules = runs.get("ACC", {})
     for metric, by_model in runs.items():
         for model, run in sorted(by_model.items()):
-            if metric != "ACC" and model not in rules:
+            if metric != "ACC" and (model not in rules or rules[model].setting != run.setting):
                 notes.append(f"{model}: no rule-judge run of {run.setting} to take vote answers from; "
                              f"{metric} skipped")
                 continue

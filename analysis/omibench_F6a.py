@@ -79,6 +79,7 @@ def build(table_id: str, ctx: Context) -> Table:
     ax.set_xlabel("model / shots / metric")
     ax.set_ylabel("score (%)")
     ax.set_title("OMIBench Fig. 6(a): in-context learning")
+    ax.set_ylim(0, 100)  # percentages: a fixed scale keeps bars comparable across runs
     ax.legend(fontsize=7)
     fig.tight_layout()
     path = figure_path(ctx, table_id)

@@ -16,6 +16,7 @@ import pandas as pd  # noqa: E402
 from analysis.omibench_b_util import (BENCH, EXTERNAL, METRICS, data_file, figure_path, per_subject,  # noqa: E402
                                       records, wide)
 from analysis.reference import beside_paper  # noqa: E402
+from analysis.external import EXAMPLE_NOTE
 from analysis.table import Context, MissingInputs, Table  # noqa: E402
 from judge import rules  # noqa: E402
 
@@ -26,8 +27,10 @@ COLS = ["model", "id", "sample_idx", "status", "correct", "subject"]
 
 
 def system_files(folder: Path) -> dict[str, Path]:
-    """System name (file stem) → file; EXAMPLE files are documentation, never data."""
-    return {p.stem: p for p in sorted(folder.glob("*.jsonl")) if "EXAMPLE" not in p.name}
+    """System name (file stem) → file. The shipped EXAMPLE file is read only when no real file exists,
+    and the table then says its numbers are invented."""
+    real = {p.stem: p for p in sorted(folder.glob("*.jsonl")) if "EXAMPLE" not in p.name}
+    return real or {p.stem: p for p in sorted(folder.glob("*EXAMPLE*.jsonl"))}
 
 
 def score_system(name: str, path: Path, recs: dict[str, dict]) -> tuple[dict[str, pd.DataFrame], list[str]]:
@@ -77,6 +80,8 @@ def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, lis
                             "optional correct: see data/external/omibench/README-systems.md and EXAMPLE.jsonl)")
     path, note = data_file()
     recs, long, notes, sources = records(path), [], [note], []
+    if any("EXAMPLE" in f.name for f in files.values()):
+        notes.insert(0, EXAMPLE_NOTE.format(path=folder / "EXAMPLE.jsonl", real=folder / "<system>.jsonl"))
     for name, f in files.items():
         frames, unknown = score_system(name, f, recs)
         if frames["ACC"].empty:
@@ -128,6 +133,7 @@ def build(table_id: str, ctx: Context) -> Table:
     ax.set_ylabel("total score (%)")
     ax.set_xlabel("base model / system")
     ax.set_title("OMIBench Fig. 6(b)(c) / Table 10: thinking with images and external tools")
+    ax.set_ylim(0, 100)  # percentages: a fixed scale keeps bars comparable across runs
     ax.legend(fontsize=7)
     fig.tight_layout()
     path = figure_path(ctx, table_id)

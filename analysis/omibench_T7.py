@@ -11,6 +11,7 @@ from analysis.inputs import find_runs, pick_setting
 from analysis.omibench_b_util import BENCH, EXTERNAL, evaluator_verdicts, rel
 from analysis.reference import beside_paper
 from analysis.stats import spearman
+from analysis.external import external_file
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.T7"]
@@ -21,7 +22,7 @@ REQUIRED = ("model", "setting", "id", "rating")
 def load_ratings(path: Path) -> pd.DataFrame:
     """One row per rated answer (model, setting, id, sample_idx): the mean rating over raters."""
     if not path.exists():
-        raise MissingInputs(f"no human ratings at {path} (columns model,setting,id,sample_idx,rater,rating: see "
+        raise MissingInputs(f"no human ratings at {rel(path)} (columns model,setting,id,sample_idx,rater,rating: see "
                             "data/external/omibench/README-human.md and human_ratings.EXAMPLE.csv)")
     df = pd.read_csv(path, dtype={"id": str, "model": str, "setting": str})
     lacking = [c for c in REQUIRED if c not in df]
@@ -45,7 +46,8 @@ def correlate(rated: pd.DataFrame, verdicts: pd.DataFrame) -> dict:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    ratings = load_ratings(RATINGS)
+    path, example_note = external_file(RATINGS)
+    ratings = load_ratings(path)
     all_runs = find_runs(ctx.results, BENCH)
     rows, sources = [], []
     for (model, setting), rated in ratings.groupby(["model", "setting"]):
@@ -70,4 +72,5 @@ def build(table_id: str, ctx: Context) -> Table:
                  notes=[f"Human ratings: {rel(RATINGS)} (mean over raters per answer). "
                         "A verdict is 1 (consistent/correct) or 0; `paired` answers have both a rating and a scored "
                         "verdict; `no_verdict` rated answers were never judged by that evaluator.",
-                        "Paper: all ρ > 0.86 with p < 0.05 (p values are not printed, so only ρ is compared)."])
+                        "Paper: all ρ > 0.86 with p < 0.05 (p values are not printed, so only ρ is compared)."]
+                 + ([example_note] if example_note else []))

@@ -9,6 +9,7 @@ import pandas as pd
 from analysis.omibench_b_util import BENCH, EXTERNAL, METRICS, data_file, records, rel
 from analysis.reference import beside_paper
 from analysis.stats import accuracy_table
+from analysis.external import external_file
 from analysis.table import Context, MissingInputs, Table
 from judge import rules
 
@@ -52,7 +53,8 @@ def gap_table(humans: pd.DataFrame, best: float) -> pd.DataFrame:
 
 def build(table_id: str, ctx: Context) -> Table:
     path, data_note = data_file()
-    humans, unknown = load_answers(ANSWERS, records(path))
+    answers, example_note = external_file(ANSWERS)
+    humans, unknown = load_answers(answers, records(path))
     subset = set(humans["id"])
     models, sources = [], []
     for metric, judge in METRICS.items():
@@ -79,7 +81,7 @@ def build(table_id: str, ctx: Context) -> Table:
     table = table[["group", "participant", "metric", "acc", "items", "coverage", "gap_to_best_model"]]
     table["items"] = table["items"].astype("Int64")  # group means have no item count of their own
     long = table.rename(columns={"participant": "model"})
-    notes = [data_note, f"Subset: the {len(subset)} items in {rel(ANSWERS)}; human answers graded by the file's "
+    notes = ([example_note] if example_note else []) + [data_note, f"Subset: the {len(subset)} items in {rel(ANSWERS)}; human answers graded by the file's "
              f"`correct` ({int((humans['graded_by'] == 'grader').sum())}) or the rule judge "
              f"({int((humans['graded_by'] == 'rules').sum())}).",
              f"Best model: highest rule-judge ACC on the subset ({best_row['model']})"

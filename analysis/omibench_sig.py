@@ -73,9 +73,11 @@ def build(table_id: str, ctx: Context) -> Table:
                 break
         for model, run in sorted(runs.get(metric, {}).items()):
             answers = runs.get("ACC", {}).get(model)  # 2. k samples vs 1: majority vote on the F5c run
-            if metric != "ACC" and answers is None:
+            if metric != "ACC" and (answers is None or answers.setting != run.setting):
                 continue
             hi, lo, k = majority(run, answers)
+            if k == 1:  # a single sample per item (e.g. repeats of another table): nothing to vote
+                continue
             rows.append({"comparison": f"{k} vs 1 samples", "metric": metric, "a": f"{model} maj@{k}",
                          "b": f"{model} maj@1", **paired(hi, lo)})
             sources.append(run)
