@@ -104,11 +104,12 @@ def load_run(run: Run) -> pd.DataFrame:
             continue
         usage = r.get("usage") or {}
         rows.append({"id": rid, "sample_idx": idx, "correct": v.get("correct"), "status": v["status"],
+                     "flagged": bool(v.get("flags")),
                      "extracted": v.get("extracted"), "latency_s": r.get("latency_s"),
                      "completion_tokens": usage.get("completion_tokens"),
                      "reasoning_tokens": usage.get("reasoning_tokens"),
                      "finish_reason": r.get("finish_reason"), "response": r.get("response")})
-    df = pd.DataFrame(rows, columns=["id", "sample_idx", "correct", "status", "extracted", "latency_s",
+    df = pd.DataFrame(rows, columns=["id", "sample_idx", "correct", "status", "flagged", "extracted", "latency_s",
                                      "completion_tokens", "reasoning_tokens", "finish_reason", "response"])
     df.insert(0, "judge", run.judge)
     df.insert(0, "setting", run.setting)

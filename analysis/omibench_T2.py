@@ -104,7 +104,8 @@ def build(table_id: str, ctx: Context) -> Table:
     wide = subject_wide(long_df, ["model"])
     order = "GPTScore Total" if "GPTScore Total" in wide else "ACC Total"
     wide = wide.sort_values(order, ascending=False).reset_index(drop=True)
-    failures = long_df[long_df["subject"] == "Total"][["model", "metric", "scored", "no_response", "judge_error"]]
+    counts = [c for c in ("scored", "no_response", "judge_error", "flagged") if c in long_df]
+    failures = long_df[long_df["subject"] == "Total"][["model", "metric", *counts]]
     return Table(
         table_id,
         "OMIBench Table 2 — ACC and GPTScore (%) per subject and micro-averaged total; CoT prompt with \\boxed{}. "

@@ -12,19 +12,25 @@ def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     Repeated samples count as they are (micro-average over item × sample), which for a fixed number
     of repeats per item equals the mean of the per-repeat accuracies.
     """
+    flagged = "flagged" in df.columns
+
     def summarize(g: pd.DataFrame) -> pd.Series:
         ok = g[g["status"] == "ok"]
-        return pd.Series({
+        row = {
             "acc": 100 * ok["correct"].astype(bool).mean() if len(ok) else np.nan,
             "scored": len(ok),
             "no_response": int((g["status"] == "no_response").sum()),
             "judge_error": int((g["status"] == "judge_error").sum()),
-        })
+        }
+        if flagged:  # responses that addressed the judge (judge/injection.py): still scored, but visible
+            row["flagged"] = int(g["flagged"].fillna(False).astype(bool).sum())
+        return pd.Series(row)
 
+    counts = ["scored", "no_response", "judge_error"] + (["flagged"] if flagged else [])
     if df.empty:
-        return pd.DataFrame(columns=[*by, "acc", "scored", "no_response", "judge_error"])
+        return pd.DataFrame(columns=[*by, "acc", *counts])
     out = df.groupby(by, dropna=False).apply(summarize, include_groups=False).reset_index()
-    return out.astype({"scored": int, "no_response": int, "judge_error": int})
+    return out.astype({c: int for c in counts})
 
 
 def repeat_mean_std(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:

@@ -50,13 +50,16 @@ class Table:
     sources: list[Run] = field(default_factory=list)
 
     def provenance(self) -> list[str]:
+        """Each judged file used: its judge, judge model and prompt hash, data, and its failure counts
+        (request failures, judge errors, responses flagged as addressing the judge)."""
         lines = []
         for r in self.sources:
             m = r.manifest
-            judge = m.get("judge", {})
+            judge, s = m.get("judge", {}), m.get("summary", {})
             path = r.path.relative_to(ROOT) if r.path.is_relative_to(ROOT) else r.path
             lines.append(f"{path} (judge {judge.get('name')} {judge.get('model') or ''} prompt {judge.get('prompt_sha')}; "
-                         f"data {m.get('data')})")
+                         f"data {m.get('data')}; {s.get('no_response', 0)} no response, {s.get('judge_error', 0)} "
+                         f"judge errors, {s.get('flagged', 0)} flagged as addressing the judge)")
         return lines
 
 

@@ -61,3 +61,17 @@ def test_half_written_last_line_is_left_out_and_a_corrupt_middle_line_is_an_erro
     judged.write_text("\n".join([text[0], "{broken", *text[1:]]) + "\n")
     with pytest.raises(ValueError, match=r"rules.jsonl:2: -: corrupt result line"):
         build("omibench.T2", Context(res, tmp_path / "fig"))
+
+
+def test_responses_flagged_as_addressing_the_judge_are_counted(tmp_path):
+    import json
+    data = write_data(tmp_path / "d.jsonl", [{"id": f"q{i}", "benchmark": "omibench", "subject": "Physics"}
+                                             for i in range(3)])
+    res = tmp_path / "results"
+    judged = make_run(res, "omibench", "m", "cot_boxed", "rules", data,
+                      [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}, {"id": "q2", "correct": False}])
+    lines = [json.loads(x) for x in judged.read_text().splitlines()]
+    lines[1]["flags"] = ["fake_verdict"]
+    judged.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    t = build("omibench.T2", Context(res, tmp_path / "fig"))
+    assert t.extra["Failures"].iloc[0]["flagged"] == 1
