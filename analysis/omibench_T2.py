@@ -26,15 +26,15 @@ def micro_total(by_subject: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     Equal to the accuracy over all scored items; written this way so that the same code reproduces the
     paper's totals from its subject columns (tests weight them by the subject sizes of Figure 2).
     """
+    counts = [c for c in ("scored", "no_response", "judge_error", "flagged") if c in by_subject]
     rows = []
     for key, g in by_subject.groupby(by, dropna=False):
         ok = g[(g["scored"] > 0) & g["acc"].notna()]
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
         row.update(acc=micro_average(ok["acc"], ok["scored"]) if len(ok) else np.nan,
-                   scored=int(g["scored"].sum()), no_response=int(g["no_response"].sum()),
-                   judge_error=int(g["judge_error"].sum()))
+                   **{c: int(g[c].sum()) for c in counts})
         rows.append(row)
-    return pd.DataFrame(rows, columns=[*by, "acc", "scored", "no_response", "judge_error"])
+    return pd.DataFrame(rows, columns=[*by, "acc", *counts])
 
 
 def per_subject(df: pd.DataFrame, metric: str, by: list[str] | None = None) -> pd.DataFrame:
