@@ -72,6 +72,8 @@ def build(table_id: str, ctx: Context) -> Table:
     acc = models[models["metric"] == "ACC"]
     full = acc[acc["coverage"] == f"{len(subset)}/{len(subset)}"]
     pool = full if len(full) else acc
+    if pool.empty:
+        raise MissingInputs(f"no judged item of the omibench {SETTING} runs is among the {len(subset)} human-answered items")
     best_row = pool.sort_values(["acc", "model"], ascending=[False, True]).iloc[0]
     table = gap_table(humans, float(best_row["acc"])).assign(metric="ACC")
     best = models[models["model"] == best_row["model"]].rename(columns={"model": "participant", "scored": "items"})

@@ -42,7 +42,8 @@ def build_one(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> tu
         t = modules[table_id].build(table_id, ctx)
     except MissingInputs as e:
         return "missing", str(e)
-    except (ValueError, OSError, KeyError) as e:  # bad input files: said per table, the rest still built
+    except Exception as e:  # a broken input or table: said per table, the others are still built
+        log.exception("%s failed", table_id)
         return "error", f"{type(e).__name__}: {e}"
     csv, md = write(t, ctx.results / "tables")
     return "ok", str(md)

@@ -122,14 +122,20 @@ class ChatClient:
         self.secrets = tuple(s for s in (api_key, *secrets) if s and s != "EMPTY")
 
     def scrub(self, text: str) -> str:
+        """Secrets out of a text, also a secret's beginning cut off at the end of an excerpt."""
         for s in self.secrets:
             text = text.replace(s, "***")
+            for k in range(len(s) - 1, 7, -1):
+                if text.endswith(s[:k]):
+                    text = text[:-k] + "***"
+                    break
         return text
 
     async def _post(self, session: aiohttp.ClientSession, url: str, body: dict[str, Any]) -> dict[str, Any]:
         try:
             async with session.post(url, data=json.dumps(body), headers=self.headers) as resp:
-                text = await resp.text()
+                # scrubbed whole, before any excerpt of it is cut: an endpoint may echo the key back
+                text = self.scrub(await resp.text())
                 if resp.status != 200:
                     msg = f"HTTP {resp.status}: {text[:300]}"
                     if resp.status in RETRY_STATUS:
@@ -192,7 +198,14 @@ class ChatClient:
 
             async def worker(endpoint: int) -> None:
                 for item in pending:  # a shared iterator: each free worker takes the next item
-                    result = await self.complete(session, make_body(item), endpoint)
+                    try:
+                        body = make_body(item)
+                    except Exception as e:  # one unbuildable request is that item's error, not the run's
+                        result = {"response": None, "reasoning": None, "finish_reason": None, "usage": None,
+                                  "error": self.scrub(f"cannot build the request: {type(e).__name__}: {e}"),
+                                  "latency_s": 0.0, "attempts": 0}
+                    else:
+                        result = await self.complete(session, body, endpoint)
                     maybe = on_result(item, result)
                     if asyncio.iscoroutine(maybe):
                         await maybe

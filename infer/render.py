@@ -26,10 +26,19 @@ class RenderError(ValueError):
 
 @lru_cache(maxsize=65536)
 def file_sha(path: Path) -> str:
+    """Content hash of an image that opens: a missing or undecodable one is a RenderError, so the
+    item is recorded as unrenderable when the run is planned, before anything is sent."""
+    from PIL import Image
+
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        data = path.read_bytes()
+        with Image.open(io.BytesIO(data)) as im:
+            im.verify()
     except OSError as e:
-        raise RenderError(f"image not readable: {path} ({e.strerror})") from e
+        raise RenderError(f"image not readable: {path} ({e.strerror or e})") from e
+    except Exception as e:  # PIL raises many types for corrupt or unsupported files
+        raise RenderError(f"image cannot be decoded: {path} ({type(e).__name__}: {e})") from e
+    return hashlib.sha256(data).hexdigest()[:16]
 
 
 def template_values(rec: dict[str, Any], base: Path) -> dict[str, str]:

@@ -59,12 +59,16 @@ def request_key(messages: list[dict[str, Any]], params: dict[str, Any], model: s
 
 
 def load_records(path: Path, bench: str, limit: int | None) -> list[dict[str, Any]]:
-    problems, records = [], []
+    problems, records, first = [], [], {}
     for lineno, rec in iter_jsonl(path, errors=problems):
         probs = check_record(rec)
         problems += [f"{path}:{lineno}: {f}: {m}" for f, m in probs]
         if not probs and rec["benchmark"] != bench:
             problems.append(f"{path}:{lineno}: benchmark: {rec['benchmark']!r}, but --bench is {bench!r}")
+        if not probs and rec["id"] in first:
+            problems.append(f"{path}:{lineno}: id: duplicate id {rec['id']!r} (first on line {first[rec['id']]})")
+        elif not probs:
+            first[rec["id"]] = lineno
         records.append(rec)
     if problems:
         raise DataError(problems)

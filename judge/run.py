@@ -17,10 +17,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from data.jsonl import DataError, iter_jsonl, write_json_atomic
+from data.jsonl import DataError, write_json_atomic
+from data.records import BENCHMARKS
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.manifest import base_manifest
 from infer.render import RenderError
+from infer.run import load_records
 from infer.server import serve
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
@@ -147,10 +149,12 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
         raise ConfigError(f"--judge: unknown judge {judge!r} (known: {', '.join(KNOWN)})")
     if judge != RULES and judge_cfg is None:
         raise ConfigError(f"--judge {judge} is an LLM judge: give --judge-model configs/models/<m>.yaml")
+    if bench not in BENCHMARKS:
+        raise ConfigError(f"--bench: unknown benchmark {bench!r} (known: {', '.join(BENCHMARKS)})")
+    records = {rec["id"]: rec for rec in load_records(data, bench, None)}  # checked as inference checks it
     raw_file = results / "raw" / bench / model / f"{setting}.jsonl"
     if not raw_file.exists():
         raise ConfigError(f"{raw_file}: no raw outputs (run infer.run first)")
-    records = {rec["id"]: rec for _, rec in iter_jsonl(data)}
     judge_id = _judge_id(judge, judge_cfg, prompts)
     raw = load_latest(raw_file, key=lambda r: (r["id"], r["sample_idx"]))
     unknown = sorted({k[0] for k in raw} - records.keys())
@@ -199,7 +203,7 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bench", required=True)
+    ap.add_argument("--bench", required=True, choices=BENCHMARKS)
     ap.add_argument("--data", required=True, type=Path)
     ap.add_argument("--model", required=True, help="the evaluated model's name (results/raw/<bench>/<model>/)")
     ap.add_argument("--setting", required=True)
