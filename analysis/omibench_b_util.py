@@ -14,7 +14,7 @@ import yaml
 
 from analysis.inputs import Run, find_runs, pick_setting
 from analysis.stats import accuracy_table
-from analysis.table import ROOT, Context
+from analysis.table import MissingInputs, ROOT, Context
 from data.jsonl import iter_jsonl
 
 BENCH = "omibench"
@@ -32,6 +32,9 @@ def data_file() -> tuple[Path, str]:
     if paper.exists():
         return paper, f"records from {paper.relative_to(ROOT)} (paper profile)"
     demo = ROOT / "data" / "demo" / "build" / f"{BENCH}.jsonl"
+    if not demo.exists():
+        raise MissingInputs(f"no OMIBench data: neither {paper.relative_to(ROOT)} (python -m data.convert omibench) "
+                            f"nor {demo.relative_to(ROOT)} (python -m data.demo)")
     return demo, f"records from {demo.relative_to(ROOT)} (demo build; {paper.relative_to(ROOT)} does not exist)"
 
 

@@ -284,4 +284,5 @@ def test_missing_runs_are_reported(tmp_path, capsys):
     ids = [i for i in registry() if i.startswith("think360.")]   # only ours: other papers' modules are not under test
     assert main([*ids, "--results", str(tmp_path / "none"), "--figures", str(tmp_path / "fig")]) == 1  # some missing
     out = capsys.readouterr().out
-    assert "think360.T3: missing" in out and "think360.T1: ok" in out
+    # T1 reads data only: built wherever a Think360 data file exists (the demo build), said missing otherwise
+    assert "think360.T3: missing" in out and ("think360.T1: ok" in out or "think360.T1: missing: no Think360 data" in out)
