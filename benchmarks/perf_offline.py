@@ -1,0 +1,279 @@
+"""Sections 3-5: scale (resume of 100k finished requests, peak memory of a 100k run), rule judging, analysis."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from benchmarks.perf_common import Figure, Mode, median, profile
+from benchmarks.perf_data import analysis_tree, judging_set, make_records, raw_result, write_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+SETTING = "cot_boxed"
+RESUME_DONE, RESUME_NEW = 100_000, 10
+
+
+def model_config(path: Path, base_url: str) -> Path:
+    """A model config for the local server: fast (10 ms) answers of 100 characters."""
+    path.write_text(json.dumps({"name": "bench", "model": "bench", "base_urls": [base_url], "modalities": ["text"],
+                                "concurrency": 64, "max_retries": 0, "read_timeout": 60,
+                                "extra_body": {"bench_latency": 0.01, "bench_chars": 100}}))  # JSON is YAML
+    return path
+
+
+def write_data(path: Path, n: int) -> Path:
+    write_lines(path, iter(make_records(n)))
+    return path
+
+
+def prepare_resume(work: Path, base_url: str) -> tuple[Any, Path, Path]:
+    """Data of 100,010 records and a raw file in which the first 100,000 requests are finished."""
+    import infer.run as R
+    from infer.config import load_model_config
+    from infer.prompting import Prompter
+    from infer.settings import parse_setting
+
+    cfg = load_model_config(model_config(work / "bench.yaml", base_url))
+    data = write_data(work / "resume.jsonl", RESUME_DONE + RESUME_NEW)
+    spec = parse_setting(SETTING)
+    records = R.load_records(data, "omibench", None)
+    params = cfg.generation_params(spec.thinking, **spec.overrides)
+    requests, _ = R.plan(records, data.parent, Prompter("omibench", spec, records), cfg, params, 1)
+    by_id = {r["id"]: r for r in records}
+    rng = random.Random(3)
+    pristine = work / "resume-raw.jsonl"
+    write_lines(pristine, (R.raw_line(q.id, q.sample_idx, q.key, cfg, SETTING, params, raw_result(rng, by_id[q.id]))
+                           for q in requests[:RESUME_DONE]))
+    return cfg, data, pristine
+
+
+def timed_resume(cfg: Any, data: Path, pristine: Path, results: Path) -> dict[str, float]:
+    """infer.run.run on the prepared files, with its phases timed by wrapping infer.run's own functions."""
+    import infer.run as R
+
+    raw = R.raw_path(results, "omibench", cfg.name, SETTING)
+    raw.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(pristine, raw)
+    marks: dict[str, float] = defaultdict(float)
+    originals = {name: getattr(R, name) for name in ("load_records", "plan", "load_latest", "send")}
+
+    def timed(name: str):
+        def wrapper(*args, **kwargs):
+            start = time.perf_counter()
+            marks.setdefault("first_" + name, start)
+            try:
+                return originals[name](*args, **kwargs)
+            finally:
+                marks[name] += time.perf_counter() - start
+        return wrapper
+
+    async def send(*args, **kwargs):
+        marks["first_send"] = time.perf_counter()
+        try:
+            return await originals["send"](*args, **kwargs)
+        finally:
+            marks["send"] = time.perf_counter() - marks["first_send"]
+
+    for name in ("load_records", "plan", "load_latest"):
+        setattr(R, name, timed(name))
+    R.send = send
+    try:
+        start = time.perf_counter()
+        counts = R.run("omibench", data, cfg, SETTING, results)
+        total = time.perf_counter() - start
+    finally:
+        for name, fn in originals.items():
+            setattr(R, name, fn)
+    if (counts["sent"], counts["ok"]) != (RESUME_NEW, RESUME_NEW):
+        raise RuntimeError(f"resume sent {counts['sent']} ({counts['ok']} ok), expected {RESUME_NEW}")
+    return {"to_first_send": marks["first_send"] - start, "total_minus_send": total - marks["send"],
+            "send": marks["send"], "load_records": marks["load_records"], "plan": marks["plan"],
+            "load_latest": marks["load_latest"]}
+
+
+MEMORY_RUN = """
+import json, resource, sys, time
+from pathlib import Path
+from infer.config import load_model_config
+from infer.run import run
+imported = [line for line in open("/proc/self/status") if line.startswith("VmRSS")][0].split()[1]
+start = time.perf_counter()
+counts = run("omibench", Path(sys.argv[2]), load_model_config(sys.argv[1]), "cot_boxed", Path(sys.argv[3]))
+hwm = [line for line in open("/proc/self/status") if line.startswith("VmHWM")][0].split()[1]
+print(json.dumps({"maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "vmhwm_mb": int(hwm) / 1024,
+                  "imports_mb": int(imported) / 1024, "seconds": time.perf_counter() - start, "counts": counts}))
+"""
+
+
+def memory_run(n: int, work: Path, base_url: str, details: dict) -> Figure:
+    """A fresh n-request run in a subprocess; its peak RSS from getrusage (and /proc VmHWM as a check).
+
+    Linux carries ru_maxrss across fork and exec, so a child reports at least its parent's peak at the
+    time it was started: this runs before the benchmark process loads anything big, and the note gives
+    the parent's peak so the reader can see it was below the figure.
+    """
+    import resource
+
+    cfg = model_config(work / "bench-mem.yaml", base_url)
+    data = write_data(work / "memory.jsonl", n)
+    parent_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    env = {k: v for k, v in os.environ.items() if k != "TQDM_DISABLE"}  # the runner as users run it
+    out = subprocess.run([sys.executable, "-c", MEMORY_RUN, str(cfg), str(data), str(work / "results-mem")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=3600, env=env)
+    if out.returncode != 0:
+        raise RuntimeError(f"memory run failed:\n{out.stderr[-3000:]}")
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    if got["counts"]["ok"] != n:
+        raise RuntimeError(f"memory run: {got['counts']}")
+    details["memory_run"] = got
+    return Figure("scale", f"peak RSS of a {n:,}-request run (subprocess)", [got["maxrss_mb"]], "MB",
+                  300.0 if n >= 100_000 else None, "<=",
+                  note=f"VmHWM {got['vmhwm_mb']:.0f} MB; {got['imports_mb']:.0f} MB after imports; parent's peak at "
+                       f"start {parent_mb:.0f} MB; {n / got['seconds']:.0f} req/s end to end (10 ms server, c=64)"
+                       + ("" if n >= 100_000 else "; quick mode: full mode runs 100,000"))
+
+
+def scale(srv: Any, mode: Mode, work: Path) -> list[Figure]:
+    figures = [memory_run(mode.memory_requests, work, srv.base_url, mode.details)]
+    cfg, data, pristine = prepare_resume(work, srv.base_url)
+    runs = [timed_resume(cfg, data, pristine, work / f"results-resume{i}") for i in range(mode.runs)]
+    pick = lambda key: [r[key] for r in runs]  # noqa: E731
+    fig = Figure("scale", f"resume: {RESUME_DONE:,} done + {RESUME_NEW} new, time to first send", pick("to_first_send"),
+                 "s", 2.0, "<=", note=f"load_records {median(pick('load_records')):.2f} s, plan {median(pick('plan')):.2f} s, "
+                 f"load_latest {median(pick('load_latest')):.2f} s; whole run minus sending "
+                 f"{median(pick('total_minus_send')):.2f} s (adds the manifest's data sha256)")
+    if not fig.met:  # where the time goes, on the first 20,000 lines (the shares do not depend on size)
+        import infer.run as R
+        from infer.prompting import Prompter
+        from infer.settings import parse_setting
+
+        for src in (data, pristine):
+            with open(src, "rb") as f, open(work / f"profile-{src.name}", "wb") as out:
+                out.writelines(line for _, line in zip(range(20_000), f))
+
+        def before_send() -> None:
+            spec = parse_setting(SETTING)
+            records = R.load_records(work / f"profile-{data.name}", "omibench", None)
+            params = cfg.generation_params(spec.thinking, **spec.overrides)
+            R.plan(records, data.parent, Prompter("omibench", spec, records), cfg, params, 1)
+            R.load_latest(work / f"profile-{pristine.name}", key=lambda r: (r["id"], r["sample_idx"]),
+                          keep=("request_key", "error"))
+        mode.details["resume_profile"] = profile(before_send)
+    return figures + [fig]
+
+
+def judge_types(pairs: list[tuple[dict, str]]) -> dict[str, float]:
+    """Responses/s per answer type (one pass, caches cleared first)."""
+    import judge.match as M
+    from judge.rules import score
+
+    M._math.cache_clear()
+    spent: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    for rec, response in pairs:
+        start = time.perf_counter()
+        score(rec, response)
+        spent[rec["answer_type"]][0] += 1
+        spent[rec["answer_type"]][1] += time.perf_counter() - start
+    return {k: round(n / s) for k, (n, s) in sorted(spent.items())}
+
+
+def judging(mode: Mode) -> list[Figure]:
+    """Rule judge (judge.rules.score) over realistic responses: median of the chunks' throughput."""
+    import judge.match as M
+    from judge.rules import score
+
+    pairs = judging_set(mode.judge_responses)
+    score(*pairs[0])  # imports and compiled patterns, not part of the figure
+    M._math.cache_clear()
+    chunks = max(mode.runs, mode.judge_responses // 20_000)
+    size = len(pairs) // chunks
+    rates, correct, start_all = [], 0, time.perf_counter()
+    for k in range(chunks):
+        part = pairs[k * size:(k + 1) * size]
+        start = time.perf_counter()
+        correct += sum(bool(score(rec, response)["correct"]) for rec, response in part)
+        rates.append(len(part) / (time.perf_counter() - start))
+    overall = chunks * size / (time.perf_counter() - start_all)
+    sample = pairs[:min(3000, len(pairs) // 3)]
+    by_type = judge_types(sample)
+    fig = Figure("judging", f"rule judge throughput ({chunks * size:,} responses)", rates, "resp/s", 5000.0,
+                 note=f"{chunks} chunks of {size:,}, overall {overall:.0f} resp/s, {correct / (chunks * size):.0%} "
+                      f"correct; per type: " + ", ".join(f"{k} {v}" for k, v in by_type.items()))
+    mode.details["judging_by_type"] = by_type
+    if not fig.met:
+        M._math.cache_clear()
+        run = lambda: [score(rec, response) for rec, response in sample]  # noqa: E731
+        mode.details["judging_profile"] = profile(run, cumulative=[
+            "judge/match.py|match_one", "judge/match.py|math_equal", "math_verify/grader.py|verify",
+            "math_verify/parser.py|parse", "judge/match.py|parse_number", "judge/extract.py|extract_answer",
+            "judge/rules.py|mcq_prediction"])
+    return [fig]
+
+
+ANALYSIS_DRIVER = """
+import json, sys, time
+from pathlib import Path
+from analysis.run import build_one, registry
+from analysis.table import Context
+ctx, modules, tables = Context(Path(sys.argv[1]), Path(sys.argv[2])), registry(), {}
+for table_id in modules:
+    start = time.perf_counter()
+    try:
+        state, msg = build_one(table_id, ctx, modules)
+    except Exception as e:
+        state, msg = "crashed", f"{type(e).__name__}: {e}"
+    tables[table_id] = [state, round(time.perf_counter() - start, 2), msg[:200]]
+print(json.dumps(tables))
+"""
+
+
+def analysis(mode: Mode, work: Path) -> list[Figure]:
+    """`python -m analysis.run --all` on a results tree of omibench cot_boxed rules verdicts, 5 models.
+
+    If the command crashes (a table raising instead of reporting missing inputs), the figure is the time
+    of every table built one by one in one process with failures caught, and the crash is noted.
+    """
+    models = [f"model-{k}" for k in range(5)]
+    per_model = mode.analysis_lines // len(models)
+    data = write_data(work / "analysis-data.jsonl", per_model)
+    results, figs = work / "analysis-results", str(work / "analysis-figures")
+    lines = analysis_tree(results, data, make_records(per_model), models)
+    times, crash, tables = [], "", {}
+    for _ in range(mode.analysis_runs):
+        start = time.perf_counter()
+        out = subprocess.run([sys.executable, "-m", "analysis.run", "--all", "--results", str(results), "--figures", figs],
+                             cwd=ROOT, capture_output=True, text=True)
+        elapsed = time.perf_counter() - start
+        if out.returncode == 0:
+            times.append(elapsed)
+            per_table = {m[1]: [m[2], float(m[3])] for m in re.finditer(r"^(\S+): (\w+): .*\(([\d.]+)s\)$",
+                                                                          out.stdout, re.M)}
+            tables = {k: v[0] for k, v in per_table.items()}
+            mode.details["analysis_tables"] = per_table
+            continue
+        last = out.stderr.strip().splitlines()
+        crash = f"analysis.run --all exited {out.returncode} after {elapsed:.1f} s: {last[-1] if last else '?'}"
+        start = time.perf_counter()
+        drv = subprocess.run([sys.executable, "-c", ANALYSIS_DRIVER, str(results), figs], cwd=ROOT, capture_output=True,
+                             text=True)
+        times.append(time.perf_counter() - start)
+        if drv.returncode != 0:
+            raise RuntimeError(f"analysis driver failed:\n{drv.stderr[-3000:]}")
+        per_table = json.loads(drv.stdout.strip().splitlines()[-1])
+        tables = {k: v[0] for k, v in per_table.items()}
+        mode.details["analysis_tables"] = per_table
+        crash += "; crashed: " + ", ".join(f"{k} ({v[2]})" for k, v in per_table.items() if v[0] == "crashed")
+    states = {s: sum(1 for v in tables.values() if v == s) for s in sorted(set(tables.values()))}
+    name = "python -m analysis.run --all" if not crash else "analysis tables one by one (--all crashed)"
+    slowest = sorted(mode.details.get("analysis_tables", {}).items(), key=lambda kv: -kv[1][1])[:3]
+    return [Figure("analysis", f"{name}, {lines:,} judged lines", times, "s",
+                   note=f"tables: {states}; slowest: " + ", ".join(f"{k} {v[1]:.1f} s" for k, v in slowest)
+                        + "; includes interpreter start" + (f". {crash}" if crash else ""))]
