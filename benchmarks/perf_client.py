@@ -95,10 +95,10 @@ def scheduling(srv: Server, mode: Mode) -> list[Figure]:
 def overhead(srv: Server, mode: Mode) -> list[Figure]:
     """10 ms latency, c = 64: raw generator vs ChatClient vs openai.AsyncOpenAI, interleaved rounds."""
     c, lat = 64, 0.01
-    got: dict[str, list[dict]] = {"raw": [], "chatclient": [], "plain_retry": [], "openai": []}
-    ratios, plain_ratios = [], []
+    got: dict[str, list[dict]] = {"raw": [], "chatclient": [], "openai": []}
+    ratios = []
     for r in range(mode.overhead_rounds):
-        order = ["raw", "chatclient", "plain_retry"]
+        order = ["raw", "chatclient"]
         order = order if r % 2 == 0 else order[::-1]  # alternating order cancels drifting load
         for d in order + (["openai"] if r < mode.runs else []):
             n = mode.openai_requests if d == "openai" else mode.overhead_requests
@@ -106,7 +106,6 @@ def overhead(srv: Server, mode: Mode) -> list[Figure]:
             m["rate"] = window_rate(m.pop("spans"), lat, lat)
             got[d].append(m)
         ratios.append(got["chatclient"][-1]["rate"] / got["raw"][-1]["rate"])
-        plain_ratios.append(got["plain_retry"][-1]["rate"] / got["raw"][-1]["rate"])
 
     def vals(d: str, key: str) -> list[float]:
         return [m[key] for m in got[d]]
@@ -119,9 +118,6 @@ def overhead(srv: Server, mode: Mode) -> list[Figure]:
                note=f"ChatClient {median(vals('chatclient', 'rate')):.0f} req/s, raw {median(vals('raw', 'rate')):.0f} "
                     f"req/s (ideal c/L = {c / lat:.0f}); server {median(vals('raw', 'server_busy')):.0%} busy under raw; "
                     f"load average {load:.1f} on {os.cpu_count()} cores"),
-        Figure("overhead", "diagnostic: ChatClient with a plain retry loop, CPU per request", vals("plain_retry", "cpu_per_req_ms"),
-               "ms", note=f"tenacity replaced by a loop (benchmarks/perf_server.py): {median(plain_ratios):.3f}x the raw "
-                          f"generator's throughput in the same rounds; what tenacity costs"),
         Figure("overhead", "openai.AsyncOpenAI CPU per request (comparison)", vals("openai", "cpu_per_req_ms"), "ms",
                note=f"{median(vals('openai', 'rate')):.0f} req/s; spec says about 1.6 ms on this machine"),
     ]

@@ -15,7 +15,6 @@ import asyncio
 import heapq
 import json
 import multiprocessing as mp
-import random
 import time
 import urllib.request
 from typing import Any
@@ -178,42 +177,7 @@ async def drive_openai(base_url: str, bodies: list[dict[str, Any]], c: int) -> l
     return spans
 
 
-def plain_retry_client():
-    """A diagnostic ChatClient whose `complete` retries in a plain loop instead of tenacity's AsyncRetrying
-    (same attempts, endpoint rotation and backoff): the difference to ChatClient is what tenacity costs."""
-    from infer.client import ChatClient, FatalError, RetryableError
-
-    def failed(error: str) -> dict[str, Any]:
-        return {"response": None, "reasoning": None, "finish_reason": None, "usage": None, "error": error}
-
-    class PlainRetryClient(ChatClient):
-        async def complete(self, session: Any, body: dict[str, Any], endpoint: int = 0) -> dict[str, Any]:
-            start, attempts = time.monotonic(), 0
-            while True:
-                url = self.urls[(endpoint + attempts) % len(self.urls)]
-                attempts += 1
-                try:
-                    out = {**await self._post(session, url, body), "error": None}
-                    break
-                except RetryableError as e:
-                    if attempts > self.retry.max_retries:
-                        out = failed(self.scrub(f"{type(e).__name__}: {e}"))
-                        break
-                    await asyncio.sleep(min(e.retry_after, self.retry.retry_after_max) if e.retry_after is not None
-                                        else random.uniform(0, min(self.retry.backoff_max, self.retry.backoff_base * 2 ** (attempts - 1))))
-                except FatalError as e:
-                    out = failed(self.scrub(f"{type(e).__name__}: {e}"))
-                    break
-            return {**out, "latency_s": round(time.monotonic() - start, 4), "attempts": attempts}
-
-    return PlainRetryClient
-
-
-async def drive_plain_retry(base_url: str, bodies: list[dict[str, Any]], c: int) -> list[tuple[float, float]]:
-    return await drive_chatclient(base_url, bodies, c, client_class=plain_retry_client())
-
-
-DRIVERS = {"raw": drive_raw, "chatclient": drive_chatclient, "openai": drive_openai, "plain_retry": drive_plain_retry}
+DRIVERS = {"raw": drive_raw, "chatclient": drive_chatclient, "openai": drive_openai}
 
 
 def measure(server: Server, driver: str, bodies: list[dict[str, Any]], c: int) -> dict[str, Any]:

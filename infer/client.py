@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 import aiohttp
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
 log = logging.getLogger(__name__)
 
@@ -56,13 +55,12 @@ class RetryPolicy:
     backoff_max: float = 60.0
     retry_after_max: float = 600.0
 
-    def wait(self, state: RetryCallState) -> float:
-        exc = state.outcome.exception() if state.outcome else None
-        hinted = getattr(exc, "retry_after", None)
-        if hinted is not None:
-            return min(hinted, self.retry_after_max)
+    def delay(self, attempt: int, retry_after: float | None = None) -> float:
+        """Seconds to wait after failed attempt number `attempt` (1-based)."""
+        if retry_after is not None:
+            return min(retry_after, self.retry_after_max)
         # Full jitter: spreads retries of many workers hit by the same outage.
-        return random.uniform(0, min(self.backoff_max, self.backoff_base * 2 ** (state.attempt_number - 1)))
+        return random.uniform(0, min(self.backoff_max, self.backoff_base * 2 ** (attempt - 1)))
 
 
 def split_reasoning(message: dict[str, Any]) -> tuple[str, str | None]:
@@ -158,28 +156,36 @@ class ChatClient:
         return parse_completion(data)
 
     async def complete(self, session: aiohttp.ClientSession, body: dict[str, Any], endpoint: int = 0) -> dict[str, Any]:
-        """One request with retries. Returns the parsed completion plus latency, attempts and error."""
+        """One request with retries. Returns the parsed completion plus latency, attempts and error.
+
+        A plain loop rather than tenacity's AsyncRetrying: set up per request, tenacity cost a third of
+        the client's CPU at high request rates (benchmarks/perf.py), for the same policy.
+        """
         start = time.monotonic()
         attempts = 0
-        try:
-            async for attempt in AsyncRetrying(
-                stop=stop_after_attempt(self.retry.max_retries + 1),
-                wait=self.retry.wait,
-                retry=retry_if_exception_type(RetryableError),
-                reraise=True,
-            ):
-                with attempt:
-                    # A retry moves to the next endpoint, so one dead server does not sink its share.
-                    url = self.urls[(endpoint + attempts) % len(self.urls)]
-                    attempts += 1
-                    out = await self._post(session, url, body)
-            out["error"] = None
-        except (RetryableError, FatalError) as e:
-            out = {"response": None, "reasoning": None, "finish_reason": None, "usage": None,
-                   "error": self.scrub(f"{type(e).__name__}: {e}")}
+        while True:
+            # A retry moves to the next endpoint, so one dead server does not sink its share.
+            url = self.urls[(endpoint + attempts) % len(self.urls)]
+            attempts += 1
+            try:
+                out = await self._post(session, url, body)
+                out["error"] = None
+                break
+            except RetryableError as e:
+                if attempts > self.retry.max_retries:
+                    out = self._failure(e)
+                    break
+                await asyncio.sleep(self.retry.delay(attempts, e.retry_after))
+            except FatalError as e:
+                out = self._failure(e)
+                break
         out["latency_s"] = round(time.monotonic() - start, 4)
         out["attempts"] = attempts
         return out
+
+    def _failure(self, e: Exception) -> dict[str, Any]:
+        return {"response": None, "reasoning": None, "finish_reason": None, "usage": None,
+                "error": self.scrub(f"{type(e).__name__}: {e}")}
 
     async def run(
         self,
