@@ -94,7 +94,16 @@ def load_records(path: Path) -> pd.DataFrame:
 
 
 def load_run(run: Run) -> pd.DataFrame:
-    """Current verdicts of one file, with the raw request's timing and tokens and the item's fields."""
+    """Current verdicts of one file, with the raw request's timing and tokens and the item's fields.
+
+    Cached per file version within a process: `analysis.run --all` reads each judged file once, however
+    many tables use it (callers get a copy, so a table cannot change another's input)."""
+    stamp = tuple(p.stat().st_mtime_ns if p.exists() else 0 for p in (run.path, run.raw))
+    return _load_run(run, stamp).copy()
+
+
+@lru_cache(maxsize=256)
+def _load_run(run: Run, stamp: tuple[int, ...]) -> pd.DataFrame:
     verdicts = _latest(run.path, ("id", "sample_idx"))
     raw = _latest(run.raw, ("id", "sample_idx"))
     rows = []

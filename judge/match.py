@@ -68,6 +68,22 @@ def _math(s: str) -> tuple:
         return ()
 
 
+_FRACTION = re.compile(r"^\s*([+-])?\s*(?:\\[dt]?frac\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\}|(\d+)\s*/\s*(\d+))\s*$", re.ASCII)
+
+
+def simple_fraction(s: str) -> float | None:
+    """`\\frac{3}{4}`, `\\dfrac{3}{4}`, `3/4`, `-1/2`: decided exactly, without the LaTeX parser."""
+    m = _FRACTION.match(strip_decoration(clean(s)))
+    if not m:
+        return None
+    num, den = (m.group(2), m.group(3)) if m.group(2) else (m.group(4), m.group(5))
+    if int(den) == 0:
+        return None
+    value = int(num) / int(den)
+    return -value if m.group(1) == "-" else value
+
+
+@lru_cache(maxsize=100_000)
 def math_equal(pred: str, gold: str) -> bool | None:
     """math-verify's verdict, or None when either side is not parseable mathematics."""
     g, p = _math(gold), _math(pred)
@@ -97,10 +113,16 @@ def match_one(pred: str | None, gold: str) -> bool:
     if _squash(pred) == _squash(gold):
         return True
     gold_value = parse_number(gold)
+    if gold_value is None:
+        gold_value = simple_fraction(gold)
     if gold_value is not None:
         pred_value = parse_number(pred)
+        if pred_value is None:
+            pred_value = simple_fraction(pred)
         if pred_value is not None:
             return abs(pred_value - gold_value) <= EPS
+        if not re.search(r"[0-9\\]", pred):  # no digit and no LaTeX: cannot name a number
+            return False
         return bool(math_equal(pred, gold))
     if not _case_sensitive(gold):
         verdict = math_equal(pred, gold)
