@@ -79,10 +79,12 @@ def raw_path(results: Path, bench: str, model: str, setting: str) -> Path:
     return results / "raw" / bench / model / f"{setting}.jsonl"
 
 
-def plan(records: list[dict[str, Any]], base: Path, prompter: Prompter, cfg: ModelConfig,
-         params: dict[str, Any], n: int) -> tuple[list[Request], list[tuple[str, int, str]]]:
-    """Every request of the run, and the (id, sample_idx, reason) of records that cannot be rendered."""
-    requests, failures = [], []
+def plan(records: list[dict[str, Any]], base: Path, prompter: Prompter, cfg: ModelConfig, params: dict[str, Any],
+         n: int, done: dict[tuple[str, int], str]) -> tuple[list[Request], int, list[tuple[str, int, str]]]:
+    """The requests still to send, the number of requests of the run, and the (id, sample_idx, reason)
+    of records that cannot be rendered. `done` maps finished (id, sample_idx) to their request key;
+    only the messages of requests still to send are kept, so a large resumed run stays small."""
+    pending, total, failures = [], 0, []
     excluded = prompter.excluded_ids
     for rec in records:
         if rec["id"] in excluded:
@@ -100,8 +102,13 @@ def plan(records: list[dict[str, Any]], base: Path, prompter: Prompter, cfg: Mod
         # the resize policy changes what an image request sends, so it is part of the key
         key = request_key(messages, {**params, "_max_image_pixels": cfg.max_image_pixels} if has_images(messages)
                           else params, cfg.model)
-        requests += [Request(rec["id"], i, key, messages) for i in range(n)]
-    return requests, failures
+        total += n
+        pending += [Request(rec["id"], i, key, messages) for i in range(n) if done.get((rec["id"], i)) != key]
+    return pending, total, failures
+
+
+def finished(latest: dict[tuple, dict[str, Any]]) -> dict[tuple[str, int], str]:
+    return {k: r["request_key"] for k, r in latest.items() if r.get("error") is None}
 
 
 def wire_body(cfg: ModelConfig, messages: list[dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
@@ -155,13 +162,17 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     records = load_records(data, bench, limit)
     prompter = Prompter(bench, spec, records, prompts)
     params = cfg.generation_params(spec.thinking, **{**spec.overrides, **(overrides or {})})
-    requests, failures = plan(records, data.parent, prompter, cfg, params, n)
     path = raw_path(results, bench, cfg.name, setting)
 
+    def index() -> dict[tuple, dict[str, Any]]:
+        return load_latest(path, key=lambda r: (r["id"], r["sample_idx"]), keep=("request_key", "error"))
+
+    # Planned before taking the lock, so a refused setting leaves no file behind; checked again under it.
+    pending, total, failures = plan(records, data.parent, prompter, cfg, params, n, finished(index()))
     with AppendLog(path) as out:
-        latest = load_latest(path, key=lambda r: (r["id"], r["sample_idx"]), keep=("request_key", "error"))
-        done = {k for k, r in latest.items() if r.get("error") is None}
-        pending = [r for r in requests if (r.id, r.sample_idx) not in done or latest[(r.id, r.sample_idx)]["request_key"] != r.key]
+        latest = index()
+        done = finished(latest)
+        pending = [r for r in pending if done.get((r.id, r.sample_idx)) != r.key]
         for rid, i, reason in failures:  # recorded once, not again on every rerun
             prev = latest.get((rid, i))
             if not prev or prev.get("error") != reason:
@@ -169,12 +180,12 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
                           "finish_reason": None, "usage": None, "error": reason, "latency_s": 0.0, "attempts": 0}))
         stats = {"ok": 0, "failed": 0, "tokens": 0}
         log.info("%s/%s/%s: %d requests, %d already done, %d to send, %d unrenderable",
-                 bench, cfg.name, setting, len(requests), len(requests) - len(pending), len(pending), len(failures))
+                 bench, cfg.name, setting, total, total - len(pending), len(pending), len(failures))
         if pending:
             with serve(cfg, results / "logs") as urls:
                 stats = asyncio.run(send(pending, cfg, urls, out, setting, params))
 
-    counts = {"records": len(records), "requests": len(requests), "sent": len(pending),
+    counts = {"records": len(records), "requests": total, "sent": len(pending),
               "ok": stats["ok"], "failed": stats["failed"], "unrenderable": len(failures),
               "excluded": len(prompter.excluded_ids)}
     write_json_atomic(path.with_suffix(".manifest.json"), base_manifest(

@@ -65,6 +65,8 @@ def load_latest(path: Path, key: Callable[[dict[str, Any]], Hashable],
             try:
                 obj = json.loads(raw)
             except ValueError as e:
+                if not raw.endswith(b"\n"):  # half-written by a crash: AppendLog cuts it, with a warning
+                    continue
                 raise ValueError(f"{path}:{lineno}: -: corrupt result line ({e})") from e
             latest[key(obj)] = obj if keep is None else {k: obj.get(k) for k in keep}
     return latest
