@@ -46,7 +46,7 @@ def prepare_resume(work: Path, base_url: str) -> tuple[Any, Path, Path]:
     spec = parse_setting(SETTING)
     records = R.load_records(data, "omibench", None)
     params = cfg.generation_params(spec.thinking, **spec.overrides)
-    requests, _ = R.plan(records, data.parent, Prompter("omibench", spec, records), cfg, params, 1)
+    requests, _, _ = R.plan(records, data.parent, Prompter("omibench", spec, records), cfg, params, 1, {})
     by_id = {r["id"]: r for r in records}
     rng = random.Random(3)
     pristine = work / "resume-raw.jsonl"
@@ -163,7 +163,7 @@ def scale(srv: Any, mode: Mode, work: Path) -> list[Figure]:
             spec = parse_setting(SETTING)
             records = R.load_records(work / f"profile-{data.name}", "omibench", None)
             params = cfg.generation_params(spec.thinking, **spec.overrides)
-            R.plan(records, data.parent, Prompter("omibench", spec, records), cfg, params, 1)
+            R.plan(records, data.parent, Prompter("omibench", spec, records), cfg, params, 1, {})
             R.load_latest(work / f"profile-{pristine.name}", key=lambda r: (r["id"], r["sample_idx"]),
                           keep=("request_key", "error"))
         mode.details["resume_profile"] = profile(before_send)
