@@ -167,12 +167,18 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     def index() -> dict[tuple, dict[str, Any]]:
         return load_latest(path, key=lambda r: (r["id"], r["sample_idx"]), keep=("request_key", "error"))
 
-    # Planned before taking the lock, so a refused setting leaves no file behind; checked again under it.
-    pending, total, failures = plan(records, data.parent, prompter, cfg, params, n, finished(index()))
+    def version() -> tuple[int, int] | None:
+        return (path.stat().st_size, path.stat().st_mtime_ns) if path.exists() else None
+
+    # Planned before taking the lock, so a refused setting leaves no file behind; read again under the
+    # lock only if another run wrote to the file in between.
+    seen, latest = version(), index()
+    pending, total, failures = plan(records, data.parent, prompter, cfg, params, n, finished(latest))
     with AppendLog(path) as out:
-        latest = index()
-        done = finished(latest)
-        pending = [r for r in pending if done.get((r.id, r.sample_idx)) != r.key]
+        if version() != seen:
+            latest = index()
+            done = finished(latest)
+            pending = [r for r in pending if done.get((r.id, r.sample_idx)) != r.key]
         for rid, i, reason in failures:  # recorded once, not again on every rerun
             prev = latest.get((rid, i))
             if not prev or prev.get("error") != reason:
