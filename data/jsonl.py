@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -94,3 +95,34 @@ def write_json_atomic(path: str | Path, obj: Any) -> None:
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def iter_json_array(path: str | Path, what: str = "records") -> Iterator[tuple[int, Any]]:
+    """Yield (line where the element starts, element) for a file holding one JSON array.
+
+    Elements are decoded one at a time so an error names its line; line numbers are counted
+    incrementally, so a large release (base64 images) is read in linear time.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise DataError([problem(path, None, "-", f"not UTF-8 ({e.reason} at byte {e.start})")]) from None
+    decoder, ws = json.JSONDecoder(), re.compile(r"[\s,]*")
+    i = ws.match(text, 0).end()
+    if not text.startswith("[", i):
+        raise DataError([problem(path, None, "-", f"expected a JSON array of {what} (or use .jsonl)")])
+    i, line, counted = i + 1, 1, 0
+    while True:
+        i = ws.match(text, i).end()
+        if i >= len(text):
+            raise DataError([problem(path, text.count("\n") + 1, "-", "invalid JSON (unterminated array)")])
+        if text[i] == "]":
+            return
+        line += text.count("\n", counted, i)
+        counted = i
+        try:
+            obj, i = decoder.raw_decode(text, i)
+        except json.JSONDecodeError as e:
+            raise DataError([problem(path, e.lineno, "-", f"invalid JSON ({e.msg}, column {e.colno})")]) from None
+        yield line, obj

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from data.convert import convert
-from data.converters.think360 import load_json_array
+from data.jsonl import iter_json_array
 from data.demo import think360 as demo
 from data.jsonl import DataError, read_jsonl
 from data.validate import validate_file
@@ -116,7 +116,7 @@ def test_src_may_be_the_json_file(tmp_path: Path) -> None:
 def test_json_array_line_numbers(tmp_path: Path) -> None:
     path = tmp_path / "x.json"
     path.write_text('[\n  {"a": 1},\n\n  {"b": [1,\n 2]}, {"c": 3}\n]\n')
-    assert load_json_array(path) == [(2, {"a": 1}), (4, {"b": [1, 2]}), (5, {"c": 3})]
+    assert list(iter_json_array(path)) == [(2, {"a": 1}), (4, {"b": [1, 2]}), (5, {"c": 3})]
 
 
 # ---------------------------------------------------------------- malformed input

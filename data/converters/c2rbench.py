@@ -39,7 +39,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
-from data.jsonl import DataError, iter_jsonl, problem
+from data.jsonl import DataError, iter_json_array, iter_jsonl, problem
 from data.media import Media
 
 log = logging.getLogger(__name__)
@@ -97,34 +97,8 @@ def _data_files(src: Path) -> list[Path]:
     return files
 
 
-def _read_json_array(path: Path) -> Iterator[tuple[int, Any]]:
-    """Yield (line where the element starts, element) for a JSON array file."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise DataError([problem(path, None, "-", f"not UTF-8 ({e.reason} at byte {e.start})")]) from None
-    decoder = json.JSONDecoder()
-    ws = re.compile(r"[\s,]*")
-    i = ws.match(text, 0).end()
-    if not text.startswith("[", i):
-        raise DataError([problem(path, None, "-", "expected a JSON array of tasks (or use .jsonl)")])
-    i += 1
-    while True:
-        i = ws.match(text, i).end()
-        if i >= len(text):
-            raise DataError([problem(path, text.count("\n") + 1, "-", "invalid JSON (unterminated array)")])
-        if text[i] == "]":
-            return
-        line = text.count("\n", 0, i) + 1
-        try:
-            obj, i = decoder.raw_decode(text, i)
-        except json.JSONDecodeError as e:
-            raise DataError([problem(path, e.lineno, "-", f"invalid JSON ({e.msg}, column {e.colno})")]) from None
-        yield line, obj
-
-
 def _tasks(path: Path) -> Iterator[_Task]:
-    items = iter_jsonl(path) if path.suffix.lower() == ".jsonl" else _read_json_array(path)
+    items = iter_jsonl(path) if path.suffix.lower() == ".jsonl" else iter_json_array(path, "tasks")
     for line, obj in items:
         if not isinstance(obj, dict):
             raise DataError([problem(path, line, "-", f"expected a JSON object, got {type(obj).__name__}")])

@@ -65,7 +65,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from PIL import Image
 
-from data.jsonl import DataError, iter_jsonl, problem
+from data.jsonl import DataError, iter_json_array, iter_jsonl, problem
 from data.media import Media
 
 log = logging.getLogger(__name__)
@@ -168,29 +168,6 @@ def _read_arrow(path: Path) -> list[dict[str, Any]]:
     return table.to_pylist()
 
 
-def _read_json_array(path: Path) -> Iterator[tuple[int, Any]]:
-    """Yield (line where the element starts, element) for a JSON array file."""
-    text = path.read_text(encoding="utf-8-sig")
-    decoder = json.JSONDecoder()
-    ws = re.compile(r"[\s,]*")
-    i = ws.match(text, 0).end()
-    if not text.startswith("[", i):
-        raise DataError([problem(path, None, "-", "expected a JSON array of objects (or use .jsonl)")])
-    i += 1
-    while True:
-        i = ws.match(text, i).end()
-        if i >= len(text):
-            raise DataError([problem(path, text.count("\n") + 1, "-", "invalid JSON (unterminated array)")])
-        if text[i] == "]":
-            return
-        line = text.count("\n", 0, i) + 1
-        try:
-            obj, i = decoder.raw_decode(text, i)
-        except json.JSONDecodeError as e:
-            raise DataError([problem(path, e.lineno, "-", f"invalid JSON ({e.msg}, column {e.colno})")]) from None
-        yield line, obj
-
-
 def _rows(root: Path, path: Path) -> Iterator[_Row]:
     suffix = path.suffix.lower()
     try:
@@ -198,7 +175,7 @@ def _rows(root: Path, path: Path) -> Iterator[_Row]:
             items: Iterator[tuple[int, Any]] = iter_jsonl(path)
             is_line = True
         elif suffix == ".json":
-            items, is_line = _read_json_array(path), True
+            items, is_line = iter_json_array(path, "objects"), True
         elif suffix == ".parquet":
             items, is_line = enumerate(pq.read_table(path).to_pylist(), start=1), False
         elif suffix == ".arrow":

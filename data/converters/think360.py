@@ -39,13 +39,12 @@ Every other field is kept verbatim under ``extra``.
 """
 from __future__ import annotations
 
-import json
 import logging
 import re
 from pathlib import Path
 from typing import Any, Callable
 
-from data.jsonl import DataError, problem
+from data.jsonl import DataError, iter_json_array, problem
 from data.media import Media
 from data.records import letters
 
@@ -125,32 +124,6 @@ def split_letters(values: list[str]) -> list[str] | None:
     return sorted(found) or None
 
 
-def load_json_array(path: Path) -> list[tuple[int, Any]]:
-    """(line number, element) for each element of the top-level JSON array in `path`."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise DataError([problem(path, None, "-", f"not UTF-8 ({e.reason} at byte {e.start})")]) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise DataError([problem(path, e.lineno, "-", f"invalid JSON ({e.msg}, column {e.colno})")]) from None
-    if not isinstance(data, list):
-        raise DataError([problem(path, None, "-", f"expected a JSON array of records, got {type(data).__name__}")])
-    # Walk the (already valid) text once more to learn where each element starts, for error messages.
-    decoder, ws = json.JSONDecoder(), re.compile(r"[\s,]*")
-    pos = text.index("[") + 1
-    line, counted = 1, 0
-    out = []
-    for element in data:
-        pos = ws.match(text, pos).end()
-        line += text.count("\n", counted, pos)
-        counted = pos
-        _, pos = decoder.raw_decode(text, pos)
-        out.append((line, element))
-    return out
-
-
 def _source_file(src: Path) -> Path:
     if src.is_file():
         return src
@@ -168,7 +141,7 @@ def convert(src: Path, media: Media) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     unknown_tiers: dict[str, int] = {}
-    for index, (line, raw) in enumerate(load_json_array(path)):
+    for index, (line, raw) in enumerate(iter_json_array(path)):
         def bad(field: str, message: str, _line: int = line, _i: int = index) -> None:
             problems.append(problem(path, _line, f"[{_i}].{field}", message))
 
