@@ -43,7 +43,7 @@ class Request:
     id: str
     sample_idx: int
     key: str
-    messages: list[dict[str, Any]]  # spec form: images as references (see infer.render)
+    record: dict[str, Any]  # its messages are rendered again when sent: a large run never holds them all
 
 
 def request_key(messages: list[dict[str, Any]], params: dict[str, Any], model: str) -> str:
@@ -82,8 +82,8 @@ def raw_path(results: Path, bench: str, model: str, setting: str) -> Path:
 def plan(records: list[dict[str, Any]], base: Path, prompter: Prompter, cfg: ModelConfig, params: dict[str, Any],
          n: int, done: dict[tuple[str, int], str]) -> tuple[list[Request], int, list[tuple[str, int, str]]]:
     """The requests still to send, the number of requests of the run, and the (id, sample_idx, reason)
-    of records that cannot be rendered. `done` maps finished (id, sample_idx) to their request key;
-    only the messages of requests still to send are kept, so a large resumed run stays small."""
+    of records that cannot be rendered. `done` maps finished (id, sample_idx) to their request key.
+    Messages are rendered here for their keys and dropped; they are rendered again when sent."""
     pending, total, failures = [], 0, []
     excluded = prompter.excluded_ids
     for rec in records:
@@ -103,7 +103,7 @@ def plan(records: list[dict[str, Any]], base: Path, prompter: Prompter, cfg: Mod
         key = request_key(messages, {**params, "_max_image_pixels": cfg.max_image_pixels} if has_images(messages)
                           else params, cfg.model)
         total += n
-        pending += [Request(rec["id"], i, key, messages) for i in range(n) if done.get((rec["id"], i)) != key]
+        pending += [Request(rec["id"], i, key, rec) for i in range(n) if done.get((rec["id"], i)) != key]
     return pending, total, failures
 
 
@@ -127,7 +127,7 @@ def raw_line(req_id: str, sample_idx: int, key: str, cfg: ModelConfig, setting: 
 
 
 async def send(pending: list[Request], cfg: ModelConfig, urls: list[str], out: AppendLog,
-               setting: str, params: dict[str, Any]) -> dict[str, int]:
+               setting: str, params: dict[str, Any], prompter: Prompter, base: Path) -> dict[str, int]:
     client = ChatClient(urls, cfg.api_key(), cfg.concurrency, cfg.connect_timeout, cfg.read_timeout,
                         RetryPolicy(max_retries=cfg.max_retries, backoff_base=cfg.backoff_base))
     stats = {"ok": 0, "failed": 0, "tokens": 0}
@@ -143,7 +143,7 @@ async def send(pending: list[Request], cfg: ModelConfig, urls: list[str], out: A
                         tok_s=f"{stats['tokens'] / max(time.monotonic() - start, 1e-9):.1f}")
 
     def make_body(req: Request) -> dict[str, Any]:
-        return wire_body(cfg, req.messages, params)
+        return wire_body(cfg, prompter.messages(req.record, base), params)
 
     try:
         await client.run(pending, make_body, on_result)
@@ -189,7 +189,7 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
                  bench, cfg.name, setting, total, total - len(pending), len(pending), len(failures))
         if pending:
             with serve(cfg, results / "logs") as urls:
-                stats = asyncio.run(send(pending, cfg, urls, out, setting, params))
+                stats = asyncio.run(send(pending, cfg, urls, out, setting, params, prompter, data.parent))
 
     counts = {"records": len(records), "requests": total, "sent": len(pending),
               "ok": stats["ok"], "failed": stats["failed"], "unrenderable": len(failures),
