@@ -12,7 +12,7 @@ import pandas as pd
 from analysis import c2rbench_common as c2r
 from analysis.reference import beside_paper
 from analysis.stats import accuracy_table
-from analysis.table import Context, MissingInputs, Table
+from analysis.table import Context, MissingInputs, Table, save_figure
 
 IDS = ["c2rbench.F7", "c2rbench.F8", "c2rbench.F9", "c2rbench.F10"]
 F10_SUBSETS = ["Logical", "Graph Analysis", "Reading"]
@@ -55,10 +55,7 @@ def bars(t: pd.DataFrame, keys: list[str], title: str, path, xlabel: str) -> Non
     ax.set_ylim(0, 100)
     ax.set_title(title)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    path = save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from analysis import c2rbench_common as c2r
-from analysis.table import Context, MissingInputs, Table
+from analysis.table import Context, MissingInputs, Table, save_figure
 
 IDS = ["c2rbench.F11"]
 PARTS = ["reasoning", "answer", "total"]
@@ -75,10 +75,7 @@ def figure(table: pd.DataFrame, path) -> None:
             ax.set_ylabel("mean tokens per response")
     axes[0][0].legend(fontsize=8)
     fig.suptitle("Fig. 11: overthinking — mean reasoning / answer / total tokens per response (zero-shot, T = 0)")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    path = save_figure(fig, path, dpi=110)
 
 
 def build(table_id: str, ctx: Context) -> Table:

@@ -10,7 +10,7 @@ import pandas as pd
 
 from analysis import c2rbench_common as c2r
 from analysis.reference import beside_paper
-from analysis.table import ROOT, Context, Table
+from analysis.table import Context, ROOT, Table, save_figure
 
 IDS = ["c2rbench.F3-5"]
 # §3.5: Level 1 = 3–6 steps, Level 2 = 7–11, Level 3 = ≥ 12.
@@ -61,10 +61,7 @@ def figure(table: pd.DataFrame, hist: pd.DataFrame, path) -> None:
     ax[2].set_xlabel("annotated reasoning steps")
     ax[2].set_ylabel("tasks")
     ax[2].set_title("Fig. 5: distribution of reasoning steps")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    path = save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:

@@ -15,7 +15,7 @@ import pandas as pd  # noqa: E402
 
 from analysis import morphobench_common as common  # noqa: E402
 from analysis.reference import beside_paper  # noqa: E402
-from analysis.table import Context, MissingInputs, Table  # noqa: E402
+from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 from data.jsonl import iter_jsonl  # noqa: E402
 
 IDS = ["morphobench.F9"]
@@ -93,10 +93,7 @@ def figure(df: pd.DataFrame, path, scope: str) -> None:
     ax.set(title="Leaves <L1, L2, L3> by rank", xlabel="leaf rank", ylabel="items (count)")
     ax.legend()
     fig.suptitle(f"MorphoBench taxonomy diversity ({scope})")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    path = save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:

@@ -11,8 +11,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from analysis.omibench_b_util import BENCH, figure_path, run_records  # noqa: E402
-from analysis.table import Context, MissingInputs, Table  # noqa: E402
+from analysis.omibench_b_util import BENCH, run_records  # noqa: E402
+from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 from judge.agreement import compare, disagreements  # noqa: E402
 
 IDS = ["omibench.F16"]
@@ -72,10 +72,7 @@ def build(table_id: str, ctx: Context) -> Table:
     ax.set_ylabel("model")
     ax.set_title("OMIBench Fig. 16: rule judge vs model judge (GPTScore)")
     ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    path = figure_path(ctx, table_id)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    path = save_figure(fig, ctx.figures / f"{table_id}.png")
     shown = pd.DataFrame(review).assign(response=lambda d: d["response"].astype(str).str.slice(0, 160)) if review \
         else pd.DataFrame(columns=["model", "id"])
     return Table(table_id, "OMIBench Figure 16 — agreement of the rule judge (match accuracy) and the model judge "

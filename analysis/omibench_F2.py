@@ -11,7 +11,7 @@ import yaml
 from matplotlib.figure import Figure
 
 from analysis.omibench_T2 import SUBJECTS, beside
-from analysis.table import ROOT, Context, MissingInputs, Table
+from analysis.table import Context, MissingInputs, ROOT, Table, save_figure
 from data.jsonl import iter_jsonl
 from data.records import IMAGE_TAG
 
@@ -80,9 +80,7 @@ def figure(df: pd.DataFrame, long: pd.DataFrame, path: Path) -> Path:
     ax3.bar(counts.index, counts.values)
     ax3.set(xlabel="images per item", ylabel="items", title="Image-count distribution")
     fig.suptitle("OMIBench Fig. 2: dataset statistics")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    path = save_figure(fig, path)
     return path
 
 

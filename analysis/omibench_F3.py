@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from analysis.omibench_T2 import METRICS, SETTING, beside, omibench_aliases, per_subject
 from analysis.stats import spearman
 from analysis.external import external_file
-from analysis.table import ROOT, Context, MissingInputs, Table
+from analysis.table import Context, MissingInputs, ROOT, Table, save_figure
 
 IDS = ["omibench.F3a", "omibench.F3d"]
 EXTERNAL = ROOT / "data" / "external" / "omibench" / "other_benchmarks.csv"
@@ -82,9 +82,7 @@ def scatter(table: pd.DataFrame, corr: pd.DataFrame, x: str, path: Path) -> Path
         rho = corr.set_index("pair")["rho"].get(f"OMIBench vs {bench}", np.nan)
         ax.set(xlabel=f"{bench} score (%)", ylabel=f"{x} (%)", title=f"{bench}: Spearman ρ = {rho:.3f}")
     fig.suptitle("OMIBench Fig. 3(a): ranking consistency with OlympiadBench and MMIU")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    path = save_figure(fig, path)
     return path
 
 
@@ -98,9 +96,7 @@ def bars(table: pd.DataFrame, x: str, path: Path) -> Path:
     ax.set_xticks(np.arange(len(t)) + 0.27, t["model"], rotation=20, ha="right")
     ax.set(xlabel="model", ylabel="score (%)", title="OMIBench Fig. 3(d): OMIBench vs MMIU and OlympiadBench", ylim=(0, 100))
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    path = save_figure(fig, path)
     return path
 
 

@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 
 from analysis.omibench_T2 import SETTING
 from analysis.stats import accuracy_table
-from analysis.table import Context, MissingInputs, Table
+from analysis.table import Context, MissingInputs, Table, save_figure
 
 IDS = ["omibench.F3b"]
 BINS = ["1", "2", "3", "4", "5", "≥6"]
@@ -43,9 +43,7 @@ def figure(long: pd.DataFrame, bins: list[str], path: Path) -> Path:
     ax.set(xticks=x, xticklabels=bins, xlabel="images per item", ylabel="ACC (%)",
            title="OMIBench Fig. 3(b): accuracy by number of images", ylim=(0, 100))
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    path = save_figure(fig, path)
     return path
 
 

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure  # no pyplot: no global state, and PNGs ren
 
 from analysis.omibench_T2 import METRICS
 from analysis.stats import accuracy_table, mcnemar
-from analysis.table import Context, MissingInputs, Table
+from analysis.table import Context, MissingInputs, Table, save_figure
 
 IDS = ["omibench.F4a", "omibench.F4b"]
 BASELINE = "cot_boxed"
@@ -116,9 +116,7 @@ def bar_figure(long: pd.DataFrame, settings: list[str], path: Path, title: str) 
         ax.set_title(metric)
     axes[0][0].legend(fontsize=8)
     fig.suptitle(title)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    path = save_figure(fig, path)
     return path
 
 

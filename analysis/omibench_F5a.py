@@ -10,10 +10,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from analysis.omibench_b_util import BENCH, METRICS, figure_path, runs_named  # noqa: E402
+from analysis.omibench_b_util import BENCH, METRICS, runs_named  # noqa: E402
 from analysis.scaling import sequential_scaling  # noqa: E402
 from analysis.stats import accuracy_table  # noqa: E402
-from analysis.table import Context, MissingInputs, Table  # noqa: E402
+from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 
 IDS = ["omibench.F5a"]
 BUDGET = re.compile(r"cot_boxed\+max(\d+)")
@@ -60,10 +60,7 @@ def build(table_id: str, ctx: Context) -> Table:
     ax.set_ylabel("score (%)")
     ax.set_title("OMIBench Fig. 5(a): sequential scaling")
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    path = figure_path(ctx, table_id)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    path = save_figure(fig, ctx.figures / f"{table_id}.png")
     return Table(
         table_id,
         "OMIBench Figure 5(a) — sequential scaling: score (%) per maximum new-token budget L_max, all else fixed; "

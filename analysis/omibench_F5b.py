@@ -11,11 +11,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from analysis.omibench_b_util import BENCH, METRICS, figure_path, model_params  # noqa: E402
+from analysis.omibench_b_util import BENCH, METRICS, model_params  # noqa: E402
 from analysis.reference import beside_paper  # noqa: E402
 from analysis.scaling import saturation_point  # noqa: E402
 from analysis.stats import accuracy_table  # noqa: E402
-from analysis.table import Context, MissingInputs, Table  # noqa: E402
+from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 
 IDS = ["omibench.F5b"]
 SETTING = "cot_boxed"   # Table 2's runs: the figure plots their totals by size
@@ -101,10 +101,7 @@ def build(table_id: str, ctx: Context) -> Table:
     axes[0].set_ylabel("score (%)")
     axes[1].legend(fontsize=7)
     fig.suptitle("OMIBench Fig. 5(b): parameter scaling (★ saturation, H.2)")
-    fig.tight_layout()
-    path = figure_path(ctx, table_id)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    path = save_figure(fig, ctx.figures / f"{table_id}.png")
     notes = ["Families are model names without the size token (family_of); the paper's curves are InternVL and "
              "QwenVL from Table 2 (1B–241B), typed in data/reference/omibench.F5b.csv.",
              "Saturation (H.2): the smallest size beyond which every larger model gains < 0.5 absolute points "

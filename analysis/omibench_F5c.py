@@ -12,9 +12,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from analysis.inputs import Run  # noqa: E402
-from analysis.omibench_b_util import BENCH, METRICS, figure_path, run_records  # noqa: E402
+from analysis.omibench_b_util import BENCH, METRICS, run_records  # noqa: E402
 from analysis.scaling import PAPER_KS, parallel_scaling  # noqa: E402
-from analysis.table import Context, MissingInputs, Table  # noqa: E402
+from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 
 IDS = ["omibench.F5c"]
 # The paper's run (T 0.6, L_max 16384), then the demo's / repeats' run of the same setting without +max.
@@ -80,10 +80,7 @@ def build(table_id: str, ctx: Context) -> Table:
     ax.set_ylabel("score (%)")
     ax.set_title("OMIBench Fig. 5(c): parallel scaling (majority vote)")
     ax.legend(fontsize=6)
-    fig.tight_layout()
-    path = figure_path(ctx, table_id)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    path = save_figure(fig, ctx.figures / f"{table_id}.png")
     return Table(
         table_id,
         "OMIBench Figure 5(c) — parallel scaling: score (%) of the majority-voted answer over k samples at T = 0.6 "

@@ -11,9 +11,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from analysis.omibench_b_util import BENCH, METRICS, figure_path, raw_manifest, runs_named  # noqa: E402
+from analysis.omibench_b_util import BENCH, METRICS, raw_manifest, runs_named  # noqa: E402
 from analysis.stats import accuracy_table  # noqa: E402
-from analysis.table import Context, MissingInputs, Table  # noqa: E402
+from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 
 IDS = ["omibench.F6a"]
 ICL = re.compile(r"icl\+shots(\d+)\+demos-(none|first|all)")
@@ -81,10 +81,7 @@ def build(table_id: str, ctx: Context) -> Table:
     ax.set_title("OMIBench Fig. 6(a): in-context learning")
     ax.set_ylim(0, 100)  # percentages: a fixed scale keeps bars comparable across runs
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    path = figure_path(ctx, table_id)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    path = save_figure(fig, ctx.figures / f"{table_id}.png")
     fails = df[["model", "shots", "metric", "condition", "setting", "scored", "no_response", "judge_error"]]
     return Table(
         table_id,

@@ -13,11 +13,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from analysis.omibench_b_util import (BENCH, EXTERNAL, METRICS, data_file, figure_path, per_subject,  # noqa: E402
+from analysis.omibench_b_util import (BENCH, EXTERNAL, METRICS, data_file, per_subject,  # noqa: E402
                                       records, wide)
 from analysis.reference import beside_paper  # noqa: E402
 from analysis.external import EXAMPLE_NOTE
-from analysis.table import Context, MissingInputs, Table  # noqa: E402
+from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 from judge import rules  # noqa: E402
 
 IDS = ["omibench.F6bc", "omibench.T10"]
@@ -135,10 +135,7 @@ def build(table_id: str, ctx: Context) -> Table:
     ax.set_title("OMIBench Fig. 6(b)(c) / Table 10: thinking with images and external tools")
     ax.set_ylim(0, 100)  # percentages: a fixed scale keeps bars comparable across runs
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    path = figure_path(ctx, table_id)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    path = save_figure(fig, ctx.figures / f"{table_id}.png")
     caption = ("OMIBench Table 10 — ACC and Score (GPTScore) (%) per subject of external-tool frameworks on GPT-4o "
                "and GPT-5; base rows are our CoT-boxed runs" if table_id == "omibench.T10" else
                "OMIBench Figure 6(b)(c) — tool-based (e.g. GPT-4o + Visual Sketchpad) and internal (e.g. Emu-3.5) "

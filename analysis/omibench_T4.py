@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from analysis.omibench_F4 import paired_tests
 from analysis.omibench_T2 import METRICS, SETTING, beside, per_subject, subject_wide
-from analysis.table import Context, MissingInputs, Table
+from analysis.table import Context, MissingInputs, Table, save_figure
 
 IDS = ["omibench.T4", "omibench.F4c"]
 INSTRUCT, THINKING = "qwen3-vl-8b-instruct", "qwen3-vl-8b-thinking"
@@ -66,9 +66,7 @@ def figure(long: pd.DataFrame, path: Path) -> Path:
         ax.set_ylim(0, 100)
         ax.legend(fontsize=8)
     fig.suptitle("OMIBench Fig. 4(c): Qwen3-VL-8B Thinking vs Instruct")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    path = save_figure(fig, path)
     return path
 
 

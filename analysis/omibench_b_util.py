@@ -118,12 +118,6 @@ def rel(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
-def figure_path(ctx: Context, table_id: str) -> Path:
-    path = ctx.figures / f"{table_id}.png"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 def model_params(model: str, run: Run | None = None) -> tuple[float | None, float | None]:
     """(total, activated) parameters in billions: configs/models/paper/<model>.yaml, else the config
     recorded in the run's raw manifest (the demo's models are not paper configs)."""

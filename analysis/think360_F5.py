@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from analysis import think360_common as common  # noqa: E402
-from analysis.table import Context, MissingInputs, Table  # noqa: E402
+from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 
 IDS = ["think360.F5"]
 
@@ -48,9 +48,7 @@ def draw(freq: pd.DataFrame, matrix: pd.DataFrame, path) -> None:
     right.set_title("Skill co-occurrence\n(items needing both; diagonal = the skill's count)")
     fig.colorbar(im, ax=right, label="items (count)")
     fig.suptitle("Think360° Fig. 5 — cognitive skills: frequency and co-occurrence")
-    fig.tight_layout()
-    fig.savefig(path, dpi=150)
-    plt.close(fig)
+    path = save_figure(fig, path, dpi=150)
 
 
 def build(table_id: str, ctx: Context) -> Table:

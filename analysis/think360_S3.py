@@ -13,7 +13,7 @@ import pandas as pd  # noqa: E402
 
 from analysis import think360_common as common  # noqa: E402
 from analysis.reference import beside_paper  # noqa: E402
-from analysis.table import Context, Table  # noqa: E402
+from analysis.table import Context, Table, save_figure  # noqa: E402
 from analysis.think360_T1 import words  # noqa: E402
 
 IDS = ["think360.S3"]
@@ -57,9 +57,7 @@ def draw(counts: pd.DataFrame, lengths: list[int], path) -> None:
     right.set_title("Question length distribution")
     right.legend()
     fig.suptitle("Think360° Fig. S3 — question words and lengths")
-    fig.tight_layout()
-    fig.savefig(path, dpi=150)
-    plt.close(fig)
+    path = save_figure(fig, path, dpi=150)
 
 
 def build(table_id: str, ctx: Context) -> Table:

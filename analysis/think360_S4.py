@@ -10,7 +10,7 @@ import pandas as pd  # noqa: E402
 
 from analysis import think360_common as common  # noqa: E402
 from analysis.reference import beside_paper  # noqa: E402
-from analysis.table import Context, MissingInputs, Table  # noqa: E402
+from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 
 IDS = ["think360.S4"]
 THINK, NOTHINK = "direct+think", "direct+nothink"
@@ -48,9 +48,7 @@ def draw(table: pd.DataFrame, path) -> None:
     ax.set_ylabel("token ratio, thinking / non-thinking (×, log scale)")
     ax.set_title("Think360° Fig. S4 — thinking mode ablation (bubble radius ∝ time ratio)")
     ax.legend(fontsize=8, markerscale=0.3, loc="best")
-    fig.tight_layout()
-    fig.savefig(path, dpi=150)
-    plt.close(fig)
+    path = save_figure(fig, path, dpi=150)
 
 
 def build(table_id: str, ctx: Context) -> Table:

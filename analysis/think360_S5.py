@@ -10,7 +10,7 @@ import pandas as pd  # noqa: E402
 
 from analysis import think360_common as common  # noqa: E402
 from analysis.reference import beside_paper  # noqa: E402
-from analysis.table import Context, Table  # noqa: E402
+from analysis.table import Context, Table, save_figure  # noqa: E402
 
 IDS = ["think360.S5"]
 INPUTS = {"IQ": "direct+temp0.7", "IO": "direct+temp0.7+io", "CQ": "direct+temp0.7+caption",
@@ -43,9 +43,7 @@ def draw(table: pd.DataFrame, path) -> None:
     ax.set_ylim(0, max(5.0, 1.1 * top) if pd.notna(top) else 5.0)
     ax.set_title("Think360° Fig. S5 — input settings: IQ, IO, CQ, ICQ")
     ax.legend(title="input")
-    fig.tight_layout()
-    fig.savefig(path, dpi=150)
-    plt.close(fig)
+    path = save_figure(fig, path, dpi=150)
 
 
 def build(table_id: str, ctx: Context) -> Table:

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from analysis import think360_common as common  # noqa: E402
-from analysis.table import Context, Table  # noqa: E402
+from analysis.table import Context, Table, save_figure  # noqa: E402
 
 IDS = ["think360.S6"]
 SETTING = "direct+temp0.7"
@@ -46,9 +46,7 @@ def draw(table: pd.DataFrame, types: list[str], path) -> None:
     axes[0].set_ylim(0, max(5.0, 1.1 * top) if pd.notna(top) else 5.0)  # all-zero bars: keep a visible axis
     fig.suptitle(f"Think360° Fig. S6 — accuracy per question type (system-2: ≥ {SYSTEM2_MIN_TOKENS} tokens and "
                  f"≥ {SYSTEM2_MIN_TIME_S:.0f} s per response)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=150)
-    plt.close(fig)
+    path = save_figure(fig, path, dpi=150)
 
 
 def build(table_id: str, ctx: Context) -> Table:
