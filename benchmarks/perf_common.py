@@ -80,7 +80,7 @@ def median(xs: list[float]) -> float:
 GROUPS = (("tenacity", "/tenacity/"), ("aiohttp", "/aiohttp/"), ("multidict/yarl", "/multidict/"),
           ("multidict/yarl", "/yarl/"), ("openai", "/openai/"), ("httpx", "/httpx"), ("pydantic", "/pydantic"),
           ("math_verify", "/math_verify/"), ("latex2sympy", "/latex2sympy2"), ("sympy", "/sympy/"),
-          ("rapidfuzz", "/rapidfuzz/"), ("antlr4 (LaTeX parser)", "/antlr4/"), ("json", "/json/"), ("inspect (tenacity's coroutine checks)", "/inspect.py"), ("asyncio", "/asyncio/"), ("re", "/re/"),
+          ("antlr4 (LaTeX parser)", "/antlr4/"), ("json", "/json/"), ("inspect (tenacity's coroutine checks)", "/inspect.py"), ("asyncio", "/asyncio/"), ("re", "/re/"),
           ("infer", "/infer/"), ("judge", "/judge/"), ("data", "/data/"), ("tqdm", "/tqdm/"))
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("openai", "aiohttp", "pandas", "numpy", "pillow", "math-verify", "rapidfuzz",
+PACKAGES = ("openai", "aiohttp", "pandas", "numpy", "pillow", "math-verify",
             "llama-cpp-python", "vllm", "lmdeploy")
 
 

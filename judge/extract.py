@@ -13,28 +13,43 @@ import unicodedata
 THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|$)", re.S | re.I)
 ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.S | re.I)
 # "answer is" / "Answer:" / "答案：": the answer is what follows the last such phrase on a line.
-ANSWER_KEY = re.compile(r"(?:answer|最终答案|答案)\s*(?:(?:is|should\s+be|would\s+be|为|是)\s*[:：]?|[:：])\s*", re.I)
+ANSWER_KEY = re.compile(r"(?:answers?|最终答案|答案)\s*(?:(?:is|are|should\s+be|would\s+be|为|是)\s*[:：]?|[:：])\s*", re.I)
 # "Option C", "options C and D", "the correct choice is (B)", "选C": the option words are matched in any
 # case, the letters only in capitals, so the "s" of "options" is never an option.
 OPTION_WORD = re.compile(
     r"(?:\b(?i:options?|choices?)\b|选项|选)\s*(?:(?i:is|are)\s+)?[:：]?\s*"
     r"(\(?[A-Z]\)?(?:\s*(?:,|，|、|&|\band\b|和|与)\s*\(?[A-Z]\)?)*)(?![A-Za-z])")
+# "B is correct", "Only B is correct", "B and E are the correct options": letters a sentence states as right.
+CORRECT_STATEMENT = re.compile(
+    r"^(?i:only\s+)?(?:(?i:options?|choices?)\s+)?(\(?[A-Z]\)?(?:\s*(?:,|，|、|&|\band\b)\s*\(?[A-Z]\)?)*)\s+"
+    r"(?i:is|are)\s+(?i:the\s+)?(?i:only\s+)?(?i:correct|right|true)\b")
 LEADING_LETTER = re.compile(r"^\(?([A-Z])\)?\s*(?:[.:：)、,，;；]|$)")
 LETTER_SET = re.compile(r"^\(?[A-Z]\)?(?:\s*(?:,|，|、|;|/|&|\band\b|和|与|\s)\s*\(?[A-Z]\)?)*$")
-LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|mathrm|mathbf|boxed|fbox)\s*\{([^{}]*)\}")
+LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|textrm|mathrm|mathbf|operatorname|boxed|fbox)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+
+
+_SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ", "0123456789+-=()n"))
+_SUPERSCRIPT_RUN = re.compile(f"[{''.join(_SUPERSCRIPT)}]+")
+
+
+def superscripts(text: str) -> str:
+    """Unicode superscripts as exponents: "5×10⁵" → "5×10^{5}", "s⁻¹" → "s^{-1}" (NFKC alone would
+    flatten them to "5×105")."""
+    return _SUPERSCRIPT_RUN.sub(lambda m: "^{" + "".join(_SUPERSCRIPT[c] for c in m.group()) + "}", text)
 
 
 def clean(text: str) -> str:
-    """NFKC (full-width letters and digits become ASCII), reasoning blocks removed, outer space cut.
+    """NFKC (full-width letters and digits become ASCII), superscripts as exponents, reasoning blocks
+    removed, outer space cut.
 
     Look-alike letters from other scripts (Cyrillic С, Greek Α) are not changed by NFKC, so they are
     never read as option letters or digits.
     """
-    return THINK_BLOCK.sub("", unicodedata.normalize("NFKC", text or "")).strip()
+    return THINK_BLOCK.sub("", unicodedata.normalize("NFKC", superscripts(text or ""))).strip()
 
 
-def boxed_all(text: str) -> list[str]:
-    """The contents of every `\\boxed{…}` / `\\fbox{…}`, in order, with nested braces kept whole."""
+def boxed_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, content) of every `\\boxed{…}` / `\\fbox{…}`, in order, nested braces kept whole."""
     out = []
     for m in re.finditer(r"\\(?:boxed|fbox)\s*\{", text):
         depth, i = 1, m.end()
@@ -42,8 +57,13 @@ def boxed_all(text: str) -> list[str]:
             depth += {"{": 1, "}": -1}.get(text[i], 0)
             i += 1
         if depth == 0:
-            out.append(text[m.end():i - 1].strip())
+            out.append((m.start(), i, text[m.end():i - 1].strip()))
     return out
+
+
+def boxed_all(text: str) -> list[str]:
+    """The contents of every `\\boxed{…}` / `\\fbox{…}`, in order, with nested braces kept whole."""
+    return [content for _, _, content in boxed_spans(text)]
 
 
 def answer_tags(text: str) -> list[str]:
@@ -93,6 +113,37 @@ def extract_answer(text: str, prefer_tag: bool = False) -> str | None:
     return answer_statement(text) or last_line(text)
 
 
+def answer_candidates(text: str, prefer_tag: bool = False, max_parts: int = 1) -> list[str]:
+    """Ways the final answer may be written, first the one `extract_answer` reads.
+
+    An answer in several parts may be spread over the last boxes ("(1) \\boxed{90} (2) \\boxed{45}") or
+    over the lines after the last "Answer:"; each reading starts from the end of the text, so an earlier
+    abandoned answer is never read. `max_parts` bounds how many trailing boxes are tried together.
+    """
+    text = clean(text)
+    first = extract_answer(text, prefer_tag)
+    if first is None:
+        return []
+    out = [first]
+    tags, spans = answer_tags(text), boxed_spans(text)
+    if spans and not (prefer_tag and tags):
+        for m in range(2, min(len(spans), max_parts) + 1):
+            tail = spans[-m:]
+            out.append("; ".join(content for _, _, content in tail))
+            start = text.rfind("\n", 0, tail[0][0]) + 1  # from the line of the first box on, boxes unwrapped
+            pieces, pos = [], start
+            for b_start, b_end, content in tail:
+                pieces += [text[pos:b_start], content]
+                pos = b_end
+            out.append("".join(pieces))
+    elif not spans and not tags and max_parts > 1:
+        keys = list(ANSWER_KEY.finditer(text))
+        if keys:
+            out.append(text[keys[-1].end():])  # "Final answers:\n(1) …\n(2) …"
+        out.append(re.split(r"\n\s*\n", text.strip())[-1])  # the last paragraph
+    return list(dict.fromkeys(strip_decoration(c) for c in out if c and c.strip()))
+
+
 def unwrap_latex(s: str) -> str:
     prev = None
     while prev != s:
@@ -114,6 +165,8 @@ def option_letters(candidate: str | None, n_options: int) -> list[str] | None:
         found = set(re.findall(r"[A-Z]", s))
     elif re.fullmatch(r"[A-Z]{2,}", s) and len(set(s)) == len(s):  # "CD" for a multi-select
         found = set(s)
+    elif m := CORRECT_STATEMENT.match(s):
+        found = set(re.findall(r"[A-Z]", m.group(1)))
     elif m := LEADING_LETTER.match(s):
         found = {m.group(1)}
     elif ms := OPTION_WORD.findall(s):

@@ -1,71 +1,121 @@
-"""Is a predicted answer the gold answer? Text, numbers, mathematics and multi-part golds.
+"""Is a predicted answer the gold answer? Numbers, mathematics, text, and answers in several parts.
 
-Follows OMIBench Appendix C.1 — normalised text, numbers within 1e-4 after removing units, LCS ratio
-≥ 0.75 for textual answers — with two guards the authors' scorer lacks: a numeric or mathematical gold
-is never decided by LCS (so "10.5" is not "0.5" and 3√3 is not 3√2), and mathematical equivalence is
-decided by math-verify (\\frac{1}{2} = 1/2 = 0.50 = 5\\times10^{-1}).
+Follows OMIBench Appendix C.1 — normalised text, numbers within 1e-4 after removing units, textual
+answers by similarity — with the guards the authors' scorer lacks:
+- a number or a formula is never decided as text ("10.5" is not "0.5", 3√3 is not 3√2); formulas are
+  compared by math-verify (\\frac{1}{2} = 1/2 = 0.50 = 5\\times10^{-1}), but never sequences, letter
+  strings or case-sensitive formulas, which it would compare as sets or products (ABDC = ABCD), and
+  never a part of an answer it could not read whole;
+- scientific notation in any spelling (6.02e23, 6.02 \\times 10^{23}, 6.02×10²³) is one number, and
+  very small numbers are compared relative to their size;
+- text matches when it has the same words in the same order, so no negation, opposite or number may
+  differ (judge/text.py replaces the paper's LCS ratio ≥ 0.75, which accepts "impossible" for "possible");
+- a multi-part gold needs every part, in order, however the parts are separated (judge/parts.py).
+A crash inside math-verify is a `MatchError`: the verdict becomes a judge error, not a wrong answer.
 """
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
-from rapidfuzz.distance import LCSseq
+from math_verify.errors import TimeoutException
+from math_verify.utils import timeout
+from sympy import Number, Rational
 
 from judge.extract import clean, strip_decoration, unwrap_latex
+from judge.parts import flat_parts, labelled_parts, split_parts  # noqa: F401  (split_parts re-exported)
+from judge.text import same_phrase, words
 
 EPS = 1e-4
-LCS_THRESHOLD = 0.75
 _PUNCT = re.compile(r"[.,?!;:，。？！；：]+(?=\s|$)|(?<=\s)[.,?!;:，。？！；：]+")
+_SPACING = re.compile(r"\\[ ,;:!]|\\q?quad\b|~|\\left\b|\\right\b")
+_SYMBOLS = {"times": "×", "cdot": "·", "approx": "≈", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥",
+            "neq": "≠", "ne": "≠", "pm": "±", "%": "%", "to": "→", "rightarrow": "→"}
+_SYMBOL = re.compile(r"\\(times|cdot|approx|leq?|geq?|neq?|pm|%|to|rightarrow)(?![A-Za-z])")
 # ASCII digits only: look-alike digits of other scripts (Arabic-Indic ٣) never read as numbers.
-_NUMBER = re.compile(r"^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][+-]?\d+)?$", re.ASCII)
-_SCI_TIMES = re.compile(r"^([+-]?\d+(?:\.\d+)?)\s*(?:\\times|×|x|\*)\s*10\s*\^\s*\{?\s*([+-]?\d+)\s*\}?$", re.ASCII)
-# A number and an optional unit: degrees, percent, or words ("cm", "m/s", "kg m^2"). A single letter
-# glued to the number ("3x") is a variable, not a unit.
-_UNIT_TAIL = re.compile(
-    r"^([+-]?[\d.,]+(?:[eE][+-]?\d+)?)"
-    r"(\s*(?:\^\s*\{?\\circ\}?|°|%|\\%)|\s+[A-Za-zµΩ°][A-Za-zµΩ°/·^\d\s]*|[A-Za-zµΩ°]{2,}[A-Za-zµΩ°/·^\d\s]*"
-    r"|\s*[\u4e00-\u9fff][\u4e00-\u9fff/·^\d\s]*)?$", re.ASCII)  # Chinese units: 15元, 3个
+_NUM = r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?|[+-]?\.\d+(?:[eE][+-]?\d+)?"
+_SCI = re.compile(rf"({_NUM})?\s*(?:[×xX*·]\s*)?10\s*\^\s*\{{?\s*([+-]?\d+)\s*\}}?", re.ASCII)
+_PLAIN = re.compile(f"({_NUM})", re.ASCII)
+# "(8.09 ± 0.02)": the value is 8.09 (the uncertainty is not part of the answer's value)
+_UNCERTAINTY = re.compile(r"^\(?\s*([+-]?\d+(?:\.\d+)?)\s*±\s*\d+(?:\.\d+)?\s*\)?")
+# "1{,}000" and "57{,}35": LaTeX's braced comma, a thousands separator before three digits, else a decimal comma
+_BRACED_COMMA = re.compile(r"(?<=\d)\{,\}(\d+)")
+# What may follow a number as its unit: degrees, percent, or words ("cm", "m/s^2", "s^{-1}", "元"). A
+# single letter glued to the number ("3x") is a variable, not a unit.
+_UNIT_WORD = r"[A-Za-zµΩÅ°]+(?:\^\s*\{?\s*[+-]?\d+\s*\}?)?"  # "cm", "m^2", "s^{-1}": digits only as exponents
+_UNIT = re.compile(
+    r"(?:\s*(?:\^\s*\{?\\circ\}?|°|%))?"
+    rf"(?:\s+{_UNIT_WORD}(?:[\s/·.*()-]+{_UNIT_WORD})*\)?|[A-Za-zµΩÅ°]{{2,}}(?:[\s/·.*()-]*{_UNIT_WORD})*\)?"
+    r"|\s*[\u4e00-\u9fff][\u4e00-\u9fff/·\s]*)?\s*$")
+# "x = 5", "TOF ≈ 21 s^{-1}": a short name, then the value.
+_RELATION = re.compile(r"^([A-Za-z\\][^=≈≃<>≤≥]{0,60}?)\s*(?:=|≈|≃)\s*([^=≈≃<>≤≥]+)$")
 _WORD = re.compile(r"(?<!\\)\b[A-Za-z]{3,}\b")
 _MATH_CONFIG = [LatexExtractionConfig(), ExprExtractionConfig()]
 
 
+class MatchError(Exception):
+    """Answer checking itself failed (math-verify raised): a judge error, never a wrong answer."""
+
+
+@lru_cache(maxsize=100_000)
+def canonical(s: str) -> str:
+    """One spelling of an answer: NFKC, superscripts as exponents, LaTeX wrappers and spacing removed,
+    operators as symbols (\\times → ×), minus signs and dashes as "-", decoration stripped."""
+    s = _SPACING.sub(" ", unwrap_latex(clean(s)))
+    s = _BRACED_COMMA.sub(lambda m: ("," if len(m.group(1)) == 3 else ".") + m.group(1), s)
+    s = _SYMBOL.sub(lambda m: _SYMBOLS[m.group(1)], s)
+    return strip_decoration(s.replace("−", "-").replace("–", "-"))
+
+
 def normalize_text(s: str) -> str:
     """Lower case, one space between words, common punctuation stripped (OMIBench C.1)."""
-    s = unwrap_latex(clean(s)).lower()
-    s = _PUNCT.sub("", s)
-    s = " ".join(s.split())
-    return s.strip(" .,;:?!")
+    s = _PUNCT.sub("", canonical(s).lower())
+    return " ".join(s.split()).strip(" .,;:?!")
 
 
+def _squash(s: str) -> str:
+    return re.sub(r"\s+", "", canonical(s))
+
+
+@lru_cache(maxsize=100_000)
 def parse_number(s: str) -> float | None:
-    """A plain number, after removing units and non-numeric suffixes; None if it is not one."""
-    s = strip_decoration(unwrap_latex(clean(s))).replace("\\,", "").replace("\\!", "").replace("−", "-")
-    s = s.replace("\\left", "").replace("\\right", "").strip()
-    m = _SCI_TIMES.match(s)
-    if m:
-        return float(m.group(1)) * 10 ** int(m.group(2))
-    m = _UNIT_TAIL.match(s)
-    if not m:
+    """A number, after removing units and non-numeric suffixes (OMIBench C.1); None if it is not one.
+
+    Scientific notation in any spelling: 6.02e23, 6.02E+23, 6.02 \\times 10^{23}, 6.02×10²³, 10^{5}."""
+    s = _UNCERTAINTY.sub(r"\1", canonical(s))
+    m = _SCI.match(s)
+    if m and _UNIT.match(s, m.end()):
+        mantissa = float(m.group(1).replace(",", "")) if m.group(1) else 1.0
+        return mantissa * 10.0 ** int(m.group(2))
+    m = _PLAIN.match(s)
+    if not m or not _UNIT.match(s, m.end()):
         return None
-    num = m.group(1).rstrip(".,")
-    if not num or not _NUMBER.match(num) or not re.search(r"[0-9]", num):
-        return None
-    return float(num.replace(",", ""))  # a percent sign is a unit like any other: "50%" is 50
+    return float(m.group(1).replace(",", ""))  # a percent sign is a unit like any other: "50%" is 50
+
+
+def numbers_close(pred: float, gold: float) -> bool:
+    """|Δ| ≤ 1e-4 (OMIBench Eq. 7) for ordinary magnitudes; relative to the gold's size where an absolute
+    1e-4 means nothing: 1.6e-19 is not 1.7e-19, and 6.02e23 equals itself whatever the float rounding."""
+    if gold == 0:
+        return abs(pred) <= EPS
+    if abs(gold) < 1e-2:
+        return math.isclose(pred, gold, rel_tol=EPS)
+    return math.isclose(pred, gold, rel_tol=1e-9, abs_tol=EPS)
 
 
 def is_textual(gold: str) -> bool:
-    """A gold made of words (not a number or a formula): compared by LCS ratio, as the paper does."""
+    """A gold made of words (not a number or a formula): compared as text, as the paper does."""
     return bool(_WORD.search(re.sub(r"\\[A-Za-z]+", " ", unwrap_latex(gold))))
 
 
 @lru_cache(maxsize=100_000)
 def _math(s: str) -> tuple:
     try:
-        return tuple(parse(f"${s}$", extraction_config=_MATH_CONFIG))
-    except Exception:  # math-verify raises on exotic LaTeX; that only means "not maths"
-        return ()
+        return tuple(parse(f"${s}$", extraction_config=_MATH_CONFIG, raise_on_error=True))
+    except (Exception, TimeoutException) as e:  # its timeout is a BaseException
+        raise MatchError(f"math-verify could not parse {s[:80]!r}: {type(e).__name__}: {e}") from e
 
 
 _FRACTION = re.compile(r"^\s*([+-])?\s*(?:\\[dt]?frac\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\}|(\d+)\s*/\s*(\d+))\s*$", re.ASCII)
@@ -83,58 +133,71 @@ def simple_fraction(s: str) -> float | None:
     return -value if m.group(1) == "-" else value
 
 
+@timeout(5)  # math-verify's own time limit: 10^{10^{10^{10}}} must not hang the judge
+def _evaluate(expr) -> float | None:
+    if getattr(expr, "is_number", False) and expr.is_real:
+        return float(expr.evalf(30))
+    return None
+
+
+def _value(expr) -> float | None:
+    """The value of an expression that is a plain real number (√27, 2^{-61}), else None."""
+    try:
+        return _evaluate(expr)
+    except (TypeError, ValueError, ArithmeticError):
+        return None
+    except TimeoutException as e:
+        raise MatchError(f"evaluating {str(expr)[:60]!r} took too long") from e
+
+
+def _read_whole(text: str, expr, numeric: bool) -> bool:
+    """Whether math-verify read the whole answer. It silently reads a part of what it cannot parse —
+    "(8.09\\pm0.02)\\times10^{-4} kg" becomes 10 — and two such parts compare equal. So every number
+    written in the answer must be a number of the parsed expression (every decimal number, and for a
+    formula every integer too but 0 and 1: a plain number's integers may be simplified, √27 = 3√3), and
+    an answer that names variables must not have become a plain number."""
+    try:
+        atoms = expr.atoms(Number)
+        if _names(text) and not expr.free_symbols:  # "E_0^2 + …" read as the number 2
+            return False
+    except AttributeError:  # a string or a set of results: nothing to check against
+        return True
+    known = {abs(float(v)) for a in atoms for v in ((a.p, a.q) if isinstance(a, Rational) else (a,))}
+    pattern = r"\d*\.\d+" if numeric else r"\d+(?:\.\d+)?"
+    written = {abs(float(x)) for x in re.findall(pattern, text)} - {0.0, 1.0}
+    return all(any(math.isclose(w, k, rel_tol=1e-9) for k in known) for w in written)
+
+
+_NUMERIC_COMMANDS = re.compile(r"\\(?:[dt]?frac|sqrt|pi|times|cdot|circ|left|right|ln|log|exp|sin|cos|tan)(?![A-Za-z])")
+_LATEX_FORM = {"×": "\\times ", "·": "\\cdot ", "±": "\\pm ", "≤": "\\leq ", "≥": "\\geq ", "≠": "\\neq "}
+
+
+def _names(text: str) -> bool:
+    """Whether a formula names something (a variable, a unit) besides numeric functions and constants."""
+    return bool(re.search(r"[A-Za-z]", _NUMERIC_COMMANDS.sub(" ", text)))
+
+
 @lru_cache(maxsize=100_000)
 def math_equal(pred: str, gold: str) -> bool | None:
-    """math-verify's verdict, or None when either side is not parseable mathematics."""
+    """math-verify's verdict on two canonical answers, or None when either is not parseable mathematics.
+
+    Two plain numbers are compared by `numbers_close`: math-verify rounds to six decimals, which makes
+    every number below 1e-6 equal (2^{-61} = 2^{-62})."""
+    gold, pred = (re.sub("[×·±≤≥≠]", lambda m: _LATEX_FORM[m.group()], x) for x in (gold, pred))
     g, p = _math(gold), _math(pred)
-    if not g or not p:
+    if len(g) < 2 or len(p) < 2:  # math-verify returns [expression, text]; the text alone is no maths
         return None
+    gv, pv = _value(g[0]), _value(p[0])
+    # A formula with names that parses to a plain number lost its names: it is checked as a formula.
+    numeric = gv is not None and pv is not None and not _names(gold) and not _names(pred)
+    if not (_read_whole(gold, g[0], numeric) and _read_whole(pred, p[0], numeric)):
+        return None
+    if numeric:
+        return numbers_close(pv, gv)
     try:
-        return bool(verify(list(g), list(p)))
-    except Exception:
-        return None
-
-
-def lcs_ratio(a: str, b: str) -> float:
-    if not a and not b:
-        return 1.0
-    return LCSseq.similarity(a, b) / max(len(a), len(b))
-
-
-def match_one(pred: str | None, gold: str) -> bool:
-    """One predicted answer against one gold answer (neither a multiple-choice letter set)."""
-    if pred is None:
-        return False
-    p, g = normalize_text(pred), normalize_text(gold)
-    if not p:
-        return False
-    if is_textual(gold):  # words: case and punctuation do not matter, near-spellings do (LCS)
-        return p == g or lcs_ratio(p, g) >= LCS_THRESHOLD
-    if _squash(pred) == _squash(gold):
-        return True
-    gold_value = parse_number(gold)
-    if gold_value is None:
-        gold_value = simple_fraction(gold)
-    if gold_value is not None:
-        pred_value = parse_number(pred)
-        if pred_value is None:
-            pred_value = simple_fraction(pred)
-        if pred_value is not None:
-            return abs(pred_value - gold_value) <= EPS
-        if not re.search(r"[0-9\\]", pred):  # no digit and no LaTeX: cannot name a number
-            return False
-        return bool(math_equal(pred, gold))
-    if not _case_sensitive(gold):
-        verdict = math_equal(pred, gold)
-        if verdict is not None:
-            return verdict
-    # Not parseable maths (e.g. "row=3, col=5"), or a formula where b and B are different quantities
-    # (math-verify folds case): exact match, ignoring spaces only.
-    return False
-
-
-def _squash(s: str) -> str:
-    return re.sub(r"\s+", "", strip_decoration(unwrap_latex(clean(s))))
+        return bool(verify(list(g), list(p), raise_on_error=True))
+    except (Exception, TimeoutException) as e:
+        raise MatchError(f"math-verify failed on {pred[:60]!r} vs {gold[:60]!r}: {type(e).__name__}: {e}") from e
 
 
 def _case_sensitive(gold: str) -> bool:
@@ -143,39 +206,70 @@ def _case_sensitive(gold: str) -> bool:
     return any(ch.lower() in letters and ch.upper() in letters for ch in letters)
 
 
-def split_parts(answer: str) -> list[str]:
-    """Split "3, 5" / "3; 5" / "3 and 5" into parts, at top level only (not inside brackets)."""
-    parts, depth, cur = [], 0, ""
-    i = 0
-    while i < len(answer):
-        ch = answer[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        # "1,000" is one number: a comma between a digit and exactly three digits is a thousands separator
-        thousands = (ch == "," and i > 0 and answer[i - 1].isdigit()
-                     and re.match(r"\d{3}(?!\d)", answer[i + 1:i + 5]) is not None)
-        if depth == 0 and not thousands and (ch in ",;，；" or answer.startswith(" and ", i)):
-            parts.append(cur)
-            cur = ""
-            i += 5 if answer.startswith(" and ", i) else 1
-            continue
-        cur += ch
-        i += 1
-    parts.append(cur)
-    return [x.strip() for x in parts if x.strip()]
+def _letters_only(s: str) -> bool:
+    """"ABDC", "AB", "x y": letter strings are names or orders, not products of variables."""
+    return bool(re.fullmatch(r"[A-Za-z]+(?:\s+[A-Za-z]+)*", canonical(s)))
 
 
-def match_all(preds: list[str], golds: list[str]) -> bool:
-    """Every gold part needs its own matching predicted part (a multi-part gold is all or nothing)."""
-    if len(golds) == 1:
-        return any(match_one(p, golds[0]) for p in preds[-1:])
-    remaining = list(preds)
-    for g in golds:
-        hit = next((i for i, p in enumerate(remaining) if match_one(p, g)), None)
-        if hit is None:
-            return False
-        remaining.pop(hit)
-    return True
+def _relation(s: str) -> tuple[str, str] | None:
+    m = _RELATION.match(canonical(s))
+    return (re.sub(r"\s+", "", m.group(1)), m.group(2).strip()) if m else None
 
+
+def match_one(pred: str | None, gold: str, strict: bool = False) -> bool:
+    """One predicted answer against one gold answer (neither a multiple-choice letter set).
+
+    `strict`: text must be the very same words (no spelling, inflection or article left out), for the
+    exact-match stage of Think360's cascade."""
+    if pred is None or not normalize_text(pred):
+        return False
+    if _squash(pred) == _squash(gold) or (normalize_text(pred) == normalize_text(gold) and not _case_sensitive(gold)):
+        return True
+    gold_rel, pred_rel = _relation(gold), _relation(pred)
+    if gold_rel and (pred_rel is None or pred_rel[0] == gold_rel[0]):  # "TOF = 21" vs "21" or "TOF = 21.0"
+        return match_one(pred_rel[1] if pred_rel else pred, gold_rel[1], strict)
+    if pred_rel and not gold_rel and not is_textual(gold):  # "x = 5" answers "5"
+        return match_one(pred_rel[1], gold, strict)
+    gold_value = parse_number(gold)
+    if gold_value is None:
+        gold_value = simple_fraction(gold)
+    if gold_value is not None:
+        pred_value = parse_number(pred)
+        if pred_value is None:
+            pred_value = simple_fraction(pred)
+        if pred_value is not None:
+            return numbers_close(pred_value, gold_value)
+        if not re.search(r"[0-9\\]", pred) or len(split_parts(pred)) > 1:
+            return False  # no digit and no LaTeX cannot name a number; a list is not one number
+        return bool(math_equal(canonical(pred), canonical(gold)))
+    if is_textual(gold):
+        p, g = normalize_text(pred), normalize_text(gold)
+        return words(p) == words(g) if strict else same_phrase(p, g)
+    if len(split_parts(gold)) > 1 or _letters_only(gold) or _letters_only(pred) or _case_sensitive(gold):
+        # Sequences are compared part by part (match_answer); letter strings and formulas where b and B
+        # differ only exactly: math-verify would read them as sets or products and fold case.
+        return False
+    return bool(math_equal(canonical(pred), canonical(gold)))
+
+
+def _parts_match(preds: list[str], golds: list[str], strict: bool) -> bool:
+    return len(preds) == len(golds) and all(match_one(p, g, strict) for p, g in zip(preds, golds))
+
+
+def match_answer(pred: str | None, golds: list[str], strict: bool = False) -> bool:
+    """A whole answer against the gold list: as one answer, or part by part in order.
+
+    The gold list is joined and split again like the response, so "(1) 90; (2) α" answers the gold
+    ["(1) 90", "(2) α"] as well as a response with its parts in any separator or in several boxes."""
+    if pred is None:
+        return False
+    gold = ", ".join(golds)
+    if match_one(pred, gold, strict):
+        return True
+    gold_labels, pred_labels = labelled_parts(canonical(gold)), labelled_parts(canonical(pred))
+    if gold_labels and pred_labels:
+        return ([n for n, _ in gold_labels] == [n for n, _ in pred_labels]
+                and all(_parts_match(split_parts(p), split_parts(g), strict)
+                        for (_, p), (_, g) in zip(pred_labels, gold_labels)))
+    gold_parts = flat_parts(canonical(gold))
+    return len(gold_parts) > 1 and _parts_match(flat_parts(canonical(pred)), gold_parts, strict)

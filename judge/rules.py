@@ -14,8 +14,9 @@ from typing import Any
 
 from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
 from data.records import letters
-from judge.extract import boxed_all, clean, extract_answer, option_letters
-from judge.match import EPS, match_all, match_one, normalize_text, parse_number, split_parts
+from judge.extract import answer_candidates, clean, extract_answer, option_letters
+from judge.match import EPS, MatchError, match_answer, normalize_text, parse_number
+from judge.parts import flat_parts
 
 GRID = re.compile(r"row\s*[=:]?\s*(\d+)\s*[,;]?\s*(?:and\s*)?col(?:umn)?\s*[=:]?\s*(\d+)", re.I)
 RULE_JUDGE = "rules"
@@ -56,8 +57,13 @@ def grid_cell(text: str | None) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-def score(rec: dict[str, Any], response: str | None) -> dict[str, Any]:
-    """Verdict fields for one response: `extracted` (what was read as the answer) and `correct`."""
+def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> dict[str, Any]:
+    """Verdict fields for one response: `extracted` (what was read as the answer) and `correct`.
+
+    `strict`: textual answers must be the very same words, as in the exact-match stage of
+    Think360's cascade. If answer checking itself fails (a crash inside math-verify), the verdict is
+    `status: judge_error` with the reason, never a wrong answer.
+    """
     final = clean(response or "")
     prefer_tag = rec["benchmark"] == "mira"  # MIRA asks for <answer></answer>
     candidate = extract_answer(final, prefer_tag=prefer_tag)
@@ -69,16 +75,21 @@ def score(rec: dict[str, Any], response: str | None) -> dict[str, Any]:
     if len(golds) == 1 and grid_cell(golds[0]):
         cell = grid_cell(candidate) or grid_cell(final.splitlines()[-1] if final else "")
         return {"extracted": candidate, "correct": cell is not None and cell == grid_cell(golds[0])}
-    if len(golds) > 1:
-        boxes = boxed_all(final)
-        # the last boxes hold the final answer; earlier ones may be abandoned attempts
-        preds = boxes[-len(golds):] if len(boxes) >= len(golds) else split_parts(candidate or "")
-        return {"extracted": "; ".join(preds) if preds else None, "correct": match_all(preds, golds)}
-    return {"extracted": candidate, "correct": candidate is not None and match_one(candidate, golds[0])}
+    errors = []
+    n_parts = len(flat_parts(", ".join(golds)))
+    for option in answer_candidates(final, prefer_tag, max_parts=n_parts):
+        try:
+            if match_answer(option, golds, strict):
+                return {"extracted": option, "correct": True}
+        except MatchError as e:  # another reading of the answer may still settle it
+            errors.append(str(e))
+    if errors:
+        return {"extracted": candidate, "correct": None, "status": "judge_error", "error": errors[0]}
+    return {"extracted": candidate, "correct": False}
 
 
 def judge_predictions(records: list[dict[str, Any]], preds: dict[str, str | None]) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    out, counts = [], {"scored": 0, "correct": 0, "missing": 0, "no_response": 0}
+    out, counts = [], {"scored": 0, "correct": 0, "missing": 0, "no_response": 0, "judge_error": 0}
     for rec in records:
         if rec["id"] not in preds:
             counts["missing"] += 1
@@ -88,8 +99,11 @@ def judge_predictions(records: list[dict[str, Any]], preds: dict[str, str | None
             out.append({"id": rec["id"], "correct": None, "extracted": None, "status": "no_response"})
             counts["no_response"] += 1
             continue
-        verdict = score(rec, response)
-        out.append({"id": rec["id"], **verdict, "status": "ok"})
+        verdict = {"status": "ok", **score(rec, response)}
+        out.append({"id": rec["id"], **verdict})
+        if verdict["status"] == "judge_error":
+            counts["judge_error"] += 1
+            continue
         counts["scored"] += 1
         counts["correct"] += bool(verdict["correct"])
     return out, counts
@@ -127,10 +141,13 @@ def main(argv: list[str] | None = None) -> int:
     verdicts, counts = judge_predictions(records, preds)
     unmatched = len(set(preds) - {r["id"] for r in records})
     write_jsonl_atomic(args.out, verdicts)
-    acc = counts["correct"] / counts["scored"] if counts["scored"] else float("nan")
-    print(f"accuracy {acc:.2%} ({counts['correct']}/{counts['scored']} scored); "
+    n, c = len(records), counts["correct"]
+    acc = c / n if n else float("nan")
+    scored = c / counts["scored"] if counts["scored"] else float("nan")
+    print(f"accuracy {acc:.2%} ({c}/{n} records; a record without a verdict counts as wrong); "
+          f"over scored predictions {scored:.2%} ({c}/{counts['scored']}); "
           f"{counts['missing']} record(s) without a prediction, {counts['no_response']} prediction(s) without a "
-          f"response (excluded), {unmatched} prediction(s) matching no record")
+          f"response, {counts['judge_error']} judge error(s), {unmatched} prediction(s) matching no record")
     return 0
 
 

@@ -264,7 +264,9 @@ MATCH = [
     ("text-whitespace", "  The   Octahedron ", "the octahedron", True),
     ("text-punct-inside", "Hello, world!", "hello world", True),
     ("text-hyphen-lcs", "square-planar", "Square planar", True),
-    ("text-lcs-0.8", "octahedral", "octahedron", True),          # LCS 8/10 = 0.8 >= 0.75 (Eq. 6)
+    # LCS 8/10 = 0.8 >= 0.75 (Eq. 6), but another word: word forms are not told apart from other words by
+    # their letters (ethanal / ethane, cyclohexane / cyclohexene), so the rule judge leaves them to LLM judges
+    ("text-other-word-form", "octahedral", "octahedron", False),
     ("text-lcs-0.89", "increases", "increase", True),             # 8/9
     ("text-lcs-below", "tetrahedron", "octahedron", False),       # 8/11 = 0.727 < 0.75
     ("yes-no", "yes", "no", False),

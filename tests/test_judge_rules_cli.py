@@ -26,5 +26,8 @@ def test_rules_cli_on_a_converted_omibench_release(tmp_path, capsys):
     assert len(out) == n and correct == (n + 1) // 2
     assert all(x["correct"] == (i % 2 == 0) for i, x in enumerate(out))
     printed = capsys.readouterr().out
-    assert f"({correct}/{n} scored)" in printed
+    # the paper-comparable accuracy divides by every record (the one without a prediction counts as
+    # wrong); the accuracy over scored predictions stands beside it
+    assert f"({correct}/{n + 1} records;" in printed and f"over scored predictions" in printed
+    assert f"({correct}/{n})" in printed
     assert "1 record(s) without a prediction" in printed and "2 prediction(s) matching no record" in printed

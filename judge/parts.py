@@ -1,0 +1,78 @@
+"""Answers in several parts: labelled parts — (1) (2), a) b), (i) (ii) — and parts separated by , ; and.
+
+Gold and response are split the same way, so how the parts are separated does not matter ("3, 5",
+"3; 5", "3 and 5", one part per line), nor how an official release happened to cut its gold into a
+list (OMIBench splits some golds at commas inside their parts): the gold list is joined and split
+again like a response. Brackets, braces and thousands separators ("1,000") never split.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# A label opens a part at the start of the text or after a space or separator: "(1)", "1)", "(a)",
+# "a)", "(ii)". Not "f(1)" or "x(a)": a label never follows a letter or digit.
+_LABEL = re.compile(r"(?:^|(?<=[\s,;:，；。.]))\(?(\d{1,2}|[a-h]|[ivx]{1,4})\)(?!\))", re.I)
+_ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"]
+_SEPARATORS = ",;，；\n"
+
+
+def split_parts(answer: str) -> list[str]:
+    """Split "3, 5" / "3; 5" / "3 and 5" / "3 or 5" / lines into parts, at top level only (not inside
+    brackets)."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(answer):
+        ch = answer[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            # "1,000" is one number: a comma between a digit and exactly three digits
+            thousands = (ch == "," and i > 0 and answer[i - 1].isdigit()
+                         and re.match(r"\d{3}(?!\d)", answer[i + 1:i + 5]) is not None)
+            word = next((w for w in (" and ", " or ") if answer.startswith(w, i)), None)
+            width = len(word) if word else 1 if ch in _SEPARATORS and not thousands else 0
+            if width:
+                parts.append(answer[start:i])
+                i += width
+                start = i
+                continue
+        i += 1
+    parts.append(answer[start:])
+    return [p.strip(" .。") for p in parts if p.strip(" .。")]
+
+
+def _index(label: str, roman: bool) -> int:
+    label = label.lower()
+    if label.isdigit():
+        return int(label)
+    if roman:
+        return _ROMAN.index(label) + 1
+    return ord(label) - ord("a") + 1 if len(label) == 1 else 0  # "ii" among letters: no sequence
+
+
+@lru_cache(maxsize=100_000)
+def labelled_parts(text: str) -> tuple[tuple[int, str], ...] | None:
+    """(part number, body) for a text whose parts carry labels numbered 1, 2, 3… (or a, b, c… or i, ii,
+    iii…) in order; None when the text has fewer than two such labels. Text before the first label
+    ("Answer:") is not part of any part."""
+    found = list(_LABEL.finditer(text))
+    roman = len(found) >= 2 and all(m.group(1).lower() in _ROMAN for m in found) and found[0].group(1).lower() == "i"
+    kinds = {"digit" if m.group(1).isdigit() else "letter" for m in found}
+    if len(found) < 2 or len(kinds) > 1:
+        return None
+    numbers = [_index(m.group(1), roman) for m in found]
+    if numbers != list(range(1, len(found) + 1)):
+        return None
+    bodies = [text[m.end():nxt.start()] for m, nxt in zip(found, found[1:])] + [text[found[-1].end():]]
+    # a part ends where the next label starts, without the separator written before that label
+    return tuple((n, re.sub(r"(?:[\s,;，；.:]|\band\b)+$", "", body).strip(" ,;，；.:\n")) for n, body in zip(numbers, bodies))
+
+
+def flat_parts(text: str) -> list[str]:
+    """Every part of an answer in order, labelled or not: "(1) 6, 12 (2) 7" → ["6", "12", "7"]."""
+    labelled = labelled_parts(text)
+    if labelled is None:
+        return split_parts(text)
+    return [p for _, body in labelled for p in split_parts(body)]
