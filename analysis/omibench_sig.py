@@ -10,7 +10,7 @@ import pandas as pd
 from analysis.omibench_b_util import BENCH, METRICS, raw_manifest, run_records, runs_named
 from analysis.omibench_F5c import sampling_runs, verdict_lines
 from analysis.scaling import PAPER_KS, maj_at_k, vote_key
-from analysis.stats import mcnemar, paired_permutation
+from analysis.stats import counted_correct, mcnemar, paired_permutation
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.sig"]
@@ -20,9 +20,9 @@ TEXT_ICL = re.compile(r"icl\+shots(\d+)\+demos-none")
 
 
 def correct_series(df: pd.DataFrame) -> pd.Series:
-    """Correctness of the scored answers by (id, sample_idx); failures are not answers."""
-    ok = df[df["status"] == "ok"]
-    return pd.Series(ok["correct"].astype(bool).to_numpy(), index=pd.MultiIndex.from_arrays([ok["id"], ok["sample_idx"]]))
+    """Correctness of every judged answer by (id, sample_idx), a failure not correct: the tests compare
+    the accuracies the tables report."""
+    return pd.Series(counted_correct(df).to_numpy(), index=pd.MultiIndex.from_arrays([df["id"], df["sample_idx"]]))
 
 
 def paired(a: pd.Series, b: pd.Series) -> dict:
@@ -100,6 +100,8 @@ def build(table_id: str, ctx: Context) -> Table:
                  pd.DataFrame(rows), sources=sources,
                  notes=["McNemar pairs the i-th sample of A with the i-th of B for each item (repeats as pairs); the "
                         "permutation test averages each item's repeats first (10,000 sign flips, seed 0).",
+                        "Every answer both sides ran is paired, a failed request or judge error counting as not "
+                        "correct, so acc_a and acc_b are the paper-comparable accuracies on the paired answers.",
                         "Paper: Qwen-VL-32B Thinking vs Instruct, 1 vs 16 samples, 0- vs 3-shot textual ICL over five "
                         "repeated runs, all p < 0.05 (no p-values printed: no reference file). Here: Table 4's "
                         f"{THINKING} / {INSTRUCT} (on {' or '.join(REPEATS)}), the F5c run's largest drawn k, "
