@@ -95,7 +95,8 @@ def test_F5c_majority_vote_and_failures(env):
     # q0: maj@1 "1" ✓, maj@3 "3" ✗, maj@4 tie 1/3 → first seen "1" ✓; q1: ✓ at every k (sample 2 failed)
     assert list(df.loc[[1, 3, 4], "maj_at_k"]) == [100.0, 50.0, 100.0]
     assert df.loc[4, "no_response"] == 1 and df.loc[3, "short"] == 1
-    assert df.loc[4, "avg_at_k"] == pytest.approx(100 * (0.5 + 2 / 3) / 2)
+    assert df.loc[4, "avg_at_k"] == 50.0  # q1's failed sample is not correct: 2 of 4, as q0
+    assert df.loc[4, "avg_at_k_scored"] == pytest.approx(100 * (0.5 + 2 / 3) / 2)
     assert math.isnan(df.loc[16, "maj_at_k"])  # 16 samples were not drawn
     # GPTScore: votes on the rule judge's extracted answers, the winner scored by its GPTScore verdict
     for idx in range(4):
