@@ -11,7 +11,7 @@ import pandas as pd
 
 from analysis import c2rbench_common as c2r
 from analysis.reference import beside_paper
-from analysis.stats import accuracy_table
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table, save_figure
 
 IDS = ["c2rbench.F7", "c2rbench.F8", "c2rbench.F9", "c2rbench.F10"]
@@ -38,7 +38,7 @@ def wide(long: pd.DataFrame, df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Models as rows (best Overall first), keys as columns, with the judge and setting each ran."""
     t = long.pivot_table(index="model", columns="key", values="acc", aggfunc="first", dropna=False)
     t = t[[k for k in keys if k in t.columns]]
-    t = t.sort_values("Overall" if "Overall" in t else t.columns[0], ascending=False)
+    t = t.sort_values("Overall" if "Overall" in t else t.columns[0], ascending=False, kind="stable")  # ties by name
     info = df.groupby("model")[["judge", "run_setting"]].first()
     return info.join(t, how="right").reset_index()
 
@@ -94,9 +94,9 @@ def build(table_id: str, ctx: Context) -> Table:
     if table_id == "c2rbench.F9":
         table.insert(1, "MLLM", table["model"].map(kinds))
     fail = long[long["key"] == "Overall"] if "Overall" in set(long["key"]) else long
-    extra = {"Failures (kept out of the accuracies)": fail[["model", "scored", "no_response", "judge_error"]], **extra}
+    extra = {"Failures and accuracy over scored tasks": fail[["model", "acc", *BESIDE]], **extra}
     fig = ctx.figures / f"{table_id}.png"
     bars(table, keys, CAPTIONS[table_id].split(" — ")[1], fig, xlabel)
-    return Table(table_id, CAPTIONS[table_id] + " Failures (no response, judge error) are excluded and counted.",
+    return Table(table_id, CAPTIONS[table_id] + " Failures (no response, judge error) count as not correct.",
                  table, vs_paper=beside_paper(long.rename(columns={"key": ref_key}), table_id, [ref_key]),
-                 extra=extra, figure=fig, notes=notes, sources=runs)
+                 extra=extra, figure=fig, notes=[ACC_NOTE, *notes], sources=runs)

@@ -7,7 +7,7 @@ import pandas as pd
 
 from analysis import c2rbench_common as c2r
 from analysis.reference import beside_paper
-from analysis.stats import accuracy_table, micro_average
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table, counted_correct, micro_average
 from analysis.external import external_file
 from analysis.table import Context, MissingInputs, Table
 from judge.agreement import cohen_kappa
@@ -60,15 +60,18 @@ def build_t3(table_id: str, ctx: Context) -> Table:
     extra, sources = {}, []
     try:
         df, sources, judge_notes = c2r.judged(ctx, [c2r.MAIN])
-        same = df[df["id"].isin(tasks["task_id"]) & (df["status"] == "ok")]
+        same = df[df["id"].isin(tasks["task_id"])]
         for model, g in same.groupby("model"):
-            acc = category_accuracy(g.assign(score=g["correct"].astype(float)), model)
+            acc = category_accuracy(g.assign(score=counted_correct(g).astype(float)), model)
             table[model] = table["category"].map(acc.set_index("category")["acc"])
         full = pd.concat([accuracy_table(df, ["model", "category"]),
                           accuracy_table(df, ["model"]).assign(category="Overall")])
         extra["Models on every task (zero-shot, T = 0)"] = full.pivot(index="model", columns="category",
                                                                       values="acc").reset_index()
-        notes += judge_notes + ["Model columns: accuracy (%) on the tasks the humans answered, failures left out."]
+        extra["Models on the humans' tasks: failures and accuracy over scored tasks"] = \
+            accuracy_table(same, ["model"])[["model", "acc", *BESIDE]]
+        notes += judge_notes + [ACC_NOTE, "Model columns: accuracy (%) on the tasks the humans answered, a failure "
+                                "counting as not correct (as a human's wrong answer)."]
     except MissingInputs as e:
         notes.append(f"No model beside the humans: {e}")
     long = pd.concat([human.assign(stat="acc"), human.assign(stat="n_tasks", acc=human["tasks"].astype(float))])

@@ -6,6 +6,7 @@ import pandas as pd
 
 from analysis import c2rbench_common as c2r
 from analysis.reference import beside_paper, load_reference
+from analysis.stats import ACC_NOTE, accuracy
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["c2rbench.T4"]
@@ -13,22 +14,22 @@ SUBSET = "Logical"
 
 
 def times(df: pd.DataFrame) -> pd.DataFrame:
-    """Per model, setting and level (and Overall): mean latency over scored answers (All), correct and
-    wrong ones. Failures and answers without a latency are counted, not timed: All is then exactly
-    acc·Correct + (1 − acc)·Wrong."""
+    """Per model, setting and level (and Overall): mean latency of the answers (All: every request that
+    got a response, a judge error included, since it does not undo the answer) and of the correct and
+    wrong scored ones; acc, acc_scored and the counts beside them. Without judge errors, All is exactly
+    acc_scored·Correct + (1 − acc_scored)·Wrong."""
     rows = []
     for (model, setting, judge), g in df.groupby(["model", "setting", "judge"]):
         for lv in ["Overall", *c2r.LEVELS]:
             h = g if lv == "Overall" else g[g["level"] == lv]
-            ok = h[(h["status"] == "ok") & h["latency_s"].notna()]
+            timed = h[(h["status"] != "no_response") & h["latency_s"].notna()]
+            ok = timed[timed["status"] == "ok"]
             right = ok["correct"].astype(bool)
             rows.append({"model": model, "setting": setting, "judge": judge, "level": c2r.level_name(lv),
-                         "All": ok["latency_s"].mean(), "Correct": ok.loc[right, "latency_s"].mean(),
-                         "Wrong": ok.loc[~right, "latency_s"].mean(), "timed": len(ok), "correct": int(right.sum()),
-                         "acc": 100 * right.mean() if len(ok) else float("nan"),
-                         "no_latency": int(((h["status"] == "ok") & h["latency_s"].isna()).sum()),
-                         "no_response": int((h["status"] == "no_response").sum()),
-                         "judge_error": int((h["status"] == "judge_error").sum())})
+                         "All": timed["latency_s"].mean(), "Correct": ok.loc[right, "latency_s"].mean(),
+                         "Wrong": ok.loc[~right, "latency_s"].mean(), "timed": len(timed),
+                         "no_latency": int(((h["status"] != "no_response") & h["latency_s"].isna()).sum()),
+                         **accuracy(h)})
     return pd.DataFrame(rows)
 
 
@@ -65,9 +66,10 @@ def build(table_id: str, ctx: Context) -> Table:
         notes=notes + [
             "Time is the request's wall-clock latency (latency_s: from sending the request to the full reply), "
             "so it depends on the server's load and speed as well as on the model.",
-            "All / Correct / Wrong average the scored answers that have a latency; `no_response`, `judge_error` "
-            "and `no_latency` count the rest. `acc` is the share of correct ones, so "
-            "All = acc·Correct + (1 − acc)·Wrong.",
+            "All averages every request that got a response and has a latency (`timed`; a judge error does not "
+            "undo the model's answer, so its time counts); Correct / Wrong split the scored ones. Without judge "
+            "errors All = acc_scored·Correct + (1 − acc_scored)·Wrong; `no_latency` counts answers without one.",
+            ACC_NOTE,
             "The paper's Table 4 is DeepSeek-R1 tested through its web interface (74.48% on Logical, §4.4), "
             "not the API run compared here; its All/Correct/Wrong imply ≈ 74.8% overall (extra table)."],
         sources=runs,

@@ -10,6 +10,7 @@ import pandas as pd
 
 from analysis.mira_common import DOMAIN_ORDER, LEVELS, grouped, scoring_units, verdicts
 from analysis.mira_tasks import HOW
+from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
 
 IDS = ["mira.T1"]
@@ -40,9 +41,10 @@ def build(table_id: str, ctx: Context) -> Table:
         "T (Text-CoT) and V (simulated Visual-CoT); micro-averaged over scoring units.",
         wide,
         vs_paper=None,
-        extra={"Scored units and failures": long[["model", "level", "group", "judge", "scored", "no_response",
-                                                  "judge_error"]].sort_values(["model", "group", "level"])},
-        notes=["The paper's Table 1 is in the main paper, which our text (supplementary only) does not include: "
+        extra={"Scored units and failures": long[["model", "level", "group", "judge", "acc", *BESIDE]]
+               .sort_values(["model", "group", "level"])},
+        notes=[ACC_NOTE + " A unit is an item or a Gear Rotation pair.",
+               "The paper's Table 1 is in the main paper, which our text (supplementary only) does not include: "
                "no reference numbers.",
                "Averaging: over scoring units (items; a Gear Rotation pair counts once), not over tasks.",
                f"Judge per model: {', '.join(f'{m}: {j}' for m, j in judges.items())}."],

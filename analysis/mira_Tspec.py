@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.mira_common import DOMAIN_ORDER, TASK_ORDER, grouped, paper_order, scoring_units, verdicts
+from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
 
 IDS = ["mira.Tspec"]
@@ -39,9 +40,9 @@ def build(table_id: str, ctx: Context) -> Table:
         "(points).",
         table,
         vs_paper=None,
-        extra={"Scored units and failures": long[["model", "template", "group", "judge", "scored",
-                                                  "no_response", "judge_error"]]},
-        notes=["The paper's numbers for this comparison are in the main text, not in our supplementary text: "
+        extra={"Scored units and failures": long[["model", "template", "group", "judge", "acc", *BESIDE]]},
+        notes=[ACC_NOTE + " A unit is an item or a Gear Rotation pair.",
+               "The paper's numbers for this comparison are in the main text, not in our supplementary text: "
                "no reference numbers (the project page states an average gain of about 1.4-1.5 points).",
                "Gear Rotation is scored by pairs (both questions of a pair right) as in the authors' acc.py.",
                f"Judge per model: {', '.join(f'{m}: {j}' for m, j in judges.items())}."],

@@ -4,7 +4,8 @@ task, domain and overall.
 Scoring follows the authors' acc.py (github.com/aiming-lab/MIRA): a Gear Rotation item is one of a
 pair (uids n.1 / n.2, the same gears asked both ways) and the pair scores 1 only when both answers
 are right, so the task has 20 scoring units for 40 items; every other item is its own unit. Domain and
-overall accuracies pool the units (a micro average), as acc.py does for its per-aspect lines.
+overall accuracies pool the units (a micro average), as acc.py does for its per-aspect lines; a failed
+unit is not correct, as acc.py counts a missing answer.
 """
 from __future__ import annotations
 
@@ -78,8 +79,9 @@ def _unit(task: str, rid: str, uid: str) -> str:
 def scoring_units(df: pd.DataFrame, sources: list[Run]) -> pd.DataFrame:
     """One row per scoring unit (an item, or a Gear Rotation pair) per model, setting and sample.
 
-    A pair is correct only when every member is. It is a failure (kept out of the accuracy, counted)
-    when a member failed or was not run at all; acc.py instead counts a missing member as wrong.
+    A pair is correct only when every member is. It is a failure (not correct, counted; left out of
+    acc_scored only) when a member failed or was not run at all; acc.py too counts a missing member as
+    wrong.
     """
     items: dict[str, tuple[str, str]] = {}
     for path in {Path(r.manifest["data"]) for r in sources if r.manifest.get("data")}:

@@ -9,6 +9,7 @@ import pandas as pd
 
 from analysis.mira_common import LEVELS, grouped, paper_order, scoring_units, verdicts
 from analysis.reference import beside_paper
+from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
 
 GROUPS: dict[str, list[str]] = {
@@ -47,18 +48,19 @@ def build(table_id: str, ctx: Context) -> Table:
     long = task_long(scoring_units(df, sources), tasks)
     models = paper_order(table_id, sorted(set(df["model"])))
     judges = df.groupby("model")["judge"].first().to_dict()
-    notes = [f"Judge per model (mira_judge preferred, the rule judge when mira_judge does not cover every "
+    notes = [ACC_NOTE + " A unit is an item or a Gear Rotation pair.",
+             f"Judge per model (mira_judge preferred, the rule judge when mira_judge does not cover every "
              f"level): {', '.join(f'{m}: {j}' for m, j in judges.items())}.",
              "Levels: D = direct, T = cot_general (T_gen), V = visual_cot; a text-only model runs each as its "
              "+caption variant."]
     if "Gear Rotation" in tasks:
         notes.append("Gear Rotation is scored by pairs as in the authors' acc.py: questions n.1 and n.2 (the "
                      "two rotation directions of one gear train) count once, correct only if both are; a pair "
-                     "with a failed or missing member is a failure, counted under no_response/judge_error.")
-    failures = long[["model", "level", "task", "judge", "scored", "no_response", "judge_error"]]
+                     "with a failed or missing member is not correct and counted under no_response/judge_error.")
+    failures = long[["model", "level", "task", "judge", "acc", *BESIDE]]
     caption = (f"MIRA Table {table_id.split('.T')[1]} — accuracy (%) on {', '.join(tasks)} at level D (direct), "
-               "T (Text-CoT, general template) and V (simulated Visual-CoT). Failures are excluded from the "
-               "percentages and counted below.")
+               "T (Text-CoT, general template) and V (simulated Visual-CoT). Failures count as not correct; "
+               "they and the accuracy over scored units are below.")
     return Table(table_id, caption, wide(long, tasks, models),
                  vs_paper=beside_paper(long, table_id, ["task", "level"]),
                  extra={"Scored units and failures": failures.sort_values(["model", "task", "level"])},

@@ -1,5 +1,5 @@
-"""MorphoBench Tables 1 and 2: answer correctness (accuracy over judged items, as the authors'
-CorrectnessEvaluator computes it).
+"""MorphoBench Tables 1 and 2: answer correctness, Acc = (1/N) Σ Acc_i over all N items run (Eq. 18): a
+failed request or judge error is not correct; the accuracy over scored items is given beside it.
 
 T1: accuracy per discipline on MORPHO-R(v0), with the "Total (share)" row of question counts.
 T2: accuracy on R(Lite), R(v0), R(Complex), P(v0), P(Perturbed); the parenthesised numbers are absolute
@@ -11,7 +11,7 @@ import pandas as pd
 
 from analysis.morphobench_common import SETTING, SPLITS, verdicts
 from analysis.reference import beside_paper
-from analysis.stats import accuracy_table
+from analysis.stats import ACC_NOTE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["morphobench.T1", "morphobench.T2"]
@@ -52,7 +52,8 @@ def build_T1(table_id: str, df: pd.DataFrame) -> Table:
         "Total (share): questions per discipline in the R(v0) items that were run, and their proportion.",
         wide, vs_paper=beside_paper(long, table_id, ["discipline"]),
         extra={"Total (share)": total, "Scored and failures": long.drop(columns="acc")},
-        notes=[_judges_note(df), f"Setting {SETTING}: v0 items carry no hints, so this is the plain question.",
+        notes=[ACC_NOTE,
+               _judges_note(df), f"Setting {SETTING}: v0 items carry no hints, so this is the plain question.",
                "The paper's Total row (439+560+250+86+212 = 1547 questions) does not add up to the N = 1307 "
                "of its caption; its shares are of 1547."])
 
@@ -73,7 +74,7 @@ def build_T2(table_id: str, df: pd.DataFrame) -> Table:
         "Perturbed).",
         wide, vs_paper=beside_paper(both, table_id, ["split"]),
         extra={"Scored and failures": long.drop(columns="acc")},
-        notes=[_judges_note(df), f"Setting {SETTING}: R(Lite) and R(Complex) items carry their (helpful or "
+        notes=[ACC_NOTE, _judges_note(df), f"Setting {SETTING}: R(Lite) and R(Complex) items carry their (helpful or "
                "misleading) hints; the other splits have none."]
         + ([f"Items of other splits left out: {', '.join(other)}."] if other else []))
 

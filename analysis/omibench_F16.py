@@ -12,6 +12,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from analysis.omibench_b_util import BENCH, run_records  # noqa: E402
+from analysis.stats import ACC_NOTE, accuracy  # noqa: E402
 from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 from judge.agreement import compare, disagreements  # noqa: E402
 
@@ -48,10 +49,11 @@ def build(table_id: str, ctx: Context) -> Table:
         ra, mb = rule[rule["model"] == model], judged[judged["model"] == model]
         a, b = scored(ra), scored(mb)
         c = compare(a, b)
+        acc_a, acc_b = accuracy(ra), accuracy(mb)
         rows.append({"model": model, **{v: c[k] for k, v in QUADRANTS.items()}, "items": c["items"],
                      "agreement": c["agreement"], "cohen_kappa": c["cohen_kappa"],
-                     "rule_acc": 100 * np.mean([v["correct"] for v in a.values()]) if a else np.nan,
-                     "model_acc": 100 * np.mean([v["correct"] for v in b.values()]) if b else np.nan,
+                     "rule_acc": acc_a["acc"], "model_acc": acc_b["acc"],
+                     "rule_acc_scored": acc_a["acc_scored"], "model_acc_scored": acc_b["acc_scored"],
                      "rule_failures": len(ra) - len(a), "model_judge_failures": len(mb) - len(b)})
         raw = {(i, int(s)): {"response": r} for i, s, r in zip(ra["id"], ra["sample_idx"], ra["response"])}
         review += review_rows(model, disagreements(a, b, SAMPLE, SEED, run_records(runs[model]), raw))
@@ -79,8 +81,11 @@ def build(table_id: str, ctx: Context) -> Table:
                  "(GPTScore) per model: counts of the four quadrants over the items both scored.",
                  table, extra={"Disagreement sample for review": shown}, figure=path,
                  sources=list(runs.values()) + ctx.runs(BENCH, [SETTING], MODEL),
-                 notes=[f"Review sheet: {sheet} — up to {SAMPLE} disagreements per model (seed {SEED}) with question, "
-                        "gold and response; fill `category` with the paper's sources (No Effective Reasoning, "
-                        "Reasoning Error, Rule Match Error, Others). The paper's annotation counts are not printed.",
-                        "Judge failures (no response, unparsable judge reply) are left out of both sides and counted. "
+                 notes=[ACC_NOTE + " rule_acc and model_acc are each judge's accuracy over all its verdicts.",
+                        f"Review sheet: {sheet} — up to {SAMPLE} disagreements per model (seed {SEED}) with "
+                        "question, gold and response; fill `category` with the paper's sources (No Effective "
+                        "Reasoning, Reasoning Error, Rule Match Error, Others). The paper's annotation counts are "
+                        "not printed.",
+                        "The quadrants compare the items both judges scored: a failure (no response, unparsable "
+                        "judge reply) has no verdict to agree with, so it is left out of them and counted. "
                         "When several judge models judged one file, each answer's latest verdict is used."])

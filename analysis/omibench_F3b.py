@@ -9,7 +9,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis.omibench_T2 import SETTING
-from analysis.stats import accuracy_table
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table, save_figure
 
 IDS = ["omibench.F3b"]
@@ -64,10 +64,10 @@ def build(table_id: str, ctx: Context) -> Table:
         "\\boxed{}, rule judge; first row pooled over every model's predictions.",
         wide,
         extra={"Items per bin": items.reset_index(),
-               "Per bin with failures": long[["model", "images", "acc", "scored", "no_response", "judge_error"]]},
+               "Per bin with failures": long[["model", "images", "acc", *BESIDE]]},
         figure=figure(long, bins, ctx.figures / f"{table_id}.png"),
         sources=ctx.runs("omibench", [SETTING], "rules"),
-        notes=["Images per item = entries of the item's `images`. The paper states only that single-image "
+        notes=[ACC_NOTE, "Images per item = entries of the item's `images`. The paper states only that single-image "
                "accuracy reaches 40% and falls below 15% at ≥6 images (no table), so there is no reference file.",
                "The official release's items have 2–11 images (data/converters/omibench.py), so bin 1 may be "
                "empty here although the paper reports one."],

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.omibench_F4 import bar_figure, compare, missing_runs, wide
+from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.F3c"]
@@ -34,9 +35,10 @@ def build(table_id: str, ctx: Context) -> Table:
         table,
         extra={"Paired tests against all images (McNemar, exact), all items": tests,
                "Paired tests, K > 1 items": tests_k,
-               "Failures": long[["model", "metric", "setting", "scored", "no_response", "judge_error"]]},
+               "Failures": long[["model", "metric", "setting", "acc", *BESIDE]]},
         figure=fig, sources=sources,
-        notes=["The paper reports no numbers: \"the mean accuracy drops by at least 10% in the single-image "
+        notes=[ACC_NOTE,
+               "The paper reports no numbers: \"the mean accuracy drops by at least 10% in the single-image "
                "setting relative to the multi-image baseline\" (E.3), so there is no reference file.",
                "First image only leaves one-image items unchanged, hence the K > 1 rows. "
                "A text-only model cannot take the first-image setting (it has no pixels)."]

@@ -1,6 +1,6 @@
 """OMIBench Fig. 4(a) prompting strategies (default CoT, Least-to-Most, Plan-and-Solve, VoT) and Fig. 4(b)
 thinking vs no-thinking prompting: accuracy per model and prompt, each prompt against the default CoT
-prompt with an exact McNemar test on the items both runs scored (§6.1: "no statistically significant
+prompt with an exact McNemar test on the items both runs ran (§6.1: "no statistically significant
 differences across prompts"). Also the comparison helpers of Fig. 3(c) and Table 6."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure  # no pyplot: no global state, and PNGs render without a display
 
 from analysis.omibench_T2 import METRICS
-from analysis.stats import accuracy_table, mcnemar
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table, counted_correct, mcnemar
 from analysis.table import Context, MissingInputs, Table, save_figure
 
 IDS = ["omibench.F4a", "omibench.F4b"]
@@ -33,12 +33,13 @@ CAPTIONS = {
 
 
 def paired_tests(df: pd.DataFrame, baseline: str) -> pd.DataFrame:
-    """Exact McNemar of every setting against the baseline, per model, on (item, sample) scored in both."""
+    """Exact McNemar of every setting against the baseline, per model, on the (item, sample) pairs both
+    ran; a failure is not correct, so the test is of the difference in the accuracies the tables show."""
     cols = ["model", "setting", "paired", "only_setting", "only_baseline", "p"]
-    ok = df[df["status"] == "ok"][["model", "setting", "id", "sample_idx", "correct"]]
+    ran = df[["model", "setting", "id", "sample_idx"]].assign(correct=counted_correct(df))
     rows = []
-    for (model, setting), g in ok.groupby(["model", "setting"]):
-        base = ok[(ok["model"] == model) & (ok["setting"] == baseline)]
+    for (model, setting), g in ran.groupby(["model", "setting"]):
+        base = ran[(ran["model"] == model) & (ran["setting"] == baseline)]
         if setting == baseline or base.empty:
             continue
         m = g.merge(base, on=["id", "sample_idx"], suffixes=("", "_base"))
@@ -124,13 +125,13 @@ def build(table_id: str, ctx: Context) -> Table:
     settings = SETTINGS[table_id]
     long, tests, sources = compare(ctx, settings)
     fig = bar_figure(long, settings, ctx.figures / f"{table_id}.png", TITLES[table_id])
-    failures = long[["model", "metric", "setting", "scored", "no_response", "judge_error"]]
+    failures = long[["model", "metric", "setting", "acc", *BESIDE]]
     return Table(table_id, CAPTIONS[table_id], wide(long, tests, settings),
                  extra={"Paired tests against the default CoT (McNemar, exact)": tests, "Failures": failures},
                  figure=fig, sources=sources,
-                 notes=["ACC: rule judge; GPTScore: LLM judge. The paper prints no numbers for this figure, "
-                        "so there is nothing to set beside ours.",
-                        "Each model's settings are compared on the items all of them ran (`scored` below).",
-                        "McNemar pairs each (item, sample) scored in both runs (failures drop the pair); the "
+                 notes=[ACC_NOTE, "ACC: rule judge; GPTScore: LLM judge. The paper prints no numbers for this "
+                        "figure, so there is nothing to set beside ours.",
+                        "Each model's settings are compared on the items all of them ran (`judged` below).",
+                        "McNemar pairs each (item, sample) both runs ran, a failure counting as not correct; the "
                         "paper finds no significant difference across prompts (4a) and little change without "
                         "thinking (4b)."] + missing_runs(long, settings))

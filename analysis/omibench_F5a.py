@@ -12,7 +12,7 @@ import pandas as pd  # noqa: E402
 
 from analysis.omibench_b_util import BENCH, METRICS, runs_named  # noqa: E402
 from analysis.scaling import sequential_scaling  # noqa: E402
-from analysis.stats import accuracy_table  # noqa: E402
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table  # noqa: E402
 from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 
 IDS = ["omibench.F5a"]
@@ -20,7 +20,7 @@ BUDGET = re.compile(r"cot_boxed\+max(\d+)")
 
 
 def curve(df: pd.DataFrame) -> pd.DataFrame:
-    """Per model: accuracy at each budget (failures out, counted), gain over the previous budget, and
+    """Per model: accuracy at each budget (failures not correct, counted), gain over the previous budget, and
     how many responses hit the budget (finish_reason "length": the answer was cut off)."""
     df = df.assign(budget=df["setting"].map(lambda s: int(BUDGET.fullmatch(s).group(1))))
     acc = accuracy_table(df, ["model", "budget"])
@@ -48,8 +48,7 @@ def build(table_id: str, ctx: Context) -> Table:
         raise MissingInputs("no judged omibench cot_boxed+max<N> runs (run configs/experiments/omibench_F5a.yaml: "
                             "python -m infer.experiments --profile paper --only omibench.F5a, or bash run_all.sh)")
     df = pd.concat(long, ignore_index=True)
-    cols = ["model", "metric", "budget", "acc", "gain", "monotonic", "scored", "no_response", "judge_error",
-            "truncated", "missing_budgets"]
+    cols = ["model", "metric", "budget", "acc", "gain", "monotonic", *BESIDE, "truncated", "missing_budgets"]
     df = df[cols].sort_values(["model", "metric", "budget"]).reset_index(drop=True)
 
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -66,8 +65,8 @@ def build(table_id: str, ctx: Context) -> Table:
         "OMIBench Figure 5(a) — sequential scaling: score (%) per maximum new-token budget L_max, all else fixed; "
         "gain = change from the previous budget. Paper: GPTScore; ACC (rule judge) is shown as well.",
         df, figure=path, sources=sources,
-        notes=["Budgets are the cot_boxed+max<N> runs present (paper: 512 … 16384; the demo runs 32/64/128). "
+        notes=[ACC_NOTE,
+               "Budgets are the cot_boxed+max<N> runs present (paper: 512 … 16384; the demo runs 32/64/128). "
                "`missing_budgets` lists the paper's budgets not run.",
-               "`truncated`: responses stopped by the budget (finish_reason = length); failures are excluded "
-               "from `acc` and counted.",
+               "`truncated`: responses stopped by the budget (finish_reason = length), scored as they are.",
                "The paper prints no numbers for Figure 5(a): no reference file."])

@@ -14,7 +14,7 @@ import pandas as pd  # noqa: E402
 from analysis.omibench_b_util import BENCH, METRICS, model_params  # noqa: E402
 from analysis.reference import beside_paper  # noqa: E402
 from analysis.scaling import saturation_point  # noqa: E402
-from analysis.stats import accuracy_table  # noqa: E402
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table  # noqa: E402
 from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 
 IDS = ["omibench.F5b"]
@@ -48,7 +48,7 @@ def saturation(points: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (family, metric), g in points.groupby(["family", "metric"]):
         for axis, col in AXES.items():
-            usable = g.dropna(subset=[col, "acc"])  # a model with no scored item has no point
+            usable = g.dropna(subset=[col, "acc"])  # a model with no judged item has no point
             g2 = usable.sort_values([col, "model"]).drop_duplicates(col)
             pts = list(zip(g2[col], g2["acc"]))
             sat = saturation_point(pts) if len(pts) > 1 else None
@@ -82,8 +82,8 @@ def build(table_id: str, ctx: Context) -> Table:
     if df.empty:
         raise MissingInputs(f"no omibench {SETTING} run of a model with a known parameter count (params_total_b)")
     df["family"] = df["model"].map(family_of)
-    df = df[["family", "model", "params_total_b", "params_active_b", "metric", "acc", "scored", "no_response",
-             "judge_error"]].sort_values(["family", "metric", "params_total_b"]).reset_index(drop=True)
+    df = df[["family", "model", "params_total_b", "params_active_b", "metric", "acc", *BESIDE]] \
+        .sort_values(["family", "metric", "params_total_b"]).reset_index(drop=True)
     sat = saturation(df)
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
@@ -102,7 +102,8 @@ def build(table_id: str, ctx: Context) -> Table:
     axes[1].legend(fontsize=7)
     fig.suptitle("OMIBench Fig. 5(b): parameter scaling (★ saturation, H.2)")
     path = save_figure(fig, ctx.figures / f"{table_id}.png")
-    notes = ["Families are model names without the size token (family_of); the paper's curves are InternVL and "
+    notes = [ACC_NOTE,
+             "Families are model names without the size token (family_of); the paper's curves are InternVL and "
              "QwenVL from Table 2 (1B–241B), typed in data/reference/omibench.F5b.csv.",
              "Saturation (H.2): the smallest size beyond which every larger model gains < 0.5 absolute points "
              "(per step; `saturation_b_point_rule`: over that size itself). NaN: no saturation within the range.",

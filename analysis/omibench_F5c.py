@@ -42,7 +42,7 @@ def scaling_of(run: Run, answers: Run | None) -> pd.DataFrame:
     lines = verdict_lines(run)
     ans = verdict_lines(answers) if answers is not None and answers.path != run.path else None
     df = parallel_scaling(lines, run_records(run), PAPER_KS, answers=ans)
-    for c in ("maj_at_k", "avg_at_k", "pass_at_k"):
+    for c in ("maj_at_k", "avg_at_k", "pass_at_k", "maj_at_k_scored", "avg_at_k_scored"):
         df[c] = 100 * df[c]
     return df
 
@@ -64,8 +64,9 @@ def build(table_id: str, ctx: Context) -> Table:
             frames.append(df.assign(model=model, metric=metric, setting=run.setting))
             sources.append(run)
     df = pd.concat(frames, ignore_index=True)
-    df = df[["model", "metric", "setting", "k", "maj_at_k", "avg_at_k", "pass_at_k", "items", "short", "excluded",
-             "abstained", "vote_conflicts", "no_response", "judge_error", "missing"]]
+    df = df[["model", "metric", "setting", "k", "maj_at_k", "avg_at_k", "pass_at_k", "maj_at_k_scored",
+             "avg_at_k_scored", "items", "scored_items", "short", "abstained", "vote_conflicts", "no_response",
+             "judge_error", "missing"]]
     ran = df.dropna(subset=["maj_at_k"])
     not_run = sorted(set(df["k"]) - set(ran["k"]))
     if not_run:
@@ -87,9 +88,11 @@ def build(table_id: str, ctx: Context) -> Table:
         "(maj@k, the paper's curve), with the mean per-sample score avg@k and unbiased pass@k (not in the paper).",
         df, figure=path, sources=sources,
         notes=notes + [
-            "k reuses the first k samples (sample_idx 0..k−1) of one run (analysis.scaling.parallel_scaling); "
-            "failures are never votes: they are left out and counted (no_response, judge_error); `short` items "
-            "had fewer than k usable samples and were voted over what they had.",
+            "k reuses the first k samples (sample_idx 0..k−1) of one run (analysis.scaling.parallel_scaling). "
+            "A failed sample (no_response, judge_error) is never a vote and is not correct: maj@k, avg@k and "
+            "pass@k are over every item and sample run, as the papers count failures; the *_scored columns "
+            "leave failed samples out (over `scored_items`). `short` items had fewer than k scored samples and "
+            "were voted over what they had.",
             "The paper's run is cot_boxed+temp0.6+max16384 with 16 samples; the demo's cot_boxed+temp0.6 has 4, "
             "so only k ∈ {1, 3, 4} are drawn there.",
             "The paper prints no numbers for Figure 5(c): no reference file."])

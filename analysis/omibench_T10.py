@@ -17,6 +17,7 @@ from analysis.omibench_b_util import (BENCH, EXTERNAL, METRICS, data_file, per_s
                                       records, wide)
 from analysis.reference import beside_paper  # noqa: E402
 from analysis.external import EXAMPLE_NOTE
+from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 from judge import rules  # noqa: E402
 
@@ -35,8 +36,8 @@ def system_files(folder: Path) -> dict[str, Path]:
 
 def score_system(name: str, path: Path, recs: dict[str, dict]) -> tuple[dict[str, pd.DataFrame], list[str]]:
     """ACC: judge.rules.score of each `response`; GPTScore: the line's own `correct` where given (an
-    external judge's verdict). A null or empty response is a failed request (no_response), not a wrong
-    answer, as for our runs. Returns the verdict frames per metric and the ids not in the data."""
+    external judge's verdict). A null or empty response is a failed request (no_response), counted and
+    not correct, as for our runs. Returns the verdict frames per metric and the ids not in the data."""
     acc, given, unknown, problems = [], [], [], []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
@@ -123,7 +124,7 @@ def build(table_id: str, ctx: Context) -> Table:
         if f"{metric} Total" in table:
             table[f"Δ{metric} Total"] = [row[f"{metric} Total"] - base_total.get((row["base"], metric), np.nan)
                                          for _, row in table.iterrows()]
-    fails = long[long["subject"] == "Total"][["model", "metric", "scored", "no_response", "judge_error"]]
+    fails = long[long["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
 
     fig, ax = plt.subplots(figsize=(8, 4))
     metrics = [m for m in ("ACC", "GPTScore") if f"{m} Total" in table]
@@ -142,8 +143,9 @@ def build(table_id: str, ctx: Context) -> Table:
                "thinking with images against their base models")
     return Table(table_id, caption + "; Δ = system minus its base (Total).", table,
                  vs_paper=beside_paper(long, "omibench.T10", ["metric", "subject"]) if table_id == "omibench.T10" else None,
-                 extra={"Failures (excluded from the scores)": fails}, figure=path, sources=sources,
-                 notes=notes + ["System ACC: judge.rules.score of each imported response; system GPTScore: the "
+                 extra={"Failures and accuracy over scored items": fails}, figure=path, sources=sources,
+                 notes=notes + [ACC_NOTE,
+                                "System ACC: judge.rules.score of each imported response; system GPTScore: the "
                                 "verdicts imported in the file's `correct` field (absent → no GPTScore).",
-                                "Δ compares totals, which may cover different items when a system answered a subset "
-                                "(see `scored`)."])
+                                "Δ compares totals, which may cover different items when a system's file holds a "
+                                "subset of the items (see `judged`)."])

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.reference import REFERENCE, aliases, load_reference
-from analysis.stats import accuracy_table, micro_average
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table, micro_average
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.T2"]
@@ -21,20 +21,25 @@ SIZES = {"Biology": 251, "Chemistry": 217, "Mathematics": 430, "Physics": 424}  
 
 
 def micro_total(by_subject: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Total per group: the subject accuracies weighted by the subject's scored items (§4.1 "micro-averaged").
+    """Total per group: the subject accuracies weighted by the subject's size (§4.1 "micro-averaged").
 
-    Equal to the accuracy over all scored items; written this way so that the same code reproduces the
-    paper's totals from its subject columns (tests weight them by the subject sizes of Figure 2).
+    acc is weighted by the judged items (so the total is correct / all items, failures not correct, as
+    the paper's Eq. 5 over N), acc_scored by the scored ones. Written as a weighted mean so that the same
+    code reproduces the paper's totals from its subject columns (tests weight them by Figure 2's sizes).
     """
-    counts = [c for c in ("scored", "no_response", "judge_error", "flagged") if c in by_subject]
+    counts = [c for c in ("judged", "scored", "no_response", "judge_error", "flagged") if c in by_subject]
     rows = []
     for key, g in by_subject.groupby(by, dropna=False):
-        ok = g[(g["scored"] > 0) & g["acc"].notna()]
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
-        row.update(acc=micro_average(ok["acc"], ok["scored"]) if len(ok) else np.nan,
+        row.update(acc=_weighted(g, "acc", "judged"), acc_scored=_weighted(g, "acc_scored", "scored"),
                    **{c: int(g[c].sum()) for c in counts})
         rows.append(row)
-    return pd.DataFrame(rows, columns=[*by, "acc", *counts])
+    return pd.DataFrame(rows, columns=[*by, "acc", "acc_scored", *counts])
+
+
+def _weighted(g: pd.DataFrame, acc: str, size: str) -> float:
+    keep = (g[size] > 0) & g[acc].notna()
+    return micro_average(g.loc[keep, acc], g.loc[keep, size]) if keep.any() else np.nan
 
 
 def per_subject(df: pd.DataFrame, metric: str, by: list[str] | None = None) -> pd.DataFrame:
@@ -104,19 +109,21 @@ def build(table_id: str, ctx: Context) -> Table:
     wide = subject_wide(long_df, ["model"])
     order = "GPTScore Total" if "GPTScore Total" in wide else "ACC Total"
     wide = wide.sort_values(order, ascending=False).reset_index(drop=True)
-    counts = [c for c in ("scored", "no_response", "judge_error", "flagged") if c in long_df]
+    counts = ["acc", *BESIDE, *(["flagged"] if "flagged" in long_df else [])]
     failures = long_df[long_df["subject"] == "Total"][["model", "metric", *counts]]
     return Table(
         table_id,
         "OMIBench Table 2 — ACC and GPTScore (%) per subject and micro-averaged total; CoT prompt with \\boxed{}. "
-        "Rows are ordered by total GPTScore. Failures (no response, judge errors) are excluded from the "
-        "percentages and counted below.",
+        "Rows are ordered by total GPTScore. Failures (no response, judge errors) count as not correct; they "
+        "and the accuracy over scored items are below.",
         wide,
         vs_paper=beside(long_df, table_id, ["metric", "subject"]),
         extra={"Failures": failures},
-        notes=["Total = micro-average of the subject accuracies weighted by scored items (= accuracy over all "
-               "scored items). The paper's own Totals are its subject columns weighted by 251/217/430/424 "
-               "except ACC of GPT-4o (24.05; its subjects give 29.29), InternVL3.5-1B (21.56 vs 20.99) and "
-               "OpenAI-o4-mini (33.19 vs 33.18)."],
+        notes=[ACC_NOTE,
+               "Total = micro-average of the subject accuracies weighted by the subject's judged items (= correct "
+               "over all items, the paper's Eq. 5).",
+               "The paper's own Totals are its subject columns weighted by 251/217/430/424 except ACC of "
+               "GPT-4o (24.05; its subjects give 29.29), InternVL3.5-1B (21.56 vs 20.99) and OpenAI-o4-mini "
+               "(33.19 vs 33.18)."],
         sources=sources,
     )

@@ -1,6 +1,6 @@
 """OMIBench Table 4 and Fig. 4(c): Qwen3-VL "Thinking" vs "Instruct" (8B, the pair configs/experiments/
 omibench_T4.yaml runs) — ACC and GPTScore per subject and micro-averaged total, CoT prompt with \\boxed{},
-with the thinking − instruct difference and an exact McNemar test of the pair on the items both scored."""
+with the thinking − instruct difference and an exact McNemar test of the pair on the items both ran."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 
 from analysis.omibench_F4 import paired_tests
 from analysis.omibench_T2 import METRICS, SETTING, beside, per_subject, subject_wide
+from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table, save_figure
 
 IDS = ["omibench.T4", "omibench.F4c"]
@@ -72,8 +73,8 @@ def figure(long: pd.DataFrame, path: Path) -> Path:
 
 def build(table_id: str, ctx: Context) -> Table:
     long, tests, sources = load(ctx)
-    notes = [f"{m}: no judged {SETTING} run" for m in (INSTRUCT, THINKING) if m not in set(long["model"])]
-    failures = long[long["subject"] == "Total"][["model", "metric", "scored", "no_response", "judge_error"]]
+    notes = [ACC_NOTE, *(f"{m}: no judged {SETTING} run" for m in (INSTRUCT, THINKING) if m not in set(long["model"]))]
+    failures = long[long["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
     extra = {"Paired test thinking vs instruct (McNemar, exact)": tests, "Failures": failures}
     if table_id == "omibench.T4":
         return Table(table_id, "OMIBench Table 4 — \"Thinking\" and \"Instruct\" results (ACC and GPTScore, %) per "

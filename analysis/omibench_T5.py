@@ -6,7 +6,7 @@ import pandas as pd
 
 from analysis.omibench_b_util import BENCH, METRICS, SUBJECTS, evaluator_verdicts
 from analysis.reference import beside_paper
-from analysis.stats import repeat_mean_std
+from analysis.stats import ACC_NOTE, repeat_mean_std
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.T5"]
@@ -15,8 +15,9 @@ RUNS = 3                        # Table 5 uses three runs (sample_idx 0..2); the
 
 
 def stability(v: pd.DataFrame, runs: int = RUNS) -> pd.DataFrame:
-    """Mean and std (%) over runs 0..runs−1 per model, metric, evaluator and subject (+ Total), with the
-    failures of those runs counted beside them (never in the accuracy)."""
+    """Mean and std (%) over runs 0..runs−1 per model, metric, evaluator and subject (+ Total) of the per-run
+    accuracy (failures not correct) and of the per-run accuracy over scored verdicts, with the failures of
+    those runs counted."""
     v = v[v["sample_idx"] < runs]
     by = ["model", "metric", "evaluator"]
     parts = [repeat_mean_std(v, [*by, "subject"]), repeat_mean_std(v, by).assign(subject="Total")]
@@ -43,12 +44,16 @@ def build(table_id: str, ctx: Context) -> Table:
     order = [s for s in [*SUBJECTS, "Total"] if s in table.columns.get_level_values(0)]
     table = table[[(s, st) for s in order for st in ("mean", "std") if (s, st) in table.columns]]
     table.columns = [f"{s} {st.capitalize()}" for s, st in table.columns]
-    table = table.reset_index().merge(long[long["subject"] == "Total"][["model", "metric", "evaluator", "repeats",
-                                                                        "no_response", "judge_error"]],
+    total = long[long["subject"] == "Total"].rename(columns={"mean_scored": "Total Mean scored",
+                                                            "std_scored": "Total Std scored"})
+    table = table.reset_index().merge(total[["model", "metric", "evaluator", "Total Mean scored", "Total Std scored",
+                                             "repeats", "no_response", "judge_error"]],
                                       on=["model", "metric", "evaluator"])
     evaluators = sorted(set(long.loc[long["metric"] == "GPTScore", "evaluator"]))
-    notes = [f"Runs: sample_idx 0..{RUNS - 1} of the {SETTING} runs (T = 0.6); std is the sample standard deviation "
-             "over runs of the per-run accuracy (analysis.stats.repeat_mean_std); failures are excluded and counted.",
+    notes = [ACC_NOTE,
+             f"Runs: sample_idx 0..{RUNS - 1} of the {SETTING} runs (T = 0.6); std is the sample standard deviation "
+             "over runs of the per-run accuracy (analysis.stats.repeat_mean_std); `Total Mean scored` and "
+             "`Total Std scored` are the same over each run's scored verdicts.",
              "Evaluator = the judge model recorded in each verdict line (one verdict file holds every judge model "
              "that judged the run); ACC is the rule judge, which has no evaluator model, so it appears once "
              "(the paper lists ACC under each evaluator).",

@@ -7,6 +7,7 @@ import pandas as pd
 
 from analysis.omibench_F4 import common_items, paired_tests
 from analysis.omibench_T2 import METRICS, beside, per_subject, subject_wide
+from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.T6"]
@@ -44,8 +45,7 @@ def build(table_id: str, ctx: Context) -> Table:
     table = pd.concat(parts, ignore_index=True)
     table = table[["model", "setting", *[c for c in table if c not in ("model", "setting")]]]
     table.insert(2, "row", table["setting"].map(ROWS).fillna(table["setting"]))
-    failures = long_df[long_df["subject"] == "Total"][["model", "setting", "metric", "scored", "no_response",
-                                                       "judge_error"]]
+    failures = long_df[long_df["subject"] == "Total"][["model", "setting", "metric", "acc", *BESIDE]]
     return Table(
         table_id,
         "OMIBench Table 6 — original multi-image setting vs information-equivalent single-image setting "
@@ -54,7 +54,8 @@ def build(table_id: str, ctx: Context) -> Table:
         vs_paper=beside(long_df, table_id, ["setting", "metric", "subject"]),
         extra={"Paired test single vs multi (McNemar, exact)": tests, "Failures": failures},
         sources=sources,
-        notes=["Each model's two settings are compared on the items both ran.",
+        notes=[ACC_NOTE, "Each model's two settings are compared on the items both ran; McNemar pairs every "
+               "(item, sample), a failure counting as not correct.",
                "The paper's Table 6 is GPT-4o only. Its totals are not the micro-average of its own subject "
                "columns (multi-image ACC subjects give 29.14, not 24.05 — 24.05/24.88 are Table 2's totals; "
                "single-image gives 33.76/29.21, not 33.71/29.17), and its multi-image subject values differ "

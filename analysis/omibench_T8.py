@@ -8,7 +8,7 @@ import pandas as pd
 
 from analysis.omibench_b_util import BENCH, EXTERNAL, METRICS, data_file, records, rel
 from analysis.reference import beside_paper
-from analysis.stats import accuracy_table
+from analysis.stats import ACC_NOTE, accuracy_table
 from analysis.external import external_file
 from analysis.table import Context, MissingInputs, Table
 from judge import rules
@@ -76,19 +76,22 @@ def build(table_id: str, ctx: Context) -> Table:
         raise MissingInputs(f"no judged item of the omibench {SETTING} runs is among the {len(subset)} human-answered items")
     best_row = pool.sort_values(["acc", "model"], ascending=[False, True]).iloc[0]
     table = gap_table(humans, float(best_row["acc"])).assign(metric="ACC")
-    best = models[models["model"] == best_row["model"]].rename(columns={"model": "participant", "scored": "items"})
+    best = models[models["model"] == best_row["model"]].rename(columns={"model": "participant", "judged": "items"})
     best = best.assign(group="best model", gap_to_best_model=best["acc"] - best_row["acc"])
     best.loc[best["metric"] != "ACC", "gap_to_best_model"] = float("nan")
-    table = pd.concat([table, best.drop(columns=["no_response", "judge_error"])], ignore_index=True)
+    table = pd.concat([table, best], ignore_index=True)
     table = table[["group", "participant", "metric", "acc", "items", "coverage", "gap_to_best_model"]]
     table["items"] = table["items"].astype("Int64")  # group means have no item count of their own
     long = table.rename(columns={"participant": "model"})
-    notes = ([example_note] if example_note else []) + [data_note, f"Subset: the {len(subset)} items in {rel(ANSWERS)}; human answers graded by the file's "
+    notes = ([example_note] if example_note else []) + [
+             ACC_NOTE, data_note,
+             f"Subset: the {len(subset)} items in {rel(ANSWERS)}; human answers graded by the file's "
              f"`correct` ({int((humans['graded_by'] == 'grader').sum())}) or the rule judge "
              f"({int((humans['graded_by'] == 'rules').sum())}).",
              f"Best model: highest rule-judge ACC on the subset ({best_row['model']})"
              + ("" if len(full) else " — no model answered every item of the subset: compare with care") + "; "
-             "gap = human minus best model (points). Model failures are excluded and counted below."]
+             "gap = human minus best model (points). A model's failures count as not correct, as a human's "
+             "blank answer does; they and its accuracy over scored items are under 'Every model on the subset'."]
     if unknown:
         notes.append(f"{len(unknown)} id(s) not in the data file left out, e.g. {unknown[0]!r}.")
     return Table(table_id, "OMIBench Table 8 — accuracy (%) of human experts / non-experts and the strongest model "

@@ -8,6 +8,7 @@ import pandas as pd
 
 from analysis.omibench_b_util import BENCH, METRICS, per_subject, wide
 from analysis.reference import aliases, beside_paper
+from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.T9"]
@@ -61,8 +62,8 @@ def build(table_id: str, ctx: Context) -> Table:
     table["order"] = table["variant"] != "base"
     table = table.sort_values(["backbone", "order", "variant"]).drop(columns="order").reset_index(drop=True)
     missing = sorted({b for b, _ in map(backbone, long["model"])} - set(long.loc[long["variant"] == "base", "model"]))
-    fails = long[long["subject"] == "Total"][["model", "metric", "scored", "no_response", "judge_error"]]
-    notes = ["Score = GPTScore (LLM judge), ACC = rule judge; Total is over all items (micro-average).",
+    fails = long[long["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
+    notes = [ACC_NOTE, "Score = GPTScore (LLM judge), ACC = rule judge; Total is over all items (micro-average).",
              "Paper: InternVL3.5-8B and Qwen3-VL-8B-Instruct, each + CMMCoT and + MMDU; our configs provide the "
              "Qwen3-VL-8B-Instruct checkpoints (serve your InternVL checkpoints as internvl3.5-8b-sft-<data> to add them)."]
     if missing:

@@ -75,7 +75,8 @@ def runs_named(ctx: Context, judge: str, pattern) -> dict[tuple[str, str], Run]:
 
 
 def per_subject(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Accuracy per group and subject plus "Total" over all items (a micro-average by construction)."""
+    """Accuracy per group and subject plus "Total" over all items (a micro-average by construction, every
+    judged item weighing the same)."""
     sub = accuracy_table(df, [*by, "subject"]) if "subject" in df else pd.DataFrame()
     total = accuracy_table(df, by).assign(subject="Total")
     return pd.concat([sub, total], ignore_index=True)

@@ -42,8 +42,9 @@ def write_report(ctx: Context, outcomes: dict[str, tuple[str, str]], modules: di
             data = base64.b64encode(png.read_bytes()).decode()
             html_parts.append(f"<img src='data:image/png;base64,{data}' style='max-width:100%'>")
     failures = _failures(ctx)
-    md_parts.append("## Failures kept out of every accuracy\n" + ("\n".join(f"- {f}" for f in failures) or "None.") + "\n")
-    html_parts.append("<h2>Failures kept out of every accuracy</h2><ul>"
+    title = "Failures (not correct in every acc; left out of acc_scored)"
+    md_parts.append(f"## {title}\n" + ("\n".join(f"- {f}" for f in failures) or "None.") + "\n")
+    html_parts.append(f"<h2>{title}</h2><ul>"
                       + "".join(f"<li>{html.escape(f)}</li>" for f in failures) + "</ul></body></html>")
     md = ctx.results / "report.md"
     md.write_text("\n".join(md_parts), encoding="utf-8")

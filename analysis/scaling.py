@@ -18,8 +18,9 @@ Samples for smaller k are the first k of the largest run (sample_idx 0..k−1), 
 is nested, so maj@k differences between ks are not blurred by independent sampling noise.
 
 Verdicts are the lines of a judge.run verdict file (`id`, `sample_idx`, `extracted`, `correct`,
-`status`). Request failures (`no_response`) and judge failures (`judge_error`) are never votes and
-never wrong answers: they are left out before voting and counted in their own columns.
+`status`). A request failure (`no_response`) or judge failure (`judge_error`) has no answer, so it is
+never a vote; like every failure in the papers' accuracies it is not correct (`failed_sample`). The
+`*_scored` columns leave failed samples out instead, and both kinds are counted in their own columns.
 """
 from __future__ import annotations
 
@@ -40,6 +41,12 @@ SATURATION_THRESHOLD = 0.5                                   # OMIBench H.2, abs
 STATUSES = ("ok", "no_response", "judge_error")
 
 Sample = tuple[int, str | None, bool | None]             # (sample_idx, vote key, correct)
+
+
+def failed_sample(idx: int) -> Sample:
+    """A failed sample as the item-level functions take it: an abstention (no answer, no vote) that is
+    not correct."""
+    return (idx, None, False)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -137,8 +144,8 @@ def vote_key(extracted: str | None, record: dict[str, Any]) -> str | None:
 def majority_vote(samples: Iterable[Sample]) -> tuple[str | None, bool | None]:
     """The majority-voted answer of one item and whether it is correct (self-consistency, OMIBench H.3).
 
-    `samples` are (sample_idx, vote key, correct) of the item's *usable* samples: the caller removes
-    request failures and judge errors first (they are neither votes nor wrong answers).
+    `samples` are (sample_idx, vote key, correct); a failed sample comes as `failed_sample` (key None)
+    or is left out by the caller, so it is never a vote either way.
 
     * Votes: every sample whose key is not None counts once; a None key is an abstention (the model
       stated no answer) and is not a vote.
@@ -149,7 +156,7 @@ def majority_vote(samples: Iterable[Sample]) -> tuple[str | None, bool | None]:
       the same key normally agree; an LLM judge may not, and parallel_scaling counts such items.
     * No votes at all (empty input, or every sample abstained) → (None, None). majority_vote cannot
       tell why, so it does not decide; `maj_at_k` counts an item whose usable samples all abstained as
-      wrong (a model that never answers is wrong), while an item with no usable sample is excluded.
+      wrong (a model that never answers is wrong), while an item with no sample at all is excluded.
     """
     counts: Counter[str] = Counter()
     first_seen: dict[str, int] = {}
@@ -177,9 +184,9 @@ def _window(samples: Iterable[Sample], k: int) -> list[Sample]:
 def maj_at_k(samples: Iterable[Sample], k: int) -> bool | None:
     """maj@k of one item: is the majority vote over samples 0..k−1 correct? (OMIBench H.3)
 
-    None when no usable sample falls in the window (the item is excluded for this k). An item whose
-    usable samples all abstained is wrong (False). With failed samples removed, the vote is over the
-    remaining samples of the window, fewer than k (parallel_scaling reports how many items).
+    None when no sample falls in the window (the item is excluded for this k). An item whose samples
+    all abstained or failed is wrong (False). Failed samples are not votes, so the vote is over the
+    answered samples of the window, fewer than k (parallel_scaling reports how many items).
     """
     window = _window(samples, k)
     if not window:
@@ -189,9 +196,10 @@ def maj_at_k(samples: Iterable[Sample], k: int) -> bool | None:
 
 
 def avg_at_k(samples: Iterable[Sample], k: int) -> float | None:
-    """avg@k of one item: the mean correctness of its usable samples 0..k−1 (None if there are none).
+    """avg@k of one item: the mean correctness of its samples 0..k−1 (None if there are none).
 
-    An abstaining sample counts as its verdict says (wrong, under the rule judge).
+    An abstaining sample counts as its verdict says (wrong, under the rule judge); a `failed_sample` as
+    not correct.
     """
     window = _window(samples, k)
     if not window:
@@ -242,21 +250,24 @@ def parallel_scaling(verdicts: list[dict[str, Any]], records: dict[str, dict[str
     on answers from "the common post-processing pipeline" (the rule judge's `extracted`) and scores
     the voted prediction with GPTScore; here its correctness is that sample's GPTScore verdict.
 
-    Per item and k, the window is samples 0..k−1 (reused from the largest run). Usable samples are
-    `ok` verdicts; `no_response` and `judge_error` are left out before voting and counted.
+    Per item and k, the window is samples 0..k−1 (reused from the largest run). A failed sample
+    (`no_response`, `judge_error`) is no vote and not correct (`failed_sample`), as the papers count a
+    failure; the `*_scored` columns instead use only the scored (`ok`) samples, as if failures were
+    never drawn.
 
     Columns, per k:
-      maj_at_k   mean over `items` of maj@k (an item whose usable samples all abstained is wrong).
-      avg_at_k   mean over `items` of the item's mean correctness over its usable samples 0..k−1.
-      pass_at_k  mean over `pass_items` of the unbiased pass@k from *all* the item's usable samples
-                 (n may exceed k: that is what the estimator is for).
-      items      items with ≥ 1 usable sample in the window: the denominator of maj@k and avg@k.
-      short      of those, items with fewer than k usable samples in the window: they are included
-                 and voted over what they have (reported, not excluded).
-      excluded   items with no usable sample in the window (not in any mean for this k).
-      pass_items items with ≥ k usable samples overall; the others are left out of pass@k only.
-      abstained  included items whose every usable sample in the window abstained (counted wrong).
-      vote_conflicts  included items whose winning key's samples disagree on `correct`.
+      maj_at_k   mean over `items` of maj@k (an item whose samples all abstained or failed is wrong).
+      avg_at_k   mean over `items` of the item's mean correctness over its samples 0..k−1.
+      pass_at_k  mean over `pass_items` of the unbiased pass@k from *all* the item's samples, c the
+                 correct ones (n may exceed k: that is what the estimator is for).
+      maj_at_k_scored, avg_at_k_scored  the same over `scored_items`, from their scored samples only.
+      items      items with ≥ 1 sample (verdict line) in the window: the denominator of maj@k and avg@k.
+      scored_items  of those, items with ≥ 1 scored sample in the window.
+      short      of those, items with fewer than k scored samples in the window: they are voted over
+                 what they have (reported, not excluded).
+      pass_items items with ≥ k samples overall; the others are left out of pass@k only.
+      abstained  scored items whose every scored sample in the window abstained (counted wrong).
+      vote_conflicts  scored items whose winning key's samples disagree on `correct`.
       no_response, judge_error  failed samples in the window.
       missing    sample slots in the window with no verdict line at all (never drawn or never judged).
     A k for which no item has all k samples drawn (verdict lines for 0..k−1, whatever their status)
@@ -285,45 +296,50 @@ def parallel_scaling(verdicts: list[dict[str, Any]], records: dict[str, dict[str
     by_item: dict[str, dict[int, dict[str, Any]]] = {}
     for (item, idx), v in current.items():
         by_item.setdefault(item, {})[idx] = v
-    usable: dict[str, list[Sample]] = {}
+    drawn: dict[str, list[Sample]] = {}   # every sample, a failed one as failed_sample
+    usable: dict[str, list[Sample]] = {}  # the scored ones
     for item, lines in by_item.items():
-        rec = records[item]
-        usable[item] = [(idx, vote_key(extracted_of.get((item, idx)), rec), v.get("correct"))
-                        for idx, v in sorted(lines.items()) if v.get("status", "ok") == "ok"]
+        rec, drawn[item], usable[item] = records[item], [], []
+        for idx, v in sorted(lines.items()):
+            if v.get("status", "ok") == "ok":
+                usable[item].append((idx, vote_key(extracted_of.get((item, idx)), rec), v.get("correct")))
+                drawn[item].append(usable[item][-1])
+            else:
+                drawn[item].append(failed_sample(idx))
 
     rows = []
     for k in ks:
         row: dict[str, Any] = {"k": k, "maj_at_k": math.nan, "avg_at_k": math.nan, "pass_at_k": math.nan,
-                               "items": 0, "short": 0, "excluded": 0, "pass_items": 0, "abstained": 0,
+                               "maj_at_k_scored": math.nan, "avg_at_k_scored": math.nan, "items": 0,
+                               "scored_items": 0, "short": 0, "pass_items": 0, "abstained": 0,
                                "vote_conflicts": 0, "no_response": 0, "judge_error": 0, "missing": 0}
-        maj, avg, pas, complete = [], [], [], 0
+        maj, avg, maj_s, avg_s, pas, complete = [], [], [], [], [], 0
         for item, lines in by_item.items():
             in_window = [v for idx, v in lines.items() if 0 <= idx < k]
             row["no_response"] += sum(v.get("status") == "no_response" for v in in_window)
             row["judge_error"] += sum(v.get("status") == "judge_error" for v in in_window)
             row["missing"] += k - len(in_window)
             complete += len(in_window) == k
-            samples = usable[item]
-            window = _window(samples, k)
-            if not window:
-                row["excluded"] += 1
-            else:
+            if in_window:
+                maj.append(maj_at_k(drawn[item], k))
+                avg.append(avg_at_k(drawn[item], k))
+            window = _window(usable[item], k)
+            if window:
                 key, _ = majority_vote(window)
-                maj.append(maj_at_k(samples, k))
-                avg.append(avg_at_k(samples, k))
+                maj_s.append(maj_at_k(usable[item], k))
+                avg_s.append(avg_at_k(usable[item], k))
                 row["short"] += len(window) < k
                 row["abstained"] += key is None
                 verdicts_of_key = {c for _, kk, c in window if kk == key and c is not None}
                 row["vote_conflicts"] += key is not None and len(verdicts_of_key) > 1
-            if len(samples) >= k:
-                pas.append(pass_at_k(len(samples), sum(c is True for _, _, c in samples), k))
-        row["items"], row["pass_items"] = len(maj), len(pas)
+            if len(drawn[item]) >= k:
+                pas.append(pass_at_k(len(drawn[item]), sum(c is True for _, _, c in drawn[item]), k))
+        row["items"], row["scored_items"], row["pass_items"] = len(maj), len(maj_s), len(pas)
         if complete:
-            if maj:
-                row["maj_at_k"] = sum(maj) / len(maj)
-                row["avg_at_k"] = sum(avg) / len(avg)
-            if pas:
-                row["pass_at_k"] = sum(pas) / len(pas)
+            for col, values in (("maj_at_k", maj), ("avg_at_k", avg), ("pass_at_k", pas),
+                                ("maj_at_k_scored", maj_s), ("avg_at_k_scored", avg_s)):
+                if values:
+                    row[col] = sum(values) / len(values)
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -1,44 +1,70 @@
-"""Statistics the tables share: accuracy with failures reported beside it, repeats, intervals, tests."""
+"""Statistics the tables share: the paper-comparable accuracy with the accuracy over scored verdicts and
+the failures beside it, repeats, intervals, tests.
+
+Two accuracies, both in %:
+  acc         correct / judged: every item × sample that was run counts, and a failed request
+              (no_response) or an unparsable judge reply (judge_error) is not correct. This is the
+              papers' accuracy (correct over all N items), so it is the main number and the one set
+              beside the paper's.
+  acc_scored  correct / scored: over the verdicts the judge scored (status ok) only.
+"""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 from scipy.stats import binomtest, spearmanr
 
+# The definition every table with an accuracy states in its notes.
+ACC_NOTE = ("Accuracy (acc, %) = correct / every item × sample judged: a failed request (no_response) or an "
+            "unparsable judge reply (judge_error) counts as not correct, as in the papers' accuracy over all "
+            "items; it is the number set beside the paper's. acc_scored = correct / scored verdicts only.")
+# What the tables show beside `acc`: the accuracy over scored verdicts, its denominator and the failures.
+BESIDE = ["acc_scored", "judged", "scored", "no_response", "judge_error"]
+
+
+def counted_correct(df: pd.DataFrame) -> pd.Series:
+    """Per judged row: correct as the papers count it. Only a scored verdict (status ok) can be correct:
+    a failed request or a judge error is not."""
+    return df["status"].eq("ok") & df["correct"].map(lambda v: v is not None and v is not pd.NA and bool(v == 1))
+
+
+def accuracy(df: pd.DataFrame) -> dict[str, float]:
+    """acc and acc_scored (%) of a group of judged rows, with the counts: judged (the denominator of
+    acc), scored (of acc_scored), no_response, judge_error and, when the rows carry it, flagged
+    (responses that addressed the judge, judge/injection.py: still scored, but visible)."""
+    right, ok = counted_correct(df), df["status"].eq("ok")
+    out = {"acc": 100 * right.mean() if len(df) else np.nan,
+           "acc_scored": 100 * right[ok].mean() if ok.any() else np.nan,
+           "judged": len(df), "scored": int(ok.sum()),
+           "no_response": int(df["status"].eq("no_response").sum()),
+           "judge_error": int(df["status"].eq("judge_error").sum())}
+    if "flagged" in df.columns:
+        out["flagged"] = int(df["flagged"].fillna(False).astype(bool).sum())
+    return out
+
 
 def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Per group: accuracy (%) over scored verdicts, and the failures kept out of it.
+    """`accuracy` per group: acc, acc_scored and the counts.
 
     Repeated samples count as they are (micro-average over item × sample), which for a fixed number
     of repeats per item equals the mean of the per-repeat accuracies.
     """
-    flagged = "flagged" in df.columns
-
-    def summarize(g: pd.DataFrame) -> pd.Series:
-        ok = g[g["status"] == "ok"]
-        row = {
-            "acc": 100 * ok["correct"].astype(bool).mean() if len(ok) else np.nan,
-            "scored": len(ok),
-            "no_response": int((g["status"] == "no_response").sum()),
-            "judge_error": int((g["status"] == "judge_error").sum()),
-        }
-        if flagged:  # responses that addressed the judge (judge/injection.py): still scored, but visible
-            row["flagged"] = int(g["flagged"].fillna(False).astype(bool).sum())
-        return pd.Series(row)
-
-    counts = ["scored", "no_response", "judge_error"] + (["flagged"] if flagged else [])
+    counts = ["judged", "scored", "no_response", "judge_error"] + (["flagged"] if "flagged" in df.columns else [])
     if df.empty:
-        return pd.DataFrame(columns=[*by, "acc", *counts])
-    out = df.groupby(by, dropna=False).apply(summarize, include_groups=False).reset_index()
+        return pd.DataFrame(columns=[*by, "acc", "acc_scored", *counts])
+    out = df.groupby(by, dropna=False).apply(lambda g: pd.Series(accuracy(g)), include_groups=False).reset_index()
     return out.astype({c: int for c in counts})
 
 
 def repeat_mean_std(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Accuracy (%) per repeat (sample_idx), then mean and standard deviation over repeats."""
-    ok = df[df["status"] == "ok"]
-    per = ok.groupby([*by, "sample_idx"])["correct"].apply(lambda s: 100 * s.astype(bool).mean()).reset_index()
-    out = per.groupby(by)["correct"].agg(mean="mean", std="std", repeats="count").reset_index()
-    out["std"] = out["std"].fillna(0.0)
+    """Accuracy (%) per repeat (sample_idx), then mean and sample standard deviation over repeats: `mean`,
+    `std` of acc, `mean_scored`, `std_scored` of acc_scored (a repeat with nothing scored has none),
+    and `repeats`."""
+    per = accuracy_table(df, [*by, "sample_idx"])
+    out = per.groupby(by).agg(mean=("acc", "mean"), std=("acc", "std"), repeats=("acc", "count"),
+                              mean_scored=("acc_scored", "mean"), std_scored=("acc_scored", "std")).reset_index()
+    out["std"] = out["std"].fillna(0.0)  # one repeat: no spread
+    out["std_scored"] = out["std_scored"].fillna(0.0).where(out["mean_scored"].notna())
     return out
 
 
@@ -83,6 +109,7 @@ def spearman(x: list[float], y: list[float]) -> dict[str, float]:
 
 
 def micro_average(acc: list[float], sizes: list[int]) -> float:
-    """An overall accuracy from per-group accuracies weighted by group size (OMIBench totals)."""
+    """An overall accuracy from per-group accuracies weighted by group size, the number of rows each
+    accuracy is over (OMIBench totals: judged items for acc, scored ones for acc_scored)."""
     w = np.asarray(sizes, float)
     return float((np.asarray(acc, float) * w).sum() / w.sum())

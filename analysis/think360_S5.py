@@ -10,6 +10,7 @@ import pandas as pd  # noqa: E402
 
 from analysis import think360_common as common  # noqa: E402
 from analysis.reference import beside_paper  # noqa: E402
+from analysis.stats import ACC_NOTE, BESIDE  # noqa: E402
 from analysis.table import Context, Table, save_figure  # noqa: E402
 
 IDS = ["think360.S5"]
@@ -67,7 +68,7 @@ def build(table_id: str, ctx: Context) -> Table:
     notes += [common.runs_note(df),
               f"IO below IQ for {int((both['IO'] < both['IQ']).sum())} of {len(both)} models with both "
               "(paper: 60% of cases).",
-              "Acc (%) over scored verdicts of every item × repeat; failures excluded and counted below."]
+              ACC_NOTE]
     long = table.melt(id_vars="model", value_vars=list(DIFFS), var_name="input", value_name="score")
     return Table(
         table_id,
@@ -75,7 +76,7 @@ def build(table_id: str, ctx: Context) -> Table:
         "onto the image), Caption+Question (CQ) and Image+Question+Caption (ICQ); accuracy (%) and differences.",
         table,
         vs_paper=beside_paper(long, table_id, ["input"], value="score"),
-        extra={"Failures": summary[["model", "input", "judge", "scored", "no_response", "judge_error"]]},
+        extra={"Failures": summary[["model", "input", "judge", "acc", *BESIDE]]},
         figure=figure,
         notes=notes,
         sources=sources,

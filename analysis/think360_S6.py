@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from analysis import think360_common as common  # noqa: E402
+from analysis.stats import ACC_NOTE, BESIDE  # noqa: E402
 from analysis.table import Context, Table, save_figure  # noqa: E402
 
 IDS = ["think360.S6"]
@@ -63,13 +64,12 @@ def build(table_id: str, ctx: Context) -> Table:
     table = table.sort_values(["system", "ALL"], ascending=[True, False], ignore_index=True)
     figure = ctx.figures / f"{table_id}.png"
     draw(table, types, figure)
-    counts = summary[summary["question_type"] != "ALL"][["model", "question_type", "scored", "no_response",
-                                                         "judge_error"]]
+    counts = summary[summary["question_type"] != "ALL"][["model", "question_type", "acc", *BESIDE]]
     notes += [common.runs_note(df),
               f"System-2 = mean tokens ≥ {SYSTEM2_MIN_TOKENS} and mean time ≥ {SYSTEM2_MIN_TIME_S:.0f} s (over ALL); "
               "the paper's thresholds are not given — ours, chosen on the paper's Table 3 (see the module).",
-              "Question types are non-exclusive: an item counts in each of its types. Acc over scored verdicts of "
-              "every item × repeat (direct prompt, T = 0.7); failures excluded and counted below."]
+              "Question types are non-exclusive: an item counts in each of its types. Acc over every item × repeat "
+              "(direct prompt, T = 0.7).", ACC_NOTE]
     return Table(
         table_id,
         "Think360° Figure S6 — reasoning performance across question types; models grouped as system-1 / system-2 "

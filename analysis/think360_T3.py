@@ -6,7 +6,7 @@ import pandas as pd
 
 from analysis import think360_common as common
 from analysis.reference import beside_paper
-from analysis.stats import repeat_mean_std
+from analysis.stats import ACC_NOTE, BESIDE, repeat_mean_std
 from analysis.table import Context, Table
 
 IDS = ["think360.T3"]
@@ -42,18 +42,21 @@ def build(table_id: str, ctx: Context) -> Table:
     df, sources, notes = common.preferred_verdicts(ctx, [SETTING], table_id)
     summary = capability_table(df)
     table = wide(summary, ["model", "judge"], table_id)
-    failures = summary[summary["capability"] == "ALL"][["model", "judge", "scored", "no_response", "judge_error"]]
-    repeats = repeat_mean_std(df, ["model"]).rename(columns={"mean": "acc_mean", "std": "acc_std_over_repeats"})
-    notes += [common.runs_note(df),
-              "Acc over scored verdicts of every item × repeat (= the mean of the repeats' accuracies for complete "
-              "runs); Time = mean latency_s, Token = mean completion tokens, over requests that got a response.",
+    failures = summary[summary["capability"] == "ALL"][["model", "judge", "acc", *BESIDE]]
+    repeats = repeat_mean_std(df, ["model"]).rename(columns={"mean": "acc_mean", "std": "acc_std_over_repeats",
+                                                             "mean_scored": "acc_scored_mean",
+                                                             "std_scored": "acc_scored_std_over_repeats"})
+    notes += [common.runs_note(df), ACC_NOTE,
+              "Acc over every item × repeat (= the mean of the repeats' accuracies for complete runs); Time = mean "
+              "latency_s, Token = mean completion tokens, over the requests that got a response (a judge error "
+              "does not undo the model's answer, so its time and tokens count).",
               "Capabilities are non-exclusive: an item counts in each of its skills; ALL counts it once.",
               "Rows follow the paper's order (closed-source, then open-source); models not in the paper last."]
     return Table(
         table_id,
         "Think360° Table 3 — reasoning performance (Acc./%, Time/s, Token) on ALL and the five cognitive "
-        "capabilities; direct prompt (Image+Question), T = 0.7, mean of three repeats. Failures are excluded "
-        "from Acc and counted below.",
+        "capabilities; direct prompt (Image+Question), T = 0.7, mean of three repeats. Failures count as not "
+        "correct in Acc; they and the accuracy over scored verdicts are below.",
         table,
         vs_paper=beside_paper(to_long(summary, ["capability"]).assign(setting=SETTING), table_id,
                               ["setting", "capability", "metric"], value="score"),

@@ -6,6 +6,7 @@ import pandas as pd
 
 from analysis import think360_common as common
 from analysis.reference import beside_paper
+from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
 from analysis.think360_T3 import METRICS, capability_table, to_long
 
@@ -47,14 +48,14 @@ def build(table_id: str, ctx: Context) -> Table:
                               ignore_index=True)
 
     all_rows = summary[summary["capability"] == "ALL"]
-    failures = all_rows[["model", "judge", "cot", "scored", "no_response", "judge_error"]] \
+    failures = all_rows[["model", "judge", "cot", "acc", *BESIDE]] \
         .sort_values(["model", "cot"], key=lambda s: s.map(MARKS.index) if s.name == "cot" else s)
     missing = [f"{m} ({'/'.join(sorted(set(SETTINGS.values()) - set(g['setting'])))})"
                for m, g in summary.groupby("model") if g["setting"].nunique() < len(SETTINGS)]
-    notes += [common.runs_note(df),
+    notes += [common.runs_note(df), ACC_NOTE,
               "✗ = direct prompt (direct+temp0.7), ✓ = CoT prompt (cot+temp0.7); Δ = ✓ − ✗, computed from "
-              "unrounded values. Acc over scored verdicts of every item × repeat; Time = mean latency_s, "
-              "Token = mean completion tokens over requests that got a response."]
+              "unrounded values. Acc over every item × repeat; Time = mean latency_s, Token = mean completion "
+              "tokens over the requests that got a response (a judge error does not undo the answer)."]
     if missing:
         notes.append("Without one of the two runs (Δ is empty): " + ", ".join(missing))
     caption = ("Think360° Table 4 — influence of Chain-of-Thought prompting on model performance (ALL): "
@@ -63,7 +64,8 @@ def build(table_id: str, ctx: Context) -> Table:
     return Table(
         table_id,
         caption + "Acc./%, Time/s, Token without (✗) and with (✓) the CoT prompt and their difference (Δ); "
-        "T = 0.7, three repeats. Failures are excluded from Acc and counted below.",
+        "T = 0.7, three repeats. Failures count as not correct in Acc; they and the accuracy over scored "
+        "verdicts are below.",
         table,
         vs_paper=beside_paper(long, table_id, ["cot", "capability", "metric"], value="score"),
         extra={"Failures (ALL)": failures.reset_index(drop=True)},

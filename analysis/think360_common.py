@@ -92,9 +92,10 @@ def runs_note(df: pd.DataFrame) -> str:
 
 
 def summarize(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Acc (%) over scored verdicts (item × repeat: the mean of the repeats), failures counted beside it,
-    Time = mean latency_s and Token = mean completion tokens over the requests that got a response
-    (a judge failure does not undo the model's answer, so its time and tokens count)."""
+    """Acc (%) over every item × repeat (the mean of the repeats), a failure not correct, with acc_scored
+    and the failures beside it (analysis.stats.accuracy_table); Time = mean latency_s and Token = mean
+    completion tokens over the requests that got a response (a judge failure does not undo the model's
+    answer, so its time and tokens count)."""
     acc = accuracy_table(df, by)
     answered = df[df["status"] != "no_response"]
     cost = (answered.groupby(by, dropna=False)

@@ -72,16 +72,18 @@ def test_F7_F8_subsets_levels_judge_choice_and_failures(env):
     t = c2rbench_accuracy.build("c2rbench.F7", ctx)
     row = t.table.set_index("model")
     assert row.loc["gpt-4.1", "judge"] == "c2rbench_judge" and row.loc["m3", "judge"] == "rules"
-    assert (row.loc["gpt-4.1", "Math"], row.loc["gpt-4.1", "Logical"], row.loc["gpt-4.1", "Overall"]) == (50, 100, 75)
-    assert pd.isna(row.loc["gpt-4.1", "Reading"])  # its only task got no response
+    # gpt-4.1: 3 correct of 6 tasks; its judge error (Logical) and no response (Reading) are not correct
+    assert (row.loc["gpt-4.1", "Math"], row.loc["gpt-4.1", "Logical"], row.loc["gpt-4.1", "Overall"]) == (50, 50, 50)
+    assert row.loc["gpt-4.1", "Reading"] == 0.0  # its only task got no response
     assert (row.loc["m2", "Overall"], row.loc["m3", "Overall"]) == (50, 100)
-    assert list(t.table["model"]) == ["m3", "gpt-4.1", "m2"]  # best overall first
-    fail = t.extra["Failures (kept out of the accuracies)"].set_index("model").loc["gpt-4.1"]
-    assert (fail["scored"], fail["no_response"], fail["judge_error"]) == (4, 1, 1)
+    assert list(t.table["model"]) == ["m3", "gpt-4.1", "m2"]  # best overall first, ties by name
+    fail = t.extra["Failures and accuracy over scored tasks"].set_index("model").loc["gpt-4.1"]
+    assert (fail["judged"], fail["scored"], fail["no_response"], fail["judge_error"]) == (6, 4, 1, 1)
+    assert fail["acc_scored"] == 75.0
     vs = t.vs_paper.set_index("model").loc["gpt-4.1"]
-    assert (vs["paper_model"], vs["paper"]) == ("GPT-4.1", 52.11) and vs["diff"] == pytest.approx(75 - 52.11)
+    assert (vs["paper_model"], vs["paper"]) == ("GPT-4.1", 52.11) and vs["diff"] == pytest.approx(50 - 52.11)
     t8 = c2rbench_accuracy.build("c2rbench.F8", ctx).table.set_index("model").loc["gpt-4.1"]
-    assert (t8["Level 1"], t8["Level 2"], t8["Overall"]) == (100, 50, 75) and pd.isna(t8["Level 3"])
+    assert (t8["Level 1"], t8["Level 2"], t8["Level 3"], t8["Overall"]) == (100, 50, 0, 50)
     assert t.figure.exists()
 
 
@@ -143,6 +145,19 @@ def test_T3_human_accuracy_and_models_on_the_same_tasks(env):
     assert vs.loc[("Overall", "acc"), "paper"] == 89.75 and vs.loc[("Overall", "n_tasks"), "ours"] == 4
 
 
+def test_T3_model_columns_count_failures_as_not_correct(env):
+    data, res, ctx, ext = env
+    pd.DataFrame([("04001", "A1", "9", 1), ("08001", "B1", "x", 1)],
+                 columns=["task_id", "annotator", "answer", "correct"]).to_csv(ext / "human_answers.csv", index=False)
+    main_runs(data, res)  # gpt-4.1: 04001 ✓, 08001 no response
+    t = c2rbench_human.build("c2rbench.T3", ctx)
+    row = t.table.set_index("category")
+    assert (row.loc["Math", "gpt-4.1"], row.loc["Reading", "gpt-4.1"], row.loc["Overall", "gpt-4.1"]) == (100, 0, 50)
+    side = next(v for k, v in t.extra.items() if k.startswith("Models on the humans' tasks")).set_index("model")
+    assert (side.loc["gpt-4.1", "acc"], side.loc["gpt-4.1", "acc_scored"], side.loc["gpt-4.1", "no_response"]) == \
+        (50, 100, 1)
+
+
 def test_T3_paper_overall_from_its_categories():
     # Table 3's overall 89.75 is the task-weighted mean of its categories over Table 6's 113 tasks.
     ref = load_reference("c2rbench.T3").pivot(index="category", columns="stat", values="value").drop("Overall")
@@ -164,16 +179,17 @@ def test_T4_times_per_level(env):
         {"id": "02005", "status": "judge_error", "latency_s": 50}, {"id": "04001", "correct": True, "latency_s": 99}])
     t = c2rbench_time.build("c2rbench.T4", ctx)
     row = t.table.set_index("level")
-    assert row.loc["Overall", ["All", "Correct", "Wrong", "acc"]].tolist() == [25, 20, 30, 50]
-    assert row.loc["Overall", "judge_error"] == 1
+    # All times every answer, the judge error's 50 s too; acc: 2 correct of 5 tasks, acc_scored 2 of 4
+    assert row.loc["Overall", ["All", "Correct", "Wrong", "acc", "acc_scored"]].tolist() == [30, 20, 30, 40, 50]
+    assert row.loc["Overall", "judge_error"] == 1 and row.loc["Overall", "timed"] == 5
     assert row.loc["Level 1", ["All", "Correct", "Wrong"]].tolist() == [15, 10, 20]
-    assert row.loc["Level 2", "All"] == 30 and pd.isna(row.loc["Level 2", "Wrong"])
-    o = row.loc["Overall"]
-    assert o["All"] == pytest.approx(o["acc"] / 100 * o["Correct"] + (1 - o["acc"] / 100) * o["Wrong"])
+    assert row.loc["Level 2", "All"] == 40 and pd.isna(row.loc["Level 2", "Wrong"])
+    o = row.loc["Level 1"]  # no judge error: All is the mix of Correct and Wrong
+    assert o["All"] == pytest.approx(o["acc_scored"] / 100 * o["Correct"] + (1 - o["acc_scored"] / 100) * o["Wrong"])
     assert c2rbench_time.implied_accuracy(o["All"], o["Correct"], o["Wrong"]) == pytest.approx(50)
-    assert t.extra["Every subset"].set_index("level").loc["Overall", "All"] == pytest.approx(199 / 5)
+    assert t.extra["Every subset"].set_index("level").loc["Overall", "All"] == pytest.approx(249 / 6)
     vs = t.vs_paper.set_index(["level", "time"])
-    assert vs.loc[("Overall", "All"), "paper"] == 147.26 and vs.loc[("Overall", "All"), "ours"] == 25
+    assert vs.loc[("Overall", "All"), "paper"] == 147.26 and vs.loc[("Overall", "All"), "ours"] == 30
 
 
 def test_T4_paper_times_imply_the_reported_accuracy():

@@ -1,6 +1,9 @@
 """The analysis framework: loading judged runs, accuracy with failures beside it, statistics, the paper's
 numbers beside ours, the entry point and the report."""
+import re
+
 import numpy as np
+import pandas as pd
 import pytest
 
 from analysis import stats
@@ -19,10 +22,69 @@ def test_omibench_T2_micro_average_and_failures(tmp_path):
               {"id": "q3", "correct": True}])
     t = build("omibench.T2", Context(res, tmp_path / "fig"))
     row = t.table.iloc[0]
-    assert row["ACC Physics"] == 50.0 and row["ACC Biology"] == 100.0
-    assert row["ACC Total"] == pytest.approx(200 / 3)  # micro: 2 of 3 scored items; the failure is excluded
+    assert row["ACC Physics"] == pytest.approx(100 / 3) and row["ACC Biology"] == 100.0  # q2's failure: not correct
+    assert row["ACC Total"] == 50.0  # micro: 2 correct of all 4 items
     fail = t.extra["Failures"].iloc[0]
-    assert (fail["scored"], fail["no_response"]) == (3, 1)
+    assert (fail["judged"], fail["scored"], fail["no_response"]) == (4, 3, 1)
+    assert fail["acc_scored"] == pytest.approx(200 / 3)  # 2 of the 3 scored, beside it
+
+
+# Two models; m: 2 correct, 1 wrong, 1 failed request, 1 judge error, over two repeats.
+VERDICTS = pd.DataFrame([("m", 0, "ok", True), ("m", 0, "ok", False), ("m", 0, "no_response", None),
+                         ("m", 1, "ok", True), ("m", 1, "judge_error", None), ("n", 0, "ok", True)],
+                        columns=["model", "sample_idx", "status", "correct"])
+
+
+def test_accuracy_counts_failures_as_not_correct_and_gives_the_scored_accuracy_beside_it():
+    t = stats.accuracy_table(VERDICTS.assign(flagged=[False, True, False, False, False, False]), ["model"])
+    m = t.set_index("model").loc["m"]
+    assert m["acc"] == pytest.approx(100 * 2 / 5)          # correct / every judged row
+    assert m["acc_scored"] == pytest.approx(100 * 2 / 3)   # correct / scored rows
+    assert tuple(m[["judged", "scored", "no_response", "judge_error", "flagged"]]) == (5, 3, 1, 1, 1)
+    assert list(t.columns) == ["model", "acc", *stats.BESIDE, "flagged"]
+    only_failed = stats.accuracy(VERDICTS[VERDICTS["status"] != "ok"])
+    assert only_failed["acc"] == 0.0 and np.isnan(only_failed["acc_scored"])   # failures are wrong, not absent
+
+
+def test_repeat_mean_std_counts_failures_as_not_correct():
+    r = stats.repeat_mean_std(VERDICTS, ["model"]).set_index("model").loc["m"]
+    assert r["mean"] == pytest.approx((100 / 3 + 50) / 2) and r["std"] == pytest.approx(np.std([100 / 3, 50], ddof=1))
+    assert r["mean_scored"] == pytest.approx((50 + 100) / 2) and r["repeats"] == 2
+
+
+def test_beside_paper_compares_the_paper_comparable_accuracy(tmp_path):
+    data = write_data(tmp_path / "d.jsonl", [{"id": f"q{i}", "benchmark": "omibench", "subject": "Physics"}
+                                             for i in range(4)])
+    res = tmp_path / "results"
+    make_run(res, "omibench", "gpt-4o", "cot_boxed", "rules", data,
+             [{"id": "q0", "correct": True}, {"id": "q1", "correct": True}, {"id": "q2", "status": "no_response"},
+              {"id": "q3", "status": "judge_error"}])
+    v = build("omibench.T2", Context(res, tmp_path / "fig")).vs_paper.set_index(["metric", "subject"])
+    total = v.loc[("ACC", "Total")]
+    assert (total["ours"], total["paper"]) == (50.0, 24.05)   # 2 of 4, not 2 of 2
+    assert total["diff"] == pytest.approx(50.0 - 24.05)
+
+
+def md_row(md: str, *cells: str) -> bool:
+    """Whether a markdown table row holds these cells next to each other, in this order."""
+    return re.search(r"\|\s*" + r"\s*\|\s*".join(map(re.escape, cells)) + r"\s*\|", md) is not None
+
+
+def test_analysis_run_writes_the_paper_comparable_accuracy(tmp_path):
+    """End to end through `python -m analysis.run`: judged files in, table files out."""
+    data = write_data(tmp_path / "d.jsonl", [{"id": f"q{i}", "benchmark": "omibench", "subject": "Physics"}
+                                             for i in range(4)])
+    res = tmp_path / "results"
+    make_run(res, "omibench", "gpt-4o", "cot_boxed", "rules", data,
+             [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}, {"id": "q2", "status": "no_response"},
+              {"id": "q3", "status": "judge_error"}])
+    assert main(["omibench.T2", "--report", "--results", str(res), "--figures", str(tmp_path / "fig")]) == 0
+    assert pd.read_csv(res / "tables" / "omibench.T2.csv").loc[0, "ACC Total"] == 25.0   # 1 of 4
+    md = (res / "tables" / "omibench.T2.md").read_text(encoding="utf-8")
+    assert md_row(md, "ACC", "Total", "GPT-4o", "25.00", "24.05", "0.95")             # ours, paper, diff
+    assert md_row(md, "gpt-4o", "ACC", "25.00", "50.00", "4", "2", "1", "1")          # acc, acc_scored, counts
+    assert stats.ACC_NOTE in md
+    assert "Failures (not correct in every acc" in (res / "report.md").read_text(encoding="utf-8")
 
 
 def test_missing_inputs_are_said_not_raised(tmp_path, capsys):

@@ -20,8 +20,8 @@ def data(tmp_path):
                                                   "extra": {"uid": u}} for i, t, d, u in ITEMS])
 
 
-# D: Convex Hull 1 of 2 scored (one no response); Mirror Clock right; Gear pair 1 right, pair 2 wrong
-# (one member wrong), pair 3 a failure (one member's judge failed).
+# D: Convex Hull 1 right of 3 (one wrong, one no response); Mirror Clock right; Gear pair 1 right, pair 2
+# wrong (one member wrong), pair 3 a failure (one member's judge failed), so not correct either.
 DIRECT = [{"id": "convex_hull/1", "correct": True}, {"id": "convex_hull/2", "correct": False},
           {"id": "convex_hull/3", "status": "no_response"}, {"id": "mirror_clock/1", "correct": True},
           {"id": "gear_rotation/1.1", "correct": True}, {"id": "gear_rotation/1.2", "correct": True},
@@ -39,20 +39,23 @@ def test_tasks_pairs_failures_and_paper(tmp_path, data):
     make_run(res, "mira", "gpt-4o", "cot_general", "rules", data, all_right(["convex_hull/1", "gear_rotation/1.1"]))
     t = mira_tasks.build("mira.T4", Context(res, tmp_path / "fig"))
     row = t.table.set_index("model").loc["gpt-4o"]
-    assert row["Convex Hull D"] == 50.0 and row["Mirror Clock D"] == 100.0 and row["Convex Hull T"] == 100.0
+    assert row["Convex Hull D"] == pytest.approx(100 / 3) and row["Mirror Clock D"] == 100.0
+    assert row["Convex Hull T"] == 100.0
     assert pd.isna(row["Convex Hull V"]) and list(t.table.columns[1:4]) == ["Convex Hull D", "Convex Hull T", "Convex Hull V"]
     fail = t.extra["Scored units and failures"].set_index(["task", "level"])
-    assert tuple(fail.loc[("Convex Hull", "D"), ["scored", "no_response"]]) == (2, 1)
+    assert tuple(fail.loc[("Convex Hull", "D"), ["judged", "scored", "no_response"]]) == (3, 2, 1)
+    assert fail.loc[("Convex Hull", "D"), "acc_scored"] == 50.0
     paper = t.vs_paper.set_index(["task", "level"]).loc[("Convex Hull", "D")]
-    assert (paper["paper_model"], paper["paper"], paper["diff"]) == ("GPT-4o", 6.7, pytest.approx(43.3))
+    assert (paper["paper_model"], paper["paper"], paper["diff"]) == ("GPT-4o", 6.7, pytest.approx(100 / 3 - 6.7))
 
     t8 = mira_tasks.build("mira.T8", Context(res, tmp_path / "fig"))
     gear = t8.table.set_index("model").loc["gpt-4o"]
-    assert gear["Gear Rotation D"] == 50.0               # pair 1 of the 2 scored pairs
+    assert gear["Gear Rotation D"] == pytest.approx(100 / 3)   # pair 1 of the 3 pairs
     g = t8.extra["Scored units and failures"].set_index(["task", "level"])
     assert tuple(g.loc[("Gear Rotation", "D"), ["scored", "judge_error"]]) == (2, 1)
+    assert g.loc[("Gear Rotation", "D"), "acc_scored"] == 50.0  # pair 1 of the 2 scored pairs
     # T ran only 1.1 of pair 1: the pair is incomplete, a failure, not a right answer.
-    assert pd.isna(gear["Gear Rotation T"]) and g.loc[("Gear Rotation", "T"), "no_response"] == 1
+    assert gear["Gear Rotation T"] == 0.0 and g.loc[("Gear Rotation", "T"), "no_response"] == 1
 
 
 def test_T1_micro_over_units(tmp_path, data):
@@ -60,11 +63,12 @@ def test_T1_micro_over_units(tmp_path, data):
     make_run(res, "mira", "gpt-4o", "direct", "rules", data, DIRECT)
     t = mira_T1.build("mira.T1", Context(res, tmp_path / "fig"))
     row = t.table.set_index("model").loc["gpt-4o"]
-    assert (row["EG D"], row["PBR D"], row["CT D"]) == (50.0, 100.0, 50.0)
-    # Units scored: 2 Convex Hull, 1 Mirror Clock, 2 Gear pairs; right: 3 -> 60 (a mean over tasks would be 66.7).
-    assert row["Overall D"] == 60.0 and pd.isna(row["ASLP D"])
+    assert (row["EG D"], row["PBR D"], row["CT D"]) == (pytest.approx(100 / 3), 100.0, pytest.approx(100 / 3))
+    # Units: 3 Convex Hull, 1 Mirror Clock, 3 Gear pairs; right: 3 -> 3/7 (a mean over tasks would be 55.6).
+    assert row["Overall D"] == pytest.approx(300 / 7) and pd.isna(row["ASLP D"])
     ov = t.extra["Scored units and failures"].set_index(["group", "level"]).loc[("Overall", "D")]
-    assert (ov["scored"], ov["no_response"], ov["judge_error"]) == (5, 1, 1)
+    assert (ov["judged"], ov["scored"], ov["no_response"], ov["judge_error"]) == (7, 5, 1, 1)
+    assert ov["acc_scored"] == 60.0   # 3 of the 5 scored units
 
 
 def test_judge_preference(tmp_path, data):

@@ -44,9 +44,10 @@ def test_T1_per_discipline(results, tmp_path):
     t = build("morphobench.T1", Context(results, tmp_path / "fig"))
     row = t.table.set_index("model").loc["gpt-5.1"]
     assert (row["Mathematics"], row["Engineering"]) == (50.0, 100.0)
-    assert pd.isna(row["Other"]) and pd.isna(row["Social Sciences"])     # its only item: a judge error
+    assert row["Other"] == 0.0 and pd.isna(row["Social Sciences"])     # Other's only item: a judge error
     fail = t.extra["Scored and failures"].set_index(["model", "discipline"])
-    assert tuple(fail.loc[("gpt-5.1", "Other"), ["scored", "judge_error"]]) == (0, 1)
+    assert tuple(fail.loc[("gpt-5.1", "Other"), ["judged", "scored", "judge_error"]]) == (1, 0, 1)
+    assert pd.isna(fail.loc[("gpt-5.1", "Other"), "acc_scored"])
     assert fail.loc[("o3", "Other"), "judge"] == "rules" and t.table.set_index("model").loc["o3", "Other"] == 100.0
     total = t.extra["Total (share)"].set_index("discipline")
     assert total.loc["Mathematics", "questions"] == 2 and total.loc["Mathematics", "share (%)"] == 50.0
@@ -57,11 +58,14 @@ def test_T1_per_discipline(results, tmp_path):
 def test_T2_splits_and_deltas(results, tmp_path):
     t = build("morphobench.T2", Context(results, tmp_path / "fig"))
     row = t.table.set_index("model").loc["gpt-5.1"]
-    assert (row["R(v0)"], row["R(Lite)"], row["R(Complex)"], row["P(v0)"]) == pytest.approx((200 / 3, 100.0, 0.0, 100.0))
-    assert row["Δ R(Lite)"] == pytest.approx(100 / 3) and row["Δ R(Complex)"] == pytest.approx(-200 / 3)
-    assert pd.isna(row["P(Perturbed)"]) and pd.isna(row["Δ P(Perturbed)"])   # only a failure there
+    # R(v0): 2 correct of 4 items, the judge error not correct (Eq. 18 over all N)
+    assert (row["R(v0)"], row["R(Lite)"], row["R(Complex)"], row["P(v0)"]) == (50.0, 100.0, 0.0, 100.0)
+    assert row["Δ R(Lite)"] == 50.0 and row["Δ R(Complex)"] == -50.0
+    assert row["P(Perturbed)"] == 0.0 and row["Δ P(Perturbed)"] == -100.0   # only a failure there
     fail = t.extra["Scored and failures"].set_index(["model", "split"])
     assert fail.loc[("gpt-5.1", "P(Perturbed)"), "no_response"] == 1
+    assert fail.loc[("gpt-5.1", "R(v0)"), "acc_scored"] == pytest.approx(200 / 3)
+    assert t.vs_paper.set_index(["model", "split"]).loc[("gpt-5.1", "R(v0)"), "ours"] == 50.0
     vs = t.vs_paper.set_index(["model", "split"])
     assert vs.loc[("gpt-5.1", "Δ R(Lite)"), "paper"] == 4.51
 

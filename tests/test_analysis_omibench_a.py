@@ -47,8 +47,9 @@ def paper_totals(table_id):
     """(paper_model, metric) → (Total from the subjects by the code our tables use, the paper's Total)."""
     ref = load_reference(table_id)
     assert set(ref["subject"]) == {*SUBJECTS, "Total"}
-    subj = ref[ref["subject"] != "Total"].assign(scored=lambda d: d["subject"].map(SIZES), no_response=0,
-                                                 judge_error=0, acc=lambda d: d["value"])
+    sizes = ref["subject"].map(SIZES)
+    subj = ref[ref["subject"] != "Total"].assign(judged=sizes, scored=sizes, no_response=0, judge_error=0,
+                                                 acc=lambda d: d["value"], acc_scored=lambda d: d["value"])
     ours = micro_total(subj, ["paper_model", "metric"]).set_index(["paper_model", "metric"])["acc"]
     paper = ref[ref["subject"] == "Total"].set_index(["paper_model", "metric"])["value"]
     return {k: (ours[k], paper[k]) for k in paper.index}
@@ -96,10 +97,23 @@ def test_T2_subject_order_micro_total_and_failures(tmp_path, data):
     assert list(t.table.columns) == ["model"] + [f"{m} {s}" for s in [*SUBJECTS, "Total"] for m in ("ACC", "GPTScore")]
     row = t.table.iloc[0]
     assert (row["ACC Biology"], row["ACC Chemistry"], row["ACC Physics"]) == (100.0, 50.0, 0.0)
-    assert row["ACC Total"] == pytest.approx(400 / 7)  # 4 of 7 scored; q7 failed and is counted below
+    assert row["ACC Total"] == 50.0  # 4 correct of all 8 items; q7 failed: not correct, and counted below
     assert row["GPTScore Total"] == pytest.approx(100 / 8)
     fail = t.extra["Failures"].set_index("metric").loc["ACC"]
-    assert (fail["scored"], fail["no_response"]) == (7, 1)
+    assert (fail["judged"], fail["scored"], fail["no_response"]) == (8, 7, 1)
+    assert fail["acc_scored"] == pytest.approx(400 / 7)
+    assert t.vs_paper.set_index(["metric", "subject"]).loc[("ACC", "Total"), "diff"] == pytest.approx(50 - 24.05)
+
+
+def test_micro_total_weights_subjects_by_all_their_items():
+    # Biology: 1 correct, 2 failed requests; Physics: 1 wrong. Weighting by scored items (1 and 1) would
+    # give (33.3 + 0) / 2 = 16.7; the paper's Total over N is 1 correct of 4 items.
+    df = pd.DataFrame([("m", "Biology", "ok", True), ("m", "Biology", "no_response", None),
+                       ("m", "Biology", "no_response", None), ("m", "Physics", "ok", False)],
+                      columns=["model", "subject", "status", "correct"])
+    total = omibench_T2.per_subject(df, "ACC").set_index("subject").loc["Total"]
+    assert total["acc"] == pytest.approx(25.0) and total["acc_scored"] == pytest.approx(50.0)
+    assert (total["judged"], total["scored"], total["no_response"]) == (4, 2, 2)
 
 
 def test_F2_statistics(tmp_path, monkeypatch):
@@ -132,9 +146,9 @@ def test_T4_F4c_thinking_vs_instruct(tmp_path, data):
     t = omibench_T4.build("omibench.T4", ctx(tmp_path))
     rows = t.table.set_index("model")
     assert list(rows.index) == ["qwen3-vl-8b-instruct", "qwen3-vl-8b-thinking", "Δ thinking − instruct"]
-    assert rows.loc["Δ thinking − instruct", "ACC Total"] == pytest.approx(400 / 7 - 100 / 8)
+    assert rows.loc["Δ thinking − instruct", "ACC Total"] == pytest.approx(400 / 8 - 100 / 8)
     test = t.extra["Paired test thinking vs instruct (McNemar, exact)"].iloc[0]
-    assert (test["paired"], test["only_setting"], test["only_baseline"]) == (7, 3, 0)
+    assert (test["paired"], test["only_setting"], test["only_baseline"]) == (8, 3, 0)  # q7: failed vs wrong
     assert test["p"] == pytest.approx(0.25)
     # The paper's "Qwen3-VL-8B-Instruct" is this table's instruct model (Table 2 maps it to qwen3-vl-8b).
     paper = t.vs_paper.set_index(["model", "metric", "subject"])
@@ -155,10 +169,11 @@ def test_F4a_F4b_strategies_against_default_cot(tmp_path, data):
     run(res, "m", "no_think", data, correct={1})
     t = omibench_F4.build("omibench.F4a", ctx(tmp_path))
     row = t.table.iloc[0]
-    assert (row["Default CoT"], row["Least-to-Most"], row["VoT"]) == (25.0, pytest.approx(500 / 7), 0.0)
+    assert (row["Default CoT"], row["Least-to-Most"], row["VoT"]) == (25.0, 62.5, 0.0)  # q6 failed: 5 of 8
+    assert row["Δ Least-to-Most"] == 37.5
     assert row["Δ Plan-and-Solve"] == 0.0 and row["p Plan-and-Solve"] == 1.0
     tests = t.extra["Paired tests against the default CoT (McNemar, exact)"].set_index("setting")
-    assert tuple(tests.loc["least_to_most", ["paired", "only_setting", "only_baseline"]]) == (7, 4, 1)
+    assert tuple(tests.loc["least_to_most", ["paired", "only_setting", "only_baseline"]]) == (8, 4, 1)
     assert tests.loc["least_to_most", "p"] == pytest.approx(0.375)  # two-sided binomial, 4 of 5 discordant
     assert tests.loc["vot", "p"] == pytest.approx(0.5)
     b = omibench_F4.build("omibench.F4b", ctx(tmp_path)).table.iloc[0]
@@ -182,7 +197,9 @@ def test_F3b_accuracy_by_image_count(tmp_path, data):
     assert list(rows.columns) == ["1", "2", "3", "4", "5", "≥6"]
     assert list(rows.index)[0] == "all models"
     assert rows.loc["a", "2"] == 50.0 and rows.loc["b", "2"] == 0.0   # q1, q7 have 2 images; b's q7 failed
-    assert rows.loc["all models", "2"] == pytest.approx(100 / 3)       # 1 of 3 scored predictions
+    assert rows.loc["all models", "2"] == 25.0                         # 1 of 4 predictions, the failure wrong
+    per_bin = t.extra["Per bin with failures"].set_index(["model", "images"])
+    assert per_bin.loc[("all models", "2"), "acc_scored"] == pytest.approx(100 / 3)
     assert rows.loc["all models", "≥6"] == 50.0 and rows.loc["all models", "1"] == 100.0
     assert t.extra["Items per bin"].set_index("images").loc["≥6", "items"] == 2
 

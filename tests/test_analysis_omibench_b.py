@@ -71,9 +71,10 @@ def test_F5a_sequential_scaling(env):
              rows(("q0", True), ("q1", True), ("q2", False)))
     t = omibench_F5a.build("omibench.F5a", ctx)
     df = t.table.set_index("budget")
-    assert df.loc[512, "acc"] == 50.0 and df.loc[512, "no_response"] == 1  # failure out, counted
+    assert df.loc[512, "acc"] == pytest.approx(100 / 3) and df.loc[512, "no_response"] == 1  # failure: not correct
+    assert df.loc[512, "acc_scored"] == 50.0
     assert df.loc[1024, "acc"] == pytest.approx(200 / 3)
-    assert df.loc[1024, "gain"] == pytest.approx(200 / 3 - 50) and math.isnan(df.loc[512, "gain"])
+    assert df.loc[1024, "gain"] == pytest.approx(100 / 3) and math.isnan(df.loc[512, "gain"])
     assert df.loc[512, "missing_budgets"] == "2048, 4096, 8192, 16384"
     assert t.figure.exists()
     with pytest.raises(MissingInputs):
@@ -94,7 +95,8 @@ def test_F5c_majority_vote_and_failures(env):
     # q0: maj@1 "1" ✓, maj@3 "3" ✗, maj@4 tie 1/3 → first seen "1" ✓; q1: ✓ at every k (sample 2 failed)
     assert list(df.loc[[1, 3, 4], "maj_at_k"]) == [100.0, 50.0, 100.0]
     assert df.loc[4, "no_response"] == 1 and df.loc[3, "short"] == 1
-    assert df.loc[4, "avg_at_k"] == pytest.approx(100 * (0.5 + 2 / 3) / 2)
+    assert df.loc[4, "avg_at_k"] == 50.0  # q1's failed sample is not correct: 2 of 4, as q0
+    assert df.loc[4, "avg_at_k_scored"] == pytest.approx(100 * (0.5 + 2 / 3) / 2)
     assert math.isnan(df.loc[16, "maj_at_k"])  # 16 samples were not drawn
     # GPTScore: votes on the rule judge's extracted answers, the winner scored by its GPTScore verdict
     for idx in range(4):
@@ -149,11 +151,12 @@ def test_F6a_same_items_demos_excluded(env):
     t = omibench_F6a.build("omibench.F6a", ctx)
     row = t.table.iloc[0]
     assert (row["items"], row["demo_items_excluded"]) == (4, 2)
-    assert row["Zero-shot"] == pytest.approx(100 / 3)  # q2..q5 only (q0, q1 are demos), q5 failed: 1 of 3
+    assert row["Zero-shot"] == 25.0  # q2..q5 only (q0, q1 are demos), q5 failed: 1 of 4
     assert (row["No-Image ICL"], row["Multi-Image ICL"]) == (75.0, 50.0)
-    assert row["Single-Image ICL"] == pytest.approx(100 / 3)  # judge error out
-    fails = t.extra["Failures (excluded from the scores)"].set_index("condition")
+    assert row["Single-Image ICL"] == 25.0  # the judge error is not correct
+    fails = t.extra["Failures and accuracy over scored items"].set_index("condition")
     assert fails.loc["Single-Image ICL", "judge_error"] == 1 and fails.loc["Zero-shot", "no_response"] == 1
+    assert fails.loc["Zero-shot", "acc_scored"] == pytest.approx(100 / 3)
 
 
 def test_T10_systems_scored_by_rules(env, monkeypatch):
@@ -171,11 +174,12 @@ def test_T10_systems_scored_by_rules(env, monkeypatch):
     t = T10.build("omibench.T10", ctx)
     tab = t.table.set_index("model")
     assert list(tab.index) == ["gpt-4o", "gpt-4o+visual-sketchpad"]
-    assert tab.loc["gpt-4o+visual-sketchpad", "ACC Total"] == 50.0  # q0 ✓, q1 ✗; q2 no response out
-    assert tab.loc["gpt-4o+visual-sketchpad", "GPTScore Total"] == 100.0  # the imported verdicts
-    assert tab.loc["gpt-4o+visual-sketchpad", "ΔACC Total"] == 0.0  # base: 2 of 4
-    fails = t.extra["Failures (excluded from the scores)"].set_index(["model", "metric"])
+    assert tab.loc["gpt-4o+visual-sketchpad", "ACC Total"] == pytest.approx(100 / 3)  # q0 ✓, q1 ✗, q2 failed
+    assert tab.loc["gpt-4o+visual-sketchpad", "GPTScore Total"] == pytest.approx(200 / 3)  # the imported verdicts
+    assert tab.loc["gpt-4o+visual-sketchpad", "ΔACC Total"] == pytest.approx(100 / 3 - 50)  # base: 2 of 4
+    fails = t.extra["Failures and accuracy over scored items"].set_index(["model", "metric"])
     assert fails.loc[("gpt-4o+visual-sketchpad", "ACC"), "no_response"] == 1
+    assert fails.loc[("gpt-4o+visual-sketchpad", "ACC"), "acc_scored"] == 50.0
     assert any("'zz'" in n for n in t.notes)
     assert T10.build("omibench.F6bc", ctx).figure.exists()
     (sysdir / "bad.jsonl").write_text('{"response": "no id"}\n')
@@ -279,8 +283,9 @@ def test_T8_humans_vs_best_full_coverage_model(env, monkeypatch):
     t = T8.build("omibench.T8", ctx)
     tab = t.table.set_index("participant")
     assert tab.loc["E", "acc"] == 100.0 and tab.loc["N", "acc"] == 25.0  # blank answer is wrong; grader's 0 wins
-    assert tab.loc["m1", "acc"] == pytest.approx(200 / 3)  # m2 answered 3 of 4 items: not eligible as best
-    assert tab.loc["E", "gap_to_best_model"] == pytest.approx(100 / 3)
+    assert tab.loc["m1", "acc"] == 50.0 and tab.loc["m1", "items"] == 4  # q3 failed: not correct
+    assert tab.loc["E", "gap_to_best_model"] == 50.0  # m2 answered 3 of 4 items: not eligible as best
+    assert t.extra["Every model on the subset"].set_index("model").loc["m1", "acc_scored"] == pytest.approx(200 / 3)
     # Paper (Table 8, 52 items): experts 43 and 42, non-experts 30 and 32 correct; best model 25.
     ids = [f"x{i}" for i in range(52)]
     humans = pd.DataFrame([{"group": g, "participant": p, "id": i, "correct": k < c} for g, p, c in
@@ -305,6 +310,8 @@ def test_F16_quadrants_and_review_sheet(env):
     row = t.table.iloc[0]
     assert (row["both correct"], row["both incorrect"], row["model correct, rule incorrect"],
             row["model incorrect, rule correct"], row["items"], row["model_judge_failures"]) == (1, 0, 1, 1, 3, 1)
+    assert (row["rule_acc"], row["model_acc"]) == (50.0, 50.0)   # the judge error is not correct
+    assert row["model_acc_scored"] == pytest.approx(200 / 3)
     sample = t.extra["Disagreement sample for review"]
     assert sorted(sample["id"]) == ["q1", "q2"] and sample["gold"].iloc[0] in (["2"], ["3"])
     assert (res / "tables" / "omibench.F16.disagreements.jsonl").read_text().count("\n") == 2
@@ -328,3 +335,15 @@ def test_sig_paired_tests(env):
     assert 0.08 < think["permutation_p"] < 0.18  # 2 of 16 sign patterns are as extreme
     icl = tab.loc["3-shot vs 0-shot"]  # q0, q1 are demonstrations: dropped, so q0's zero-shot win is gone
     assert (icl["items"], icl["acc_a"], icl["acc_b"], icl["only_a"], icl["only_b"]) == (4, 100.0, 0.0, 4, 0)
+
+
+def test_sig_pairs_failed_answers_as_not_correct(env):
+    res, data, ctx = env
+    make_run(res, "omibench", "qwen3-vl-8b-thinking", "cot_boxed", "rules", data,
+             rows(*[(f"q{i}", True) for i in range(4)]))
+    make_run(res, "omibench", "qwen3-vl-8b-instruct", "cot_boxed", "rules", data,
+             rows(("q0", None), ("q1", "err"), ("q2", False), ("q3", True)))
+    think = omibench_sig.build("omibench.sig", ctx).table.set_index("comparison").loc["thinking vs instruct"]
+    # every answer both ran is a pair; the instruct model's failures are not correct
+    assert (think["pairs"], think["only_a"], think["only_b"]) == (4, 3, 0)
+    assert (think["acc_a"], think["acc_b"]) == (100.0, 25.0)

@@ -55,16 +55,20 @@ def test_T3_acc_time_token_per_capability_and_judge_choice(tmp_path, data):
     t = think360_T3.build("think360.T3", Context(res, tmp_path / "fig"))
     a = t.table.set_index("model").loc["a"]
     assert a["judge"] == "think360_cascade"
-    assert a["ALL Acc"] == pytest.approx(75.0)          # 3 of 4 scored; judge_error and no_response excluded
+    assert a["ALL Acc"] == pytest.approx(50.0)          # 3 of 6: the judge_error and no_response are not correct
     assert a["ALL Time"] == pytest.approx(6.0)          # (2+4+6+8+10)/5: the no-response request is left out
     assert a["ALL Token"] == pytest.approx(300.0)
-    assert a[f"{PC} Acc"] == pytest.approx(200 / 3)     # q0 (T, F) and q2 (T): non-exclusive skills
-    assert a[f"{TE} Acc"] == pytest.approx(50.0) and a[f"{DC} Acc"] == pytest.approx(100.0)
+    assert a[f"{PC} Acc"] == pytest.approx(50.0)        # q0 (T, F) and q2 (failed, T): non-exclusive skills
+    assert a[f"{TE} Acc"] == pytest.approx(50.0) and a[f"{DC} Acc"] == pytest.approx(50.0)
     assert a[f"{PC} Time"] == pytest.approx((2 + 4 + 10) / 3)
     judges = t.table.set_index("model")["judge"]
     assert judges["b"] == "rules" and judges["c"] == "rules"   # c: the cascade scored nothing
     fail = t.extra["Failures (ALL)"].set_index("model").loc["a"]
-    assert (fail["scored"], fail["no_response"], fail["judge_error"]) == (4, 1, 1)
+    assert (fail["judged"], fail["scored"], fail["no_response"], fail["judge_error"]) == (6, 4, 1, 1)
+    assert fail["acc_scored"] == pytest.approx(75.0)    # 3 of the 4 scored
+    repeats = t.extra["Repeats (ALL accuracy per repeat)"].set_index("model").loc["a"]
+    assert repeats["acc_mean"] == pytest.approx(50.0)   # repeat 0: 2 of 3, repeat 1: 1 of 3
+    assert repeats["acc_scored_mean"] == pytest.approx((100 + 50) / 2)
     assert {r.judge for r in t.sources if r.model == "a"} == {"think360_cascade"}
     assert any("fallback" in n and "c" in n for n in t.notes)
 
@@ -90,13 +94,15 @@ def test_T4_and_S2_delta(tmp_path, data):
     t4 = think360_T4.build("think360.T4", ctx)
     assert list(t4.table["cot"]) == ["✗", "✓", "Δ"]
     d = t4.table.set_index("cot")
-    assert (d.loc["✗", "ALL Acc"], d.loc["✓", "ALL Acc"], d.loc["Δ", "ALL Acc"]) == (50.0, 100.0, 50.0)
+    assert (d.loc["✗", "ALL Acc"], d.loc["✓", "ALL Acc"]) == (50.0, pytest.approx(200 / 3))  # ✓: q2 failed
+    assert d.loc["Δ", "ALL Acc"] == pytest.approx(200 / 3 - 50)
     assert d.loc["Δ", "ALL Time"] == pytest.approx(2.0) and d.loc["Δ", "ALL Token"] == pytest.approx(150.0)
     assert not any(c.startswith(PC) for c in t4.table.columns)    # Table 4: ALL only
     s2 = think360_T4.build("think360.S2", ctx).table.set_index("cot")
-    assert s2.loc["Δ", f"{PC} Acc"] == 100.0 and s2.loc["Δ", f"{DC} Acc"] == 0.0
+    assert s2.loc["Δ", f"{PC} Acc"] == 50.0 and s2.loc["Δ", f"{DC} Acc"] == 0.0
     fail = t4.extra["Failures (ALL)"].set_index("cot")
     assert fail.loc["✓", "no_response"] == 1 and fail.loc["✓", "scored"] == 2
+    assert fail.loc["✓", "acc_scored"] == 100.0
 
 
 def paper_delta(table_id):
@@ -182,8 +188,8 @@ def test_S5_modalities(tmp_path, data):
     make_run(res, "think360", "textonly", "direct+temp0.7+caption", "rules", data, rows([("q0", 0, True, 1.0, 10)]))
     t = think360_S5.build("think360.S5", Context(res, tmp_path / "fig"))
     m = t.table.set_index("model").loc["mimo-vl-7b-rl"]
-    assert (m["IQ"], m["IO"], m["CQ"], m["ICQ"]) == (50.0, 0.0, 100.0, 100.0)
-    assert (m["CQ-IQ"], m["IO-IQ"], m["ICQ-CQ"]) == (50.0, -50.0, 0.0)
+    assert (m["IQ"], m["IO"], m["CQ"], m["ICQ"]) == (50.0, 0.0, 100.0, 50.0)   # ICQ: q1 failed
+    assert (m["CQ-IQ"], m["IO-IQ"], m["ICQ-CQ"]) == (50.0, -50.0, -50.0)
     assert t.vs_paper.set_index("model").loc["mimo-vl-7b-rl", "paper"] == 1.7
     text = t.table.set_index("model").loc["textonly"]
     assert text["IQ"] == text["CQ"] == 100.0 and np.isnan(text["IO"])
@@ -201,7 +207,7 @@ def test_S6_question_types_and_system_groups(tmp_path, data):
     r = t.table.set_index("model")
     assert r.loc["slow", "system"] == "system-2" and r.loc["fast", "system"] == "system-1"  # 900 tokens: system-1
     assert (r.loc["slow", "Algebra"], r.loc["slow", "Geometry"], r.loc["slow", "Logic"]) == (50.0, 0.0, 100.0)
-    assert r.loc["fast", "Algebra"] == 50.0 and np.isnan(r.loc["fast", "Logic"])   # Logic's only verdict failed
+    assert r.loc["fast", "Algebra"] == 50.0 and r.loc["fast", "Logic"] == 0.0   # Logic's only verdict failed
     assert list(t.table.columns[6:]) == ["Algebra", "Geometry", "Logic"]           # the paper's order
     assert t.figure.exists()
 

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from analysis.scaling import (avg_at_k, maj_at_k, majority_vote, parallel_scaling, pass_at_k, saturation_point,
-                              sequential_scaling, vote_key)
+from analysis.scaling import (avg_at_k, failed_sample, maj_at_k, majority_vote, parallel_scaling, pass_at_k,
+                              saturation_point, sequential_scaling, vote_key)
 
 NUM = {"id": "n", "benchmark": "omibench", "answer": ["1/2"], "answer_type": "numeric", "choices": []}
 MCQ = {"id": "m", "benchmark": "omibench", "answer": ["C"], "answer_type": "mcq", "choices": ["dog", "cat", "cow", "ox"]}
@@ -89,7 +89,7 @@ def test_majority_vote_abstentions_are_not_votes():
     assert majority_vote([(0, None, False), (1, None, False), (2, "A", True)]) == ("A", True)
     assert majority_vote([(0, None, False), (1, None, False)]) == (None, None)
     assert majority_vote([]) == (None, None)
-    # an item whose usable samples all abstained is wrong; an item with none is excluded
+    # an item whose samples all abstained is wrong; an item with none is excluded
     assert maj_at_k([(0, None, False), (1, None, False)], 3) is False
     assert maj_at_k([], 3) is None and avg_at_k([], 3) is None
 
@@ -123,27 +123,47 @@ VERDICTS = [
 ]
 
 
-def test_parallel_scaling_excludes_and_counts_failures():
+def test_parallel_scaling_counts_failed_samples_as_not_correct():
     df = parallel_scaling(VERDICTS, RECORDS, ks=(1, 3, 4, 16)).set_index("k")
-    # k=1: q1 ✓, q4 ✓, q5 ✗ (abstained); q2 (sample 0 failed) and q3 excluded
+    # k=1: q1 ✓, q4 ✓, q5 ✗ (abstained); q2 (sample 0 failed) and q3 (all failed) are wrong, not dropped
     r = df.loc[1]
-    assert (r["items"], r.excluded, r.short, r.abstained, r.no_response, r.judge_error, r.missing) == (3, 2, 0, 1, 2, 0, 0)
-    assert r.maj_at_k == pytest.approx(2 / 3) and r.avg_at_k == pytest.approx(2 / 3)
-    # pass@1 over all usable samples: q1 2/4, q2 1/2, q4 1/1, q5 0/4 (q3 has none)
-    assert r.pass_items == 4 and r.pass_at_k == pytest.approx(0.5)
-    # k=3: q1 ½,½,¾ ✓; q2 only sample 1 (¾) ✗; q4 ✓ (one sample); q5 ✗
+    assert (r["items"], r.scored_items, r.short, r.abstained, r.no_response, r.judge_error, r.missing) == \
+        (5, 3, 0, 1, 2, 0, 0)
+    assert r.maj_at_k == pytest.approx(2 / 5) and r.avg_at_k == pytest.approx(2 / 5)
+    assert r.maj_at_k_scored == pytest.approx(2 / 3) and r.avg_at_k_scored == pytest.approx(2 / 3)
+    # pass@1 over every sample drawn, a failed one not correct: q1 2/4, q2 1/4, q3 0/4, q4 1/1, q5 0/4
+    assert r.pass_items == 5 and r.pass_at_k == pytest.approx(1.75 / 5)
+    # k=3: q1 ½,½,¾ ✓; q2 only sample 1 (¾) answered ✗; q3 ✗; q4 ✓ (one sample); q5 ✗
     r = df.loc[3]
-    assert (r["items"], r.excluded, r.short, r.no_response, r.judge_error, r.missing) == (4, 1, 2, 4, 1, 2)
-    assert r.maj_at_k == pytest.approx(0.5) and r.avg_at_k == pytest.approx((2 / 3 + 0 + 1 + 0) / 4)
-    assert r.pass_items == 2 and r.pass_at_k == pytest.approx(0.5)   # q1: 1 - C(2,3)/C(4,3) = 1; q5: 0
+    assert (r["items"], r.scored_items, r.short, r.no_response, r.judge_error, r.missing) == (5, 4, 2, 4, 1, 2)
+    assert r.maj_at_k == pytest.approx(2 / 5) and r.maj_at_k_scored == pytest.approx(0.5)
+    assert r.avg_at_k == pytest.approx((2 / 3 + 0 + 0 + 1 + 0) / 5)
+    assert r.avg_at_k_scored == pytest.approx((2 / 3 + 0 + 1 + 0) / 4)
+    # q1: 1 - C(2,3)/C(4,3) = 1; q2 (1 correct of 4 drawn): 1 - C(3,3)/C(4,3) = 3/4; q3, q5: 0; q4 too few
+    assert r.pass_items == 4 and r.pass_at_k == pytest.approx((1 + 0.75) / 4)
     # k=4: q1 ½,½,¾,¾ tie → ½ (sample 0) ✓; q2 ¾ (sample 1) vs ½ (sample 3) tie → ¾ ✗
     r = df.loc[4]
-    assert (r["items"], r.excluded, r.short, r.no_response, r.judge_error, r.missing) == (4, 1, 2, 5, 1, 3)
-    assert r.maj_at_k == pytest.approx(0.5) and r.avg_at_k == pytest.approx((0.5 + 0.5 + 1 + 0) / 4)
+    assert (r["items"], r.scored_items, r.short, r.no_response, r.judge_error, r.missing) == (5, 4, 2, 5, 1, 3)
+    assert r.maj_at_k == pytest.approx(2 / 5) and r.maj_at_k_scored == pytest.approx(0.5)
+    assert r.avg_at_k == pytest.approx((0.5 + 0.25 + 0 + 1 + 0) / 5)
+    assert r.avg_at_k_scored == pytest.approx((0.5 + 0.5 + 1 + 0) / 4)
     # k=16 was never drawn: no accuracy, not a copy of k=4
     r = df.loc[16]
     assert math.isnan(r.maj_at_k) and math.isnan(r.avg_at_k) and math.isnan(r.pass_at_k)
     assert r.missing == 16 * 5 - len(VERDICTS)
+
+
+def test_failed_samples_are_wrong_in_pass_at_k_and_maj_at_k():
+    """Two of four samples failed: pass@2 is over all four drawn (C(3,2)/C(4,2) of the pairs miss the one
+    correct answer), not over the two answered; an item whose every sample failed is wrong at every k."""
+    lines = [v("q1", 0, "0.5", True), v("q1", 1, status="no_response"), v("q1", 2, "0.75", False),
+             v("q1", 3, status="judge_error"), *[v("q2", i, status="no_response") for i in range(4)]]
+    r = parallel_scaling(lines, RECORDS, ks=(2, 4)).set_index("k")
+    assert r.loc[2, "pass_at_k"] == pytest.approx((1 - 3 / 6 + 0) / 2)  # q1's two answers alone would give 1
+    assert r.loc[4, "maj_at_k"] == pytest.approx(0.5) and r.loc[4, "maj_at_k_scored"] == pytest.approx(1.0)
+    assert r.loc[4, "avg_at_k"] == pytest.approx((1 / 4 + 0) / 2) and r.loc[4, "avg_at_k_scored"] == 0.5
+    assert majority_vote([failed_sample(0), (1, "A", False), failed_sample(2)]) == ("A", False)
+    assert maj_at_k([failed_sample(0), failed_sample(1)], 2) is False
 
 
 def test_parallel_scaling_reuses_samples_and_keeps_the_last_line_per_sample():
