@@ -1,5 +1,10 @@
-"""Think360° Figure S4: thinking vs non-thinking mode of the same model — accuracy ratio, token ratio and
-time ratio (thinking / non-thinking), drawn as a bubble chart."""
+"""Think360° Figure S4: thinking vs non-thinking variants of the same model — accuracy ratio, token ratio and
+time ratio (thinking / non-thinking), drawn as a bubble chart.
+
+The paper's ratios come from Table 3's own rows (e.g. Claude-4-Opus: Acc 30.2 / 25.8 = 1.2×, tokens 7.5×,
+time 4.5×), so the pairs are Table 3's runs: two model configs each, listed as `pairs` in
+configs/experiments/think360_S4.yaml, both at Table 3's setting and repeats.
+"""
 from __future__ import annotations
 
 import matplotlib
@@ -7,30 +12,39 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+import yaml  # noqa: E402
 
 from analysis import think360_common as common  # noqa: E402
 from analysis.reference import beside_paper  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
+from analysis.table import ROOT, Context, MissingInputs, Table, save_figure  # noqa: E402
 
 IDS = ["think360.S4"]
-THINK, NOTHINK = "direct+think", "direct+nothink"
-# Kimi-VL's thinking counterpart is another checkpoint, not a switch: paired on Table 3's direct runs when
-# both exist (the paper's Fig. S4 includes it; configs/experiments/think360_S4.yaml does not run it).
-MODEL_PAIRS = [("kimi-vl-a3b-thinking", "kimi-vl-a3b-instruct", "direct+temp0.7")]
+CONFIG = ROOT / "configs" / "experiments" / "think360_S4.yaml"
+METRICS = ("acc", "token", "time")
+
+
+def experiment() -> tuple[list[tuple[str, str]], str]:
+    """The [thinking, non-thinking] model pairs and the one setting both sides ran (Table 3's)."""
+    exp = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
+    return [(think, nothink) for think, nothink in exp["pairs"]], exp["settings"][0]
+
+
+def paired(summary: pd.DataFrame, pairs: list[tuple[str, str]]) -> pd.DataFrame:
+    """summary: one row per model (common.summarize's acc, time, token, ...) → one row per pair whose two
+    models are both there, named after the thinking model, with `*_think` and `*_nothink` columns."""
+    cols = [c for c in summary.columns if c != "setting"]
+    think = summary[cols].merge(pd.DataFrame(pairs, columns=["model", "partner"]), on="model")
+    nothink = summary[cols].rename(columns={"model": "partner"})
+    return think.merge(nothink, on="partner", suffixes=("_think", "_nothink"))
 
 
 def ratios(pairs: pd.DataFrame) -> pd.DataFrame:
     """pairs: model, acc/time/token of the thinking (`*_think`) and non-thinking (`*_nothink`) run →
     acc_ratio, token_ratio, time_ratio = thinking / non-thinking."""
     out = pairs[["model"]].copy()
-    for metric in ("acc", "token", "time"):
+    for metric in METRICS:
         out[f"{metric}_ratio"] = pairs[f"{metric}_think"] / pairs[f"{metric}_nothink"]
     return out
-
-
-def paired(think: pd.DataFrame, nothink: pd.DataFrame) -> pd.DataFrame:
-    cols = ["model", "judge", "acc", "time", "token", "scored", "no_response", "judge_error"]
-    return think[cols].merge(nothink[cols].drop(columns="judge"), on="model", suffixes=("_think", "_nothink"))
 
 
 def draw(table: pd.DataFrame, path) -> None:
@@ -48,38 +62,35 @@ def draw(table: pd.DataFrame, path) -> None:
     ax.set_ylabel("token ratio, thinking / non-thinking (×, log scale)")
     ax.set_title("Think360° Fig. S4 — thinking mode ablation (bubble radius ∝ time ratio)")
     ax.legend(fontsize=8, markerscale=0.3, loc="best")
-    path = save_figure(fig, path, dpi=150)
+    save_figure(fig, path, dpi=150)
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    frames, sources, notes = [], [], []
-    try:
-        df, sources, notes = common.preferred_verdicts(ctx, [THINK, NOTHINK], table_id)
-        s = common.summarize(df, ["model", "setting", "judge"])
-        frames.append(paired(s[s["setting"] == THINK], s[s["setting"] == NOTHINK]))
-    except MissingInputs:
-        pass
-    for thinker, instruct, setting in MODEL_PAIRS:
-        try:
-            df, more, _ = common.preferred_verdicts(ctx, [setting], table_id)
-        except MissingInputs:
-            break
-        s = common.summarize(df[df["model"].isin([thinker, instruct])], ["model", "setting", "judge"])
-        if set(s["model"]) == {thinker, instruct} and s["judge"].nunique() == 1:
-            frames.append(paired(s[s["model"] == thinker], s[s["model"] == instruct].assign(model=thinker)))
-            sources += [r for r in more if r.model in (thinker, instruct)]
-            notes.append(f"{thinker} is paired with {instruct} (separate checkpoints, {setting} runs).")
-    pairs = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    if pairs.empty:
-        raise MissingInputs(f"no model has both {THINK} and {NOTHINK} judged runs (the demo skips them: its model "
-                            f"has no thinking switch): python -m infer.experiments --profile paper --only {table_id}")
-    table = ratios(pairs).merge(pairs, on="model")
+    pairs, setting = experiment()
+    members = {m for pair in pairs for m in pair}
+    df, sources, notes = common.preferred_verdicts(ctx, [setting], table_id)
+    summary = common.summarize(df[df["model"].isin(members)], ["model", "judge"])
+    both = paired(summary, pairs)
+    missing = [f"{t} / {n}" for t, n in pairs if t not in set(both["model"])]
+    # A ratio across two judges would mix the judges' leniency into it: such pairs are left out, and said so.
+    mixed = both[both["judge_think"] != both["judge_nothink"]]
+    notes += [f"{r.model} vs {r.partner}: judged by {r.judge_think} and {r.judge_nothink}; left out"
+              for r in mixed.itertuples(index=False)]
+    both = both[both["judge_think"] == both["judge_nothink"]]
+    if both.empty:
+        raise MissingInputs(f"no pair of configs/experiments/think360_S4.yaml has both judged {setting} runs: "
+                            f"python -m infer.experiments --profile paper --only think360.T3 (the same runs)")
+    table = ratios(both).merge(both, on="model")
     figure = ctx.figures / f"{table_id}.png"
     draw(table, figure)
-    long = table.melt(id_vars="model", value_vars=["acc_ratio", "token_ratio", "time_ratio"], var_name="metric",
+    long = table.melt(id_vars="model", value_vars=[f"{m}_ratio" for m in METRICS], var_name="metric",
                       value_name="score")
-    notes += ["Ratios are thinking / non-thinking of Acc (scored verdicts), mean completion tokens and mean "
-              "latency_s; each model's own sampling (Claude's thinking allows only temperature 1)."]
+    notes += [f"Pairs [thinking, non-thinking] from {CONFIG.relative_to(ROOT)}, both sides Table 3's {setting} "
+              "runs; ratios are thinking / non-thinking of Acc, mean completion tokens and mean latency_s "
+              "(think360_common.summarize)."]
+    if missing:
+        notes.append(f"Pairs without both runs: {', '.join(missing)}.")
+    sources = [r for r in sources if r.model in set(both["model"]) | set(both["partner"])]
     return Table(
         table_id,
         "Think360° Figure S4 — thinking mode ablation: accuracy ratio (x), token ratio (y) and time ratio (bubble "

@@ -39,7 +39,9 @@ class ModelConfig:
     temperature: float = 0.0
     top_p: float | None = None
     extra_body: dict[str, Any] = field(default_factory=dict)  # e.g. chat_template_kwargs, reasoning_effort
-    thinking: dict[str, dict[str, Any]] = field(default_factory=dict)  # {"on": {...}, "off": {...}} request fields
+    # {"on": {...}, "off": {...}, "highest": {...}} request fields; "highest" only where the provider's top
+    # budget is more than what `on` asks (an experiment's `thinking: highest` falls back to `on`)
+    thinking: dict[str, dict[str, Any]] = field(default_factory=dict)
     params_total_b: float | None = None      # total parameters, billions (parameter-scaling plots)
     params_active_b: float | None = None     # activated parameters, billions (MoE)
     concurrency: int = 16                    # requests in flight per endpoint
@@ -143,9 +145,9 @@ def load_model_config(path: str | Path) -> ModelConfig:
     if not data.get("base_urls") and server is None:
         raise ConfigError(f"{path}: base_urls: give at least one endpoint, or a server to start")
     thinking = data.get("thinking", {})
-    if not isinstance(thinking, dict) or not set(thinking) <= {"on", "off"} or not all(
+    if not isinstance(thinking, dict) or not set(thinking) <= {"on", "off", "highest"} or not all(
             isinstance(v, dict) for v in thinking.values()):
-        raise ConfigError(f"{path}: thinking: expected {{on: {{...request fields}}, off: {{...}}}}")
+        raise ConfigError(f"{path}: thinking: expected {{on: {{...request fields}}, off: {{...}}, highest: {{...}}}}")
     unknown_modalities = set(data.get("modalities", [])) - {"text", "image"}
     if unknown_modalities:
         raise ConfigError(f"{path}: modalities: unknown {sorted(unknown_modalities)} (known: text, image)")

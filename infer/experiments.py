@@ -6,8 +6,10 @@ Profiles:
 - demo (default): the embedded model on the demo sets. A text-only model takes each image setting
   as its caption variant (`+caption`); settings that only make sense with pixels (io, icq, first,
   composite) and thinking switches the model lacks are skipped, and said so.
-- paper: the papers' models (configs/models/paper/), on the data the experiment names; models whose
-  endpoints or keys are not set in the environment are listed as not configured and skipped.
+- paper: the papers' models (configs/models/paper/) and our marked additions, on the data the experiment
+  names, with the experiment's generation overrides (`params`, `model_params`, `thinking`: see
+  infer/generation.py); models whose endpoints or keys are not set in the environment are listed as not
+  configured and skipped. Experiments that would write one raw file with different parameters are refused.
 Everything is resumable: a rerun sends and judges only what is missing.
 """
 from __future__ import annotations
@@ -15,15 +17,15 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from data.jsonl import DataError
+from infer import generation
 from infer import run as infer_run
 from infer.config import ConfigError, ModelConfig, load_model_config
+from infer.experiment_spec import Experiment, load_experiment  # noqa: F401  (re-exported)
 from infer.settings import parse_setting
 from infer.store import LockedError
 from infer.templates import TemplateError
@@ -34,37 +36,6 @@ EXPERIMENTS = ROOT / "configs" / "experiments"
 DEMO_MODEL = ROOT / "configs" / "models" / "smollm2-135m.yaml"
 PAPER_MODELS = ROOT / "configs" / "models" / "paper"
 PIXEL_MODES = ("io", "icq", "first", "composite")
-
-
-@dataclass
-class Experiment:
-    id: str
-    caption: str
-    benchmark: str
-    settings: list[str]
-    models: list[str] = field(default_factory=list)
-    data: str | None = None
-    n: int = 1
-    limit: int | None = None
-    judges: list[str] = field(default_factory=lambda: ["rules"])
-    judge_model: str | None = None
-    demo: dict[str, Any] = field(default_factory=dict)   # overrides for the demo profile
-    path: str = ""
-
-
-def load_experiment(path: Path) -> Experiment:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    known = set(Experiment.__dataclass_fields__) - {"path"}
-    unknown = set(data) - known
-    if unknown:
-        raise ConfigError(f"{path}: unknown key(s) {sorted(unknown)} (known: {', '.join(sorted(known))})")
-    bad_demo = set(data.get("demo", {})) - {"settings", "n", "limit", "judges", "data"}
-    if bad_demo:
-        raise ConfigError(f"{path}: demo: unknown key(s) {sorted(bad_demo)}")
-    exp = Experiment(**data, path=str(path))
-    for s in exp.settings + exp.demo.get("settings", []):
-        parse_setting(s)  # a typo in a setting is an error before anything runs
-    return exp
 
 
 def demo_setting(setting: str, cfg: ModelConfig) -> tuple[str | None, str]:
@@ -88,7 +59,7 @@ class Job:
     n: int
     limit: int | None
     judges: list[str]
-    judge_cfg: ModelConfig | None
+    judge_cfgs: list[ModelConfig]
     skip: str = ""
 
 
@@ -100,19 +71,38 @@ def plan_jobs(exp: Experiment, profile: str) -> list[Job]:
         for s in exp.demo.get("settings", exp.settings):
             setting, why = demo_setting(s, cfg)
             jobs.append(Job(exp, cfg, setting, data, exp.demo.get("n", exp.n), exp.demo.get("limit", exp.limit),
-                            exp.demo.get("judges", exp.judges), cfg, skip=why and f"{s}: {why}"))
+                            exp.demo.get("judges", exp.judges), [cfg], skip=why and f"{s}: {why}"))
         return jobs
-    judge_cfg = load_model_config(PAPER_MODELS / f"{exp.judge_model}.yaml") if exp.judge_model else None
+    judge_cfgs = [load_model_config(PAPER_MODELS / f"{m}.yaml") for m in exp.judge_models]
     data = ROOT / (exp.data or f"data/{exp.benchmark}/test.jsonl")
     jobs = []
-    for name in exp.models:
-        cfg = load_model_config(PAPER_MODELS / f"{name}.yaml")
+    for name in exp.all_models:
+        cfg = paper_config(exp, name)
         for s in exp.settings:
             why = "" if cfg.configured else f"not configured ({cfg.why_unconfigured()})"
             if not why and not data.exists():
                 why = f"no data at {data} (convert the official release with python -m data.convert)"
-            jobs.append(Job(exp, cfg, s, data, exp.n, exp.limit, exp.judges, judge_cfg, skip=why))
+            jobs.append(Job(exp, cfg, s, data, exp.n, exp.limit, exp.judges, judge_cfgs, skip=why))
     return jobs
+
+
+def paper_config(exp: Experiment, name: str) -> ModelConfig:
+    """The model's config with the experiment's generation overrides applied (paper profile)."""
+    cfg = load_model_config(PAPER_MODELS / f"{name}.yaml")
+    return generation.apply(cfg, exp.params_for(name), exp.thinking)
+
+
+def shared_file_conflicts(experiments: list[Experiment]) -> list[str]:
+    """Experiments writing one raw file (benchmark, model, setting) must send the same parameters."""
+    effective: dict[tuple[str, str, str], dict[str, dict[str, Any]]] = {}
+    for exp in experiments:
+        for name in exp.all_models:
+            cfg = paper_config(exp, name)
+            for s in exp.settings:
+                spec = parse_setting(s)
+                params = cfg.generation_params(spec.thinking, **spec.overrides)
+                effective.setdefault((exp.benchmark, name, s), {})[exp.id] = params
+    return generation.conflicts(effective)
 
 
 def run_job(job: Job, results: Path) -> dict[str, Any]:
@@ -121,14 +111,25 @@ def run_job(job: Job, results: Path) -> dict[str, Any]:
     counts = infer_run.run(job.exp.benchmark, job.data, job.cfg, job.setting, results, job.limit, job.n)
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
     for judge in job.judges:
-        cfg = None if judge == "rules" else job.judge_cfg
-        if judge != "rules" and (cfg is None or not cfg.configured):
-            row[judge] = "judge model not configured"
-            continue
-        s = judge_run.run(job.exp.benchmark, job.data, job.cfg.name, job.setting, judge, results, cfg)
-        acc = "n/a" if s["accuracy"] is None else f"{s['accuracy']:.1%}"
-        row[judge] = f"{acc} of {s['scored']} ({s['no_response']} no response, {s['judge_error']} judge errors)"
+        # An LLM judge runs once per judge model; its verdicts share one file, keyed by the judge model.
+        for cfg in [None] if judge == "rules" else job.judge_cfgs or [None]:
+            label = judge if judge == "rules" or len(job.judge_cfgs) < 2 else f"{judge}[{cfg.name}]"
+            if judge != "rules" and (cfg is None or not cfg.configured):
+                row[label] = "judge model not configured"
+                continue
+            s = judge_run.run(job.exp.benchmark, job.data, job.cfg.name, job.setting, judge, results, cfg)
+            acc = "n/a" if s["accuracy"] is None else f"{s['accuracy']:.1%}"
+            row[label] = f"{acc} of {s['scored']} ({s['no_response']} no response, {s['judge_error']} judge errors)"
     return row
+
+
+def marked(experiments: list[Experiment]) -> list[str]:
+    """What the experiments run beyond the papers: added models and our own choices, to print."""
+    lines = []
+    for exp in experiments:
+        lines += [f"{exp.id}: added model {m} — {why}" for m, why in exp.added_models.items()]
+        lines += [f"{exp.id}: ours — {o}" for o in exp.ours]
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,17 +141,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", type=Path, default=Path("results"))
     args = ap.parse_args(argv)
     files = args.files or sorted(EXPERIMENTS.glob("*.yaml"))
-    status, skipped, report = 0, [], []
+    status, skipped, report, chosen = 0, [], [], []
+    loaded = []
     for f in files:
         try:
-            exp = load_experiment(f)
-            if args.only and exp.id not in args.only:
-                continue
+            loaded.append(load_experiment(f))
+        except (ConfigError, ValueError, OSError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            status = 1
+    if args.profile == "paper":
+        try:
+            problems = shared_file_conflicts(loaded)
+        except (ConfigError, ValueError, OSError) as e:
+            problems = [str(e)]
+        if problems:
+            print("\n".join(f"error: {p}" for p in problems), file=sys.stderr)
+            return 1
+    for exp in loaded:
+        if args.only and exp.id not in args.only:
+            continue
+        try:
             jobs = plan_jobs(exp, args.profile)
         except (ConfigError, ValueError, OSError) as e:
             print(f"error: {e}", file=sys.stderr)
             status = 1
             continue
+        chosen.append(exp)
         for job in jobs:
             what = f"{exp.id}: {job.cfg.name if job.cfg else '?'} / {job.setting}"
             if job.skip:
@@ -167,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     if skipped:
         print(f"\n== skipped ({len(skipped)}) ==")
         print("\n".join(sorted(set(skipped))))
+    if args.profile == "paper" and marked(chosen):
+        print("\n== beyond the papers (added models, our choices) ==")
+        print("\n".join(marked(chosen)))
     return status
 
 

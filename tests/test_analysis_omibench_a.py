@@ -150,7 +150,7 @@ def test_T4_F4c_thinking_vs_instruct(tmp_path, data):
     test = t.extra["Paired test thinking vs instruct (McNemar, exact)"].iloc[0]
     assert (test["paired"], test["only_setting"], test["only_baseline"]) == (8, 3, 0)  # q7: failed vs wrong
     assert test["p"] == pytest.approx(0.25)
-    # The paper's "Qwen3-VL-8B-Instruct" is this table's instruct model (Table 2 maps it to qwen3-vl-8b).
+    # The paper's "Qwen3-VL-8B-Instruct" is this table's instruct model (the aliases map it to qwen3-vl-8b-instruct).
     paper = t.vs_paper.set_index(["model", "metric", "subject"])
     assert paper.loc[("qwen3-vl-8b-instruct", "ACC", "Total"), "paper"] == 26.85
     assert paper.loc[("qwen3-vl-8b-thinking", "ACC", "Total"), "paper"] == 35.84

@@ -145,38 +145,59 @@ def test_T5_spearman_of_the_papers_table():
     assert round(spearman(list(rest["ToT-Depth"]), list(rest["Acc"]))["rho"], 4) == 0.8688
 
 
-def test_S4_ratios_from_the_papers_table3():
+def test_S4_pairs_are_table3_rows_at_table3s_setting():
+    pairs, setting = think360_S4.experiment()
     t3 = load_reference("think360.T3")
-    t3 = t3[t3["capability"] == "ALL"].pivot(index="paper_model", columns="metric", values="value")
+    assert setting == "direct+temp0.7" and len(pairs) == 4
+    for think, nothink in pairs:
+        for model in (think, nothink):
+            assert set(t3.loc[t3["model"] == model, "setting"]) == {setting}, model
 
-    def pair(think, nothink):
-        row = {f"{m.lower()}_think": t3.loc[think, m] for m in ("Acc", "Time", "Token")}
-        row.update({f"{m.lower()}_nothink": t3.loc[nothink, m] for m in ("Acc", "Time", "Token")})
-        return think360_S4.ratios(pd.DataFrame([{"model": think, **row}])).iloc[0].drop("model").astype(float).round(1)
 
-    assert list(pair("Claude-4-Opus-20250514-Thinking", "Claude-4-Opus-20250514")) == [1.2, 7.5, 4.5]
-    assert list(pair("Kimi-VL-Thinking-16A3B", "Kimi-VL-Instruct-16A3B")) == [2.6, 9.3, 26.7]
+def test_S4_ratios_from_the_papers_table3():
+    """The paper's Fig. S4 numbers, recomputed by the S4 code from its own Table 3 (ALL columns)."""
+    t3 = load_reference("think360.T3")
+    t3 = t3[t3["capability"] == "ALL"].pivot(index="model", columns="metric", values="value")
+    summary = t3.rename(columns=str.lower).reset_index().assign(judge="paper")
+    pairs, _ = think360_S4.experiment()
+    r = think360_S4.ratios(think360_S4.paired(summary, pairs)).set_index("model")
+    claude = r.loc["claude-4-opus-thinking"]
+    assert claude["acc_ratio"] == pytest.approx(30.2 / 25.8) and round(claude["acc_ratio"], 2) == 1.17
+    assert claude["token_ratio"] == pytest.approx(7.45, abs=0.005)
+    assert claude["time_ratio"] == pytest.approx(4.47, abs=0.01)
+    # where the paper prints the ratios (§S "Thinking vs. No Thinking"), to its one decimal
+    s4 = load_reference("think360.S4")
+    assert len(s4) == 6
+    for row in s4.itertuples(index=False):
+        assert round(r.loc[row.model, row.metric], 1) == row.value, (row.model, row.metric)
     # "around 1.1× accuracy with only 1.4×–2.1× time and 1.2×–1.6× tokens"
-    assert list(pair("Doubao-1.5-thinking-vision-pro-250428", "Doubao-1.5-thinking-vision-pro-250428-nothinking")) \
+    assert list(r.loc["doubao-1.5-thinking-vision-pro", ["acc_ratio", "token_ratio", "time_ratio"]].round(1)) \
         == [1.1, 1.6, 1.4]
-    assert list(pair("Gemini-2.0-flash-thinking-exp-01-21", "Gemini-2.0-flash")) == [1.1, 1.2, 2.1]
+    assert list(r.loc["gemini-2.0-flash-thinking-exp", ["acc_ratio", "token_ratio", "time_ratio"]].round(1)) \
+        == [1.1, 1.2, 2.1]
 
 
 def test_S4_build(tmp_path, data):
     res = tmp_path / "results"
-    make_run(res, "think360", "claude-4-opus", "direct+think", "rules", data,
+    make_run(res, "think360", "claude-4-opus-thinking", "direct+temp0.7", "rules", data,
              rows([("q0", 0, True, 9.0, 800), ("q1", 0, True, 9.0, 800)]))
-    make_run(res, "think360", "claude-4-opus", "direct+nothink", "rules", data,
+    make_run(res, "think360", "claude-4-opus", "direct+temp0.7", "rules", data,
              rows([("q0", 0, True, 3.0, 100), ("q1", 0, False, 3.0, 100)]))
     make_run(res, "think360", "kimi-vl-a3b-thinking", "direct+temp0.7", "rules", data, rows([("q0", 0, True, 20.0, 90)]))
     make_run(res, "think360", "kimi-vl-a3b-instruct", "direct+temp0.7", "rules", data, rows([("q0", 0, True, 2.0, 10)]))
+    make_run(res, "think360", "gpt-4o", "direct+temp0.7", "rules", data, rows([("q0", 0, True, 1.0, 10)]))  # no pair
+    make_run(res, "think360", "gemini-2.0-flash", "direct+temp0.7", "rules", data, rows([("q0", 0, True, 1.0, 10)]))
     t = think360_S4.build("think360.S4", Context(res, tmp_path / "fig"))
     r = t.table.set_index("model")
-    assert list(r.loc["claude-4-opus", ["acc_ratio", "token_ratio", "time_ratio"]]) == [2.0, 8.0, 3.0]
+    assert set(r.index) == {"claude-4-opus-thinking", "kimi-vl-a3b-thinking"}
+    assert list(r.loc["claude-4-opus-thinking", ["acc_ratio", "token_ratio", "time_ratio"]]) == [2.0, 8.0, 3.0]
     assert list(r.loc["kimi-vl-a3b-thinking", ["acc_ratio", "token_ratio", "time_ratio"]]) == [1.0, 9.0, 10.0]
     assert t.figure.exists()
     v = t.vs_paper.set_index(["model", "metric"])
-    assert v.loc[("claude-4-opus", "token_ratio"), "paper"] == 7.5
+    assert v.loc[("claude-4-opus-thinking", "token_ratio"), "paper"] == 7.5
+    assert any("gemini-2.0-flash-thinking-exp / gemini-2.0-flash" in n for n in t.notes)
+    assert {r.model for r in t.sources} == {"claude-4-opus-thinking", "claude-4-opus", "kimi-vl-a3b-thinking",
+                                            "kimi-vl-a3b-instruct"}
 
 
 def test_S5_modalities(tmp_path, data):
@@ -278,7 +299,9 @@ def test_S1_max_tokens_beside_paper(tmp_path):
     t = think360_S1.build("think360.S1", Context(tmp_path / "r", tmp_path / "fig"))
     assert t.table.set_index("model").loc["gpt-4o", "max_tokens"] == 16384
     assert (t.vs_paper["diff"] == 0).all() and len(t.vs_paper) >= 20
-    assert "Grok-2-vision-1212" in set(t.extra["Paper models without a config here"]["paper model"])
+    # every model of Table S1 has a config (tests/test_paper_models.py checks every reference table)
+    assert t.extra["Paper models without a config here"].empty
+    assert t.table.set_index("model").loc["claude-4-opus-thinking", "max_tokens"] == 32000
 
 
 def test_missing_runs_are_reported(tmp_path, capsys):

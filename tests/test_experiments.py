@@ -14,13 +14,14 @@ def test_there_is_an_experiment_per_protocol_family():
     ids = {load_experiment(f).id for f in FILES}
     assert {"think360.T3", "think360.T4", "think360.S4", "think360.S5", "omibench.T2", "omibench.F4a",
             "omibench.F4b", "omibench.F3c", "omibench.F5a", "omibench.F5c", "omibench.F6a", "omibench.T9",
-            "mira.T4-T10", "mira.Tspec", "c2rbench.F7-F8", "morphobench.T1-T2"} <= ids
+            "mira.T4-T10", "mira.Tspec", "c2rbench.F7-F8", "c2rbench.F10", "morphobench.T1-T2", "morphobench.T7",
+            "omibench.T4", "omibench.T5", "omibench.T6", "omibench.sig"} <= ids
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
 def test_experiment_loads_and_names_known_models_and_prompts(path):
     exp = load_experiment(path)
-    for name in exp.models + ([exp.judge_model] if exp.judge_model else []):
+    for name in exp.all_models + exp.judge_models:
         assert (PAPER_MODELS / f"{name}.yaml").is_file(), f"{path.name}: no config for model {name}"
         load_model_config(PAPER_MODELS / f"{name}.yaml")
     for s in exp.settings + exp.demo.get("settings", []):

@@ -1,0 +1,119 @@
+"""One experiment file (configs/experiments/*.yaml), read strictly: an unknown key or a bad value is an error
+before anything runs. The keys are described in configs/experiments/README.md."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from infer.config import ConfigError
+from infer.generation import THINKING, check_params
+from infer.settings import parse_setting
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "data" / "reference"
+DEMO_KEYS = {"settings", "n", "limit", "judges", "data"}
+
+
+@dataclass
+class Experiment:
+    id: str
+    caption: str
+    benchmark: str
+    settings: list[str]
+    models: list[str] = field(default_factory=list)      # the paper's models: rows of `reference`
+    # data/reference ids whose model rows `models` are, each with an optional row filter {column: value}
+    reference: dict[str, dict[str, str]] = field(default_factory=dict)
+    subset: str | None = None          # why `models` is only part of the reference rows (else: all of them)
+    added_models: dict[str, str] = field(default_factory=dict)  # our additions: model → why
+    pairs: list[list[str]] = field(default_factory=list)         # [thinking, non-thinking] model pairs
+    params: dict[str, Any] = field(default_factory=dict)         # generation overrides, paper profile
+    model_params: dict[str, dict[str, Any]] = field(default_factory=dict)  # per model, over `params`
+    thinking: str | None = None                                   # on / off / highest, paper profile
+    ours: list[str] = field(default_factory=list)  # what the paper does not give and we chose
+    data: str | None = None
+    n: int = 1
+    limit: int | None = None
+    judges: list[str] = field(default_factory=lambda: ["rules"])
+    judge_model: str | list[str] | None = None   # several: every LLM judge runs with each (OMIBench T5)
+    demo: dict[str, Any] = field(default_factory=dict)   # overrides for the demo profile
+    path: str = ""
+
+    @property
+    def all_models(self) -> list[str]:
+        return self.models + [m for m in self.added_models if m not in self.models]
+
+    @property
+    def judge_models(self) -> list[str]:
+        if self.judge_model is None:
+            return []
+        return [self.judge_model] if isinstance(self.judge_model, str) else list(self.judge_model)
+
+    def params_for(self, model: str) -> dict[str, Any]:
+        return {**self.params, **self.model_params.get(model, {})}
+
+
+def _reference(value: Any, where: str) -> dict[str, dict[str, str]]:
+    """A list of ids, or a mapping id → row filter; every id must have its data/reference file."""
+    if isinstance(value, list):
+        value = {v: {} for v in value}
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: reference: expected a list of table ids or a mapping id → {{column: value}}")
+    for table_id, rows in value.items():
+        if not (REFERENCE / f"{table_id}.csv").is_file():
+            raise ConfigError(f"{where}: reference: no data/reference/{table_id}.csv")
+        if rows is not None and not isinstance(rows, dict):
+            raise ConfigError(f"{where}: reference: {table_id}: expected a row filter {{column: value}}")
+    return {k: {c: str(v) for c, v in (rows or {}).items()} for k, rows in value.items()}
+
+
+def _check(exp: Experiment, where: str) -> None:
+    if set(exp.demo) - DEMO_KEYS:
+        raise ConfigError(f"{where}: demo: unknown key(s) {sorted(set(exp.demo) - DEMO_KEYS)}")
+    if not isinstance(exp.added_models, dict) or not all(isinstance(r, str) and r.strip()
+                                                         for r in exp.added_models.values()):
+        raise ConfigError(f"{where}: added_models: expected a mapping model → why it is added")
+    if set(exp.added_models) & set(exp.models):
+        raise ConfigError(f"{where}: added_models: {sorted(set(exp.added_models) & set(exp.models))} "
+                          "are also paper models")
+    if exp.models and not exp.reference:
+        raise ConfigError(f"{where}: models: give the reference table(s) they are rows of (else use added_models)")
+    if not isinstance(exp.ours, list) or not all(isinstance(o, str) and o.strip() for o in exp.ours):
+        raise ConfigError(f"{where}: ours: expected a list of sentences")
+    if exp.thinking is not None and exp.thinking not in THINKING:
+        raise ConfigError(f"{where}: thinking: {exp.thinking!r} (known: {', '.join(THINKING)})")
+    exp.params = check_params(exp.params, f"{where}: params")
+    unknown = set(exp.model_params) - set(exp.all_models)
+    if unknown:
+        raise ConfigError(f"{where}: model_params: {sorted(unknown)} are not models of this experiment")
+    for model, p in exp.model_params.items():
+        exp.model_params[model] = check_params(p, f"{where}: model_params: {model}")
+    for pair in exp.pairs:
+        if not (isinstance(pair, list) and len(pair) == 2 and set(pair) <= set(exp.all_models)):
+            raise ConfigError(f"{where}: pairs: {pair!r} is not two models of this experiment")
+    overridden = set(exp.params).union(*exp.model_params.values())
+    for s in exp.settings + exp.demo.get("settings", []):
+        spec = parse_setting(s)  # a typo in a setting is an error before anything runs
+        both = overridden & set(spec.overrides)
+        if both and s in exp.settings:  # the setting's modifier and the experiment would disagree silently
+            raise ConfigError(f"{where}: setting {s!r} sets {sorted(both)}, which params also set")
+        if spec.thinking and exp.thinking and s in exp.settings:
+            raise ConfigError(f"{where}: setting {s!r} has a thinking switch and the experiment sets thinking")
+
+
+def load_experiment(path: Path) -> Experiment:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level")
+    known = set(Experiment.__dataclass_fields__) - {"path"}
+    unknown = set(data) - known
+    if unknown:
+        raise ConfigError(f"{path}: unknown key(s) {sorted(unknown)} (known: {', '.join(sorted(known))})")
+    if "reference" in data:
+        data["reference"] = _reference(data["reference"], str(path))
+    data = {k: ({} if v is None and k in ("added_models", "model_params", "params") else v) for k, v in data.items()}
+    exp = Experiment(**data, path=str(path))
+    _check(exp, str(path))
+    return exp
