@@ -32,7 +32,7 @@ from typing import Any, Iterable
 import pandas as pd
 import sympy
 
-from judge.match import _case_sensitive, _math, _squash, is_textual, normalize_text, parse_number, split_parts
+from judge.match import MatchError, _case_sensitive, _math, _squash, is_textual, normalize_text, parse_number, split_parts
 from judge.rules import grid_cell, is_mcq, mcq_prediction
 
 PAPER_KS = (1, 3, 4, 8, 16)                                  # OMIBench Eq. (12)
@@ -73,7 +73,10 @@ def _math_key(s: str) -> str | None:
     the same decimal; "x = 2" is the number 2; any other expression is sympy's printed form, which
     orders terms canonically (x + 1 and 1 + x are one vote). None when it does not parse.
     """
-    parsed = _math(s)
+    try:
+        parsed = _math(s)
+    except MatchError:  # math-verify failed on it: the answer votes under its text
+        return None
     if not parsed:
         return None
     expr = parsed[0]

@@ -118,8 +118,7 @@ def run_job(job: Job, results: Path) -> dict[str, Any]:
                 row[label] = "judge model not configured"
                 continue
             s = judge_run.run(job.exp.benchmark, job.data, job.cfg.name, job.setting, judge, results, cfg)
-            acc = "n/a" if s["accuracy"] is None else f"{s['accuracy']:.1%}"
-            row[label] = f"{acc} of {s['scored']} ({s['no_response']} no response, {s['judge_error']} judge errors)"
+            row[label] = judge_run.describe(s)
     return row
 
 

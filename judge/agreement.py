@@ -23,10 +23,14 @@ from data.jsonl import iter_jsonl, write_json_atomic, write_jsonl_atomic
 from infer.store import load_latest
 
 
+def current(path: Path) -> dict[tuple, dict[str, Any]]:
+    """The current verdict of every (item, sample) of a judged file, whatever its status."""
+    return load_latest(path, key=lambda v: (v["id"], v["sample_idx"]))
+
+
 def scored(path: Path) -> dict[tuple, dict[str, Any]]:
     """The current verdict of each (id, sample_idx), judge and request failures left out."""
-    latest = load_latest(path, key=lambda v: (v["id"], v["sample_idx"]))
-    return {k: v for k, v in latest.items() if v["status"] == "ok"}
+    return {k: v for k, v in current(path).items() if v["status"] == "ok"}
 
 
 def cohen_kappa(a: list[bool], b: list[bool]) -> float | None:
@@ -75,12 +79,19 @@ def disagreements(a: dict[tuple, dict], b: dict[tuple, dict], n: int, seed: int,
 
 
 def repeat_stats(paths: list[Path]) -> dict[str, Any]:
-    accs = []
+    """Accuracy of each repeated run, over all its items (a failure is not correct, as in the papers)
+    and over its scored items, with the mean and standard deviation of each."""
+    accs, scored_accs = [], []
     for p in paths:
-        v = scored(p)
-        accs.append(sum(bool(x["correct"]) for x in v.values()) / len(v) if v else float("nan"))
-    return {"runs": [str(p) for p in paths], "accuracy": accs, "mean": statistics.fmean(accs),
-            "std": statistics.stdev(accs) if len(accs) > 1 else 0.0}
+        every = current(p)
+        right = sum(1 for x in every.values() if x["status"] == "ok" and x["correct"])
+        ok = sum(1 for x in every.values() if x["status"] == "ok")
+        accs.append(right / len(every) if every else float("nan"))
+        scored_accs.append(right / ok if ok else float("nan"))
+    spread = (lambda xs: statistics.stdev(xs) if len(xs) > 1 else 0.0)
+    return {"runs": [str(p) for p in paths], "accuracy": accs, "mean": statistics.fmean(accs), "std": spread(accs),
+            "accuracy_scored": scored_accs, "mean_scored": statistics.fmean(scored_accs),
+            "std_scored": spread(scored_accs)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -135,11 +135,23 @@ def judge_cascade(todo: list[dict[str, Any]], records: dict[str, dict], base: Pa
 def summarize(lines: list[dict[str, Any]]) -> dict[str, Any]:
     ok = [v for v in lines if v["status"] == "ok"]
     correct = sum(1 for v in ok if v["correct"])
+    # accuracy: the papers' (correct over every item; a failure is not correct); accuracy_scored beside it
     return {"items": len(lines), "scored": len(ok), "correct": correct,
-            "accuracy": correct / len(ok) if ok else None,
+            "accuracy": correct / len(lines) if lines else None,
+            "accuracy_scored": correct / len(ok) if ok else None,
             "no_response": sum(1 for v in lines if v["status"] == "no_response"),
             "judge_error": sum(1 for v in lines if v["status"] == "judge_error"),
             "flagged": sum(1 for v in lines if v.get("flags"))}
+
+
+def describe(s: dict[str, Any]) -> str:
+    """A summary in words: the paper-comparable accuracy, then the accuracy over scored items and the failures."""
+    def pct(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:.2%}"
+
+    return (f"accuracy {pct(s['accuracy'])} ({s['correct']}/{s['items']}, a failure counts as not correct); "
+            f"over scored {pct(s['accuracy_scored'])} ({s['correct']}/{s['scored']}); {s['no_response']} no response, "
+            f"{s['judge_error']} judge error(s), {s['flagged']} flagged as addressing the judge")
 
 
 def run(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = Path("results"),
@@ -222,10 +234,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {e}", file=sys.stderr)
             status = 1
             continue
-        acc = "n/a" if s["accuracy"] is None else f"{s['accuracy']:.2%}"
-        print(f"{judged_path(args.results, args.bench, args.model, args.setting, judge)}: accuracy {acc} "
-              f"({s['correct']}/{s['scored']} scored); failures excluded: {s['no_response']} no response, "
-              f"{s['judge_error']} judge error(s); {s['flagged']} flagged as addressing the judge; {s['judged_now']} judged now")
+        print(f"{judged_path(args.results, args.bench, args.model, args.setting, judge)}: {describe(s)}; "
+              f"{s['judged_now']} judged now")
     return status
 
 

@@ -47,6 +47,12 @@ def test_repeats_mean_and_std(tmp_path):
     assert s["accuracy"] == [0.25, 0.5, 0.75] and s["mean"] == pytest.approx(0.5) and s["std"] == pytest.approx(0.25)
 
 
+def test_repeats_count_failures_as_not_correct_with_the_scored_accuracy_beside(tmp_path):
+    run = write(tmp_path / "r.jsonl", [v(0, True), v(1, False), v(2, None, "judge_error"), v(3, None, "no_response")])
+    s = repeat_stats([run, run])
+    assert s["accuracy"] == [0.25, 0.25] and s["accuracy_scored"] == [0.5, 0.5] and s["std"] == 0.0
+
+
 def test_cli_writes_summary_and_sample(tmp_path, capsys):
     a = write(tmp_path / "a.jsonl", [v(0, True), v(1, False)])
     b = write(tmp_path / "b.jsonl", [v(0, False), v(1, False)])

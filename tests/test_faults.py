@@ -3,7 +3,8 @@
 What tests/test_client.py already covers is not repeated here (Retry-After honoured, read timeouts,
 400 / malformed / no-choices replies, resume of failed requests, a permanently dead second endpoint).
 This file covers: 429 *without* Retry-After (exponential backoff), 502, connection refused for a whole
-run (recorded, never scored: the rules judge says no_response and accuracy leaves it out), an endpoint
+run (recorded, never scored: the rules judge says no_response, which the main accuracy counts as not
+correct and the accuracy over scored items leaves out), an endpoint
 that goes down mid-run and comes back, a connection reset mid-response, and the reason each failure
 leaves in the raw line's `error`.
 """
@@ -128,7 +129,8 @@ def test_connection_refused_for_the_whole_run_is_recorded_and_never_scored(tmp_p
 
     s = judge_run("omibench", data, MODEL, "cot_boxed", "rules", tmp_path / "results")
     assert (s["items"], s["scored"], s["correct"], s["no_response"], s["judge_error"]) == (4, 2, 1, 2, 0)
-    assert s["accuracy"] == 0.5  # 1 of the 2 answered, not 1 of 4
+    # the paper-comparable accuracy counts the two failures as not correct; over the answered ones it is 1/2
+    assert s["accuracy"] == 0.25 and s["accuracy_scored"] == 0.5
     verdicts = [json.loads(x) for x in judged_path(tmp_path / "results", "omibench", MODEL, "cot_boxed", "rules")
                 .read_text().splitlines()]
     v = {x["id"]: x for x in verdicts}

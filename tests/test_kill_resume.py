@@ -295,7 +295,8 @@ def test_sigkill_mid_judging_then_resume_gives_one_verdict_per_outcome(tmp_path,
         v = current[(r["id"], r["sample_idx"])]
         assert v["outcome"] == outcome_sha(r) and v["status"] == "ok"
         assert v["correct"] is (int(r["id"][1:]) % 2 == 0)
-    assert "accuracy 50.00% (400/800 scored)" in resumed.stdout()
+    assert "accuracy 50.00% (400/800, a failure counts as not correct); over scored 50.00% (400/800)" \
+        in resumed.stdout()
 
     # a rerun: every outcome already has its verdict, no call, no new line
     before, n_lines = srv.count, count_lines(judged)
