@@ -89,14 +89,13 @@ def judge_llm(name: str, todo: list[dict[str, Any]], records: dict[str, dict], b
 
 def judge_cascade(todo: list[dict[str, Any]], records: dict[str, dict], base: Path, cfg: ModelConfig,
                   judge_id: dict[str, Any], results: Path, prompts: Path) -> list[dict[str, Any]]:
-    """Think360: rules on the response → LLM extraction → rules on it → LLM consistency judge."""
-    out, need_extract = [], []
-    for raw in todo:
-        v = rules.score(records[raw["id"]], raw["response"])
-        if v["correct"]:
-            out.append(verdict(raw, judge_id, **v, stage="rule_on_response"))
-        else:
-            need_extract.append(raw)
+    """Think360 (§4.1, Metrics), in the paper's order: the LLM extracts the final answer from every
+    response → an exact match of the extracted answer → the LLM judge for what the match did not settle.
+
+    The exact match is the rule judge in strict mode (same words, same numbers, equivalent formulas; no
+    similarity ratio), so it can only accept an answer the judge would; everything else goes to the judge.
+    """
+    out, need_extract = [], list(todo)
     params = cfg.generation_params()
     extract, consist = LLM_JUDGES["think360_extract"], LLM_JUDGES["think360_judge"]
     t_extract, t_judge = judge_template(extract, prompts), judge_template(consist, prompts)
@@ -114,7 +113,7 @@ def judge_cascade(todo: list[dict[str, Any]], records: dict[str, dict], base: Pa
         if extracted is None:  # the model gave no answer: wrong, and nothing to ask the judge
             out.append(verdict(raw, judge_id, correct=False, stage="llm_extract", raw_judge_reply=a.reply))
             continue
-        v = rules.score(rec, extracted)
+        v = rules.score(rec, extracted, strict=True)
         if v["correct"]:
             out.append(verdict(raw, judge_id, correct=True, extracted=extracted, stage="rule_on_extracted"))
             continue

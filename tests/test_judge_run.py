@@ -100,24 +100,31 @@ def test_response_is_delimited_and_cannot_speak_for_the_judge(tmp_path, scripted
     assert prompt[start:].startswith("<<<RESPONSE_START>>>\n" + evil + "\n<<<RESPONSE_END>>>")
 
 
-def test_think360_cascade_asks_only_what_rules_cannot_settle(tmp_path, scripted_server):
+def test_think360_cascade_in_the_papers_order(tmp_path, scripted_server):
+    """Think360 §4.1: the LLM extracts every answer, an exact match settles what it can, the LLM judge the
+    rest. No rule reads the raw response first, and the match on the extracted answer is exact: a
+    near-miss such as "impossible" for "possible" goes to the judge, never through a similarity ratio."""
     records = [{"id": i, "benchmark": "think360", "question": f"q{i}", "images": [], "choices": [], "answer": ["12"],
                 "answer_type": "numeric"} for i in "abcd"]
+    records.append({"id": "e", "benchmark": "think360", "question": "Could it be tiled?", "images": [], "choices": [],
+                    "answer": ["possible"], "answer_type": "text"})
     raws = [
-        {"id": "a", "sample_idx": 0, "request_key": "1", "response": "The answer is 12.", "error": None},  # rules
-        {"id": "b", "sample_idx": 0, "request_key": "2", "response": "a dozen, I reckon", "error": None},  # extract → 12
-        {"id": "c", "sample_idx": 0, "request_key": "3", "response": "twelve-ish", "error": None},  # extract → judge
+        {"id": "a", "sample_idx": 0, "request_key": "1", "response": "The answer is 12.", "error": None},  # → 12, match
+        {"id": "b", "sample_idx": 0, "request_key": "2", "response": "a dozen, I reckon", "error": None},  # → 12, match
+        {"id": "c", "sample_idx": 0, "request_key": "3", "response": "twelve-ish", "error": None},  # → judge
         {"id": "d", "sample_idx": 0, "request_key": "4", "response": "I give up", "error": None},  # no answer
+        {"id": "e", "sample_idx": 0, "request_key": "5", "response": "So it is impossible.", "error": None},  # → judge
     ]
+    extractions = {"The answer is 12.": "12", "a dozen": "12", "twelve-ish": "twelve", "I give up": "[NO ANSWER]",
+                   "So it is impossible.": "impossible"}
 
     def script(body, attempt):
         p = body["messages"][0]["content"]
         if "Extracted answer:" in p and "[Test]" in p:
-            for text, reply in (("a dozen", "12"), ("twelve-ish", "twelve"), ("I give up", "[NO ANSWER]")):
-                if text in p.split("[Test]")[1]:
-                    return Reply.ok(reply)
+            test = p.split("[Test]")[1]
+            return Reply.ok(next(reply for text, reply in extractions.items() if text in test))
         if "Judgement:" in p:
-            return Reply.ok("Judgement: 1")
+            return Reply.ok("Judgement: 0" if "impossible" in p.split("[Test]")[1] else "Judgement: 1")
         return Reply.ok("??")
 
     srv = scripted_server(script=script)
@@ -125,10 +132,11 @@ def test_think360_cascade_asks_only_what_rules_cannot_settle(tmp_path, scripted_
     s = run("think360", data, "m", "s", "think360_cascade", tmp_path / "results", judge_config(tmp_path, srv.base_url))
     v = {x["id"]: x for x in verdicts(tmp_path, "think360_cascade", "think360")}
     assert {k: (x["stage"], x["correct"]) for k, x in v.items()} == {
-        "a": ("rule_on_response", True), "b": ("rule_on_extracted", True),
-        "c": ("llm_judge", True), "d": ("llm_extract", False)}
-    assert v["c"]["extracted"] == "twelve"
-    assert srv.count == 4 and s["correct"] == 3 and s["scored"] == 4
+        "a": ("rule_on_extracted", True), "b": ("rule_on_extracted", True),
+        "c": ("llm_judge", True), "d": ("llm_extract", False), "e": ("llm_judge", False)}
+    assert v["c"]["extracted"] == "twelve" and v["e"]["extracted"] == "impossible"
+    extracted = [r for r in srv.requests if "Extracted answer:" in r["messages"][0]["content"]]
+    assert len(extracted) == 5 and srv.count == 7 and s["correct"] == 3 and s["scored"] == 5
 
 
 @pytest.mark.parametrize("reply, want", [
