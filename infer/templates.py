@@ -1,4 +1,7 @@
-"""Prompt templates: `prompts/<benchmark>/<setting>.txt` with `{{name}}` and `{{#name}}…{{/name}}`."""
+"""Prompt templates: `prompts/<benchmark>/<setting>.txt` with `{{name}}` and `{{#name}}…{{/name}}`.
+
+`{{! … }}` is a comment for the reader (where a template comes from): never sent, never hashed.
+"""
 from __future__ import annotations
 
 import hashlib
@@ -11,6 +14,11 @@ PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
 # A section tag alone on its line takes its line break with it, so optional blocks leave no blank lines.
 SECTION = re.compile(r"\{\{#(\w+)\}\}\n?(.*?)\{\{/\1\}\}\n?", re.S)
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+COMMENT = re.compile(r"\{\{!.*?\}\}\n?", re.S)
+
+
+def strip_comments(text: str) -> str:
+    return COMMENT.sub("", text)
 
 
 class TemplateError(ValueError):
@@ -20,7 +28,10 @@ class TemplateError(ValueError):
 @dataclass(frozen=True)
 class Template:
     path: Path
-    text: str
+    text: str  # without its comments
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", strip_comments(self.text))
 
     @property
     def name(self) -> str:

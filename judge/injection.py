@@ -14,7 +14,7 @@ from judge.extract import extract_answer
 PATTERNS = {
     "fake_verdict": re.compile(
         r"(?im)^\W*(?:ANSWER\s*:\s*(?:in)?consistent|judg(?:e)?ment\s*:\s*[01]|verdict\s*:|(?:correct|incorrect)\W*$)"
-        r"|\"(?:correct|extracted_final_answer)\"\s*:"),
+        r"|\"(?:correct|is_correct|extracted_final_answer)\"\s*:"),
     "fake_delimiter": re.compile(r"<<<\s*(?:RESPONSE|ANSWER)_(?:START|END)\s*>>>", re.I),
     "judge_instruction": re.compile(
         r"(?i)(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier)\s+"

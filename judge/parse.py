@@ -65,7 +65,8 @@ def extracted_answer(reply: str) -> dict[str, Any] | None:
 
 
 def morpho_json(reply: str) -> dict[str, Any] | None:
-    """MorphoBench correctness: a JSON object with `correct` "yes" / "no" (repaired if slightly broken)."""
+    """MorphoBench correctness (Eq. 16): a JSON object with `is_correct` 0 / 1 and the judge's `reasoning`
+    (repaired if slightly broken)."""
     try:
         obj = json_repair.loads(reply)
     except Exception:  # json_repair raises on hopeless input; that is an unparseable reply
@@ -74,10 +75,7 @@ def morpho_json(reply: str) -> dict[str, Any] | None:
         obj = next((o for o in reversed(obj) if isinstance(o, dict)), None)
     if not isinstance(obj, dict):
         return None
-    verdict = str(obj.get("correct", "")).strip().lower()
-    if verdict not in ("yes", "no"):
+    verdict = str(obj.get("is_correct", "")).strip().lower()
+    if verdict not in ("0", "1"):
         return None
-    confidence = obj.get("confidence")
-    return {"correct": verdict == "yes", "extracted": obj.get("extracted_final_answer"),
-            "confidence": confidence if isinstance(confidence, (int, float)) else None,
-            "judge_reasoning": obj.get("reasoning")}
+    return {"correct": verdict == "1", "judge_reasoning": obj.get("reasoning")}

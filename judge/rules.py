@@ -57,6 +57,13 @@ def grid_cell(text: str | None) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
+def final_answer(rec: dict[str, Any], response: str | None) -> str | None:
+    """The final answer a response states (the last \\boxed{}, the answer tag MIRA asks for, an "Answer:"
+    line, else the last line), read from its final text only: what the papers' judges compare with
+    the gold (C²RBench Fig. 6, MorphoBench Eq. 16)."""
+    return extract_answer(clean(response or ""), prefer_tag=rec["benchmark"] == "mira")
+
+
 def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> dict[str, Any]:
     """Verdict fields for one response: `extracted` (what was read as the answer) and `correct`.
 
@@ -66,7 +73,7 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
     """
     final = clean(response or "")
     prefer_tag = rec["benchmark"] == "mira"  # MIRA asks for <answer></answer>
-    candidate = extract_answer(final, prefer_tag=prefer_tag)
+    candidate = final_answer(rec, response)
     golds = rec["answer"]
     if is_mcq(rec):
         predicted = mcq_prediction(rec, candidate)

@@ -70,20 +70,28 @@ def judge_llm(name: str, todo: list[dict[str, Any]], records: dict[str, dict], b
     params = cfg.generation_params()
     asks, out = [], []
     for raw in todo:
+        rec = records[raw["id"]]
+        # A judge that compares the final answer with the gold (C²RBench, MorphoBench) gets it as
+        # {{extracted}}; a response stating no answer at all is wrong without asking.
+        extracted = rules.final_answer(rec, raw["response"])
+        if "extracted" in template.fields and extracted is None:
+            out.append(verdict(raw, judge_id, correct=False, stage="no_final_answer"))
+            continue
+        shown = extracted if "extracted" in template.fields else None  # what the judge compared
         try:
-            asks.append(build_ask(spec, template, records[raw["id"]], base, cfg, params,
-                                  {"response": raw["response"]}, tag=raw))
+            asks.append(build_ask(spec, template, rec, base, cfg, params,
+                                  {"response": raw["response"], "extracted": extracted or ""}, tag=(raw, shown)))
         except RenderError as e:
             out.append(verdict(raw, judge_id, status="judge_error", error=f"RenderError: {e}"))
     _ask_llm(asks, cfg, results)
     for a in asks:
-        fields = {"raw_judge_reply": a.reply}
+        raw, shown = a.tag
+        fields = {"raw_judge_reply": a.reply, "extracted": shown}
         if a.verdict is None:
-            out.append(verdict(a.tag, judge_id, status="judge_error", error=a.error, **fields))
+            out.append(verdict(raw, judge_id, status="judge_error", error=a.error, **fields))
         else:
-            extracted = a.verdict.get("extracted")
-            out.append(verdict(a.tag, judge_id, correct=a.verdict["correct"], extracted=extracted, **fields,
-                               **{k: v for k, v in a.verdict.items() if k not in ("correct", "extracted")}))
+            out.append(verdict(raw, judge_id, correct=a.verdict["correct"], **fields,
+                               **{k: v for k, v in a.verdict.items() if k != "correct"}))
     return out
 
 

@@ -9,7 +9,7 @@ from data.jsonl import write_jsonl_atomic
 from infer.config import load_model_config
 from judge import parse
 from judge.injection import flags
-from judge.rules import score
+from judge.rules import final_answer, score
 from judge.run import run
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 
@@ -67,7 +67,7 @@ def test_a_judge_that_quotes_both_verdicts_is_a_judge_error_not_a_pass():
 
 
 NEGATIVE = {"omibench_gptscore": "ANSWER: inconsistent", "mira_judge": "Incorrect", "c2rbench_judge": "incorrect",
-            "morphobench_correctness": '{"extracted_final_answer": "7", "reasoning": "7 is not 5", "correct": "no", "confidence": 100}'}
+            "morphobench_correctness": '{"reasoning": "7 is not 5", "is_correct": 0}'}
 
 
 @pytest.mark.parametrize("judge", list(NEGATIVE))
@@ -84,9 +84,13 @@ def test_every_llm_judge_follows_its_judge_not_the_response(tmp_path, scripted_s
     cfg_path.write_text(f"name: j\nmodel: j\nbase_urls: [{srv.base_url}]\nmodalities: [text]\nmax_retries: 0\n")
     s = run(bench, data, "m", "s", judge, tmp_path / "results", load_model_config(cfg_path))
     assert (s["scored"], s["correct"], s["flagged"]) == (len(ATTACKS), 0, len(ATTACKS))
-    for body in srv.requests:  # the response is delimited once, by the template's own markers
+    # the response (or, for judges of the final answer, the answer read from it) is delimited once, by
+    # the template's own markers
+    finals = {final_answer({**GOLD, "benchmark": bench}, r) for r in ATTACKS.values()}
+    for body in srv.requests:
         prompt = body["messages"][0]["content"]
         prompt = prompt if isinstance(prompt, str) else "".join(p.get("text", "") for p in prompt)
-        start = prompt.index("<<<RESPONSE_START>>>\n") + len("<<<RESPONSE_START>>>\n")
-        end = prompt.rindex("\n<<<RESPONSE_END>>>")
-        assert prompt[start:end] in ATTACKS.values()
+        kind = "RESPONSE" if "<<<RESPONSE_START>>>\n" in prompt else "ANSWER"
+        start = prompt.index(f"<<<{kind}_START>>>\n") + len(f"<<<{kind}_START>>>\n")
+        end = prompt.rindex(f"\n<<<{kind}_END>>>")
+        assert prompt[start:end] in (ATTACKS.values() if kind == "RESPONSE" else finals)

@@ -164,7 +164,32 @@ def test_judgement_and_json_parsers():
     assert parse.judgement_01("Judgement: 1\nJudgement: 0") is None
     assert parse.extracted_answer("[NO ANSWER]") == {"extracted": None}
     assert parse.extracted_answer("Extracted answer: (5, 2)") == {"extracted": "(5, 2)"}
-    v = parse.morpho_json('Sure: {"extracted_final_answer": "4", "reasoning": "same", "correct": "yes", "confidence": 90}')
-    assert v["correct"] is True and v["extracted"] == "4" and v["confidence"] == 90
-    assert parse.morpho_json('{"extracted_final_answer": "4", "correct": "maybe"}') is None
+    v = parse.morpho_json('Sure: {"reasoning": "4 equals 4.0", "is_correct": 1}')
+    assert v["correct"] is True and v["judge_reasoning"] == "4 equals 4.0"
+    assert parse.morpho_json('{"reasoning": "no", "is_correct": "0"}')["correct"] is False
+    assert parse.morpho_json('{"is_correct": "maybe"}') is None
+    assert parse.morpho_json('{"correct": "yes"}') is None  # not the field Eq. 16 names
     assert parse.morpho_json("no json here") is None
+
+
+@pytest.mark.parametrize("bench, judge, reply", [("c2rbench", "c2rbench_judge", "correct"),
+                                                 ("morphobench", "morphobench_correctness", '{"reasoning": "", "is_correct": 1}')])
+def test_final_answer_judges_see_the_extracted_answer_and_the_gold_only(tmp_path, scripted_server, bench, judge, reply):
+    """C²RBench Fig. 6 and MorphoBench Eq. 16: the judge compares the LLM's final answer with the ground
+    truth; it is not shown the question or the reasoning. A response with no answer is wrong unasked."""
+    records = [{"id": i, "benchmark": bench, "question": f"SECRET-QUESTION-{i}", "images": [], "choices": [],
+                "answer": ["12"], "answer_type": "numeric"} for i in "ab"]
+    raws = [{"id": "a", "sample_idx": 0, "request_key": "1", "error": None,
+             "response": "REASONING-TRACE: 3 times 4, not 13.\nAnswer: 12"},
+            {"id": "b", "sample_idx": 0, "request_key": "2", "error": None, "response": "   "}]
+    srv = scripted_server(script=lambda body, attempt: Reply.ok(reply))
+    data, _ = setup(tmp_path, bench, raws, records)
+    s = run(bench, data, "m", "s", judge, tmp_path / "results", judge_config(tmp_path, srv.base_url))
+    assert srv.count == 1
+    prompt = srv.requests[0]["messages"][0]["content"]
+    assert "<<<ANSWER_START>>>\n12\n<<<ANSWER_END>>>" in prompt and "12" in prompt.rsplit("<<<ANSWER_START>>>", 1)[0]
+    assert "SECRET-QUESTION" not in prompt and "REASONING-TRACE" not in prompt
+    v = {x["id"]: x for x in verdicts(tmp_path, judge, bench)}
+    assert (v["a"]["correct"], v["a"]["extracted"]) == (True, "12")
+    assert (v["b"]["correct"], v["b"]["stage"], v["b"]["status"]) == (False, "no_final_answer", "ok")
+    assert (s["correct"], s["items"]) == (1, 2)

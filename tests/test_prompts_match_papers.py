@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from infer.templates import strip_comments
+
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 PAPER = {"think360": "000", "omibench": "001", "mira": "002"}
 OURS = {"c2rbench/zero_shot.txt", "morphobench/with_hints.txt", "omibench/icl_demo.txt",
@@ -52,7 +54,7 @@ def quoted_templates():
 @pytest.mark.parametrize("path, bench", list(quoted_templates()))
 def test_template_text_is_the_papers(path, bench):
     paper = seed_text(bench)
-    text = re.sub(r"\{\{[#/]?\w+\}\}", "\n", DELIMITERS.sub("\n", path.read_text(encoding="utf-8")))
+    text = re.sub(r"\{\{[#/]?\w+\}\}", "\n", DELIMITERS.sub("\n", strip_comments(path.read_text(encoding="utf-8"))))
     missing = []
     for line in text.splitlines():
         # sentence by sentence: the PDF text may interrupt a long prompt with a table or a page break

@@ -127,7 +127,15 @@ def test_attached_xlsx_csv_and_pdf_become_text(tmp_path):
 def test_hints_are_bulleted(tmp_path):
     rec = record(benchmark="morphobench", question="Find x.", hints=["use symmetry", "x is even"], answer=["4"])
     assert render_spec(rec, load_template("morphobench", "with_hints"), tmp_path)[0]["content"] == (
-        "Find x.\nHints:\n- use symmetry\n- x is even")
+        'Find x.\nHints:\n- use symmetry\n- x is even\n\nGive your final answer on the last line, in the form '
+        '"Answer: <your final answer>".')
+
+
+def test_template_comments_are_never_sent_nor_hashed(tmp_path):
+    plain = Template(Path("t.txt"), "Q: {{question}}")
+    commented = Template(Path("t.txt"), "{{! where this prompt comes from,\nover two lines }}\nQ: {{question}}")
+    assert commented.text == plain.text and commented.sha == plain.sha
+    assert render_spec(record(question="2+2?"), commented, tmp_path)[0]["content"] == "Q: 2+2?"
 
 
 def test_attached_pdf_becomes_its_text(tmp_path):
