@@ -64,8 +64,9 @@ def build(table_id: str, ctx: Context) -> Table:
         vs_paper=beside_paper(long, table_id, ["setting", "level", "time"], value="seconds"),
         extra={"Every subset": times(df), "Accuracy implied by the paper's Table 4": paper_implied()},
         notes=notes + [
-            "Time is the request's wall-clock latency (latency_s: from sending the request to the full reply), "
-            "so it depends on the server's load and speed as well as on the model.",
+            "Time is the answer's latency (latency_s: the successful attempt, from sending the request to the full "
+            "reply; retries and waits between them are not counted), so it depends on the server's load and speed "
+            "as well as on the model.",
             "All averages every request that got a response and has a latency (`timed`; a judge error does not "
             "undo the model's answer, so its time counts); Correct / Wrong split the scored ones. Without judge "
             "errors All = acc_scored·Correct + (1 − acc_scored)·Wrong; `no_latency` counts answers without one.",

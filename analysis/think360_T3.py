@@ -48,7 +48,7 @@ def build(table_id: str, ctx: Context) -> Table:
                                                              "std_scored": "acc_scored_std_over_repeats"})
     notes += [common.runs_note(df), ACC_NOTE,
               "Acc over every item × repeat (= the mean of the repeats' accuracies for complete runs); Time = mean "
-              "latency_s, Token = mean completion tokens, over the requests that got a response (a judge error "
+              "latency_s (the successful attempt, request sent to last byte: no retries or back-off), Token = mean completion tokens, over the requests that got a response (a judge error "
               "does not undo the model's answer, so its time and tokens count).",
               "Capabilities are non-exclusive: an item counts in each of its skills; ALL counts it once.",
               "Rows follow the paper's order (closed-source, then open-source); models not in the paper last."]

@@ -156,7 +156,11 @@ class ChatClient:
         return parse_completion(data)
 
     async def complete(self, session: aiohttp.ClientSession, body: dict[str, Any], endpoint: int = 0) -> dict[str, Any]:
-        """One request with retries. Returns the parsed completion plus latency, attempts and error.
+        """One request with retries. Returns the parsed completion plus timing, attempts and error.
+
+        `latency_s` is the last attempt alone, request sent → last byte read: the model's answer time that
+        the papers report (Think360 Time/s, C²RBench Table 4), free of retries and back-off. `elapsed_s`
+        is the whole request, failed attempts and waits between them included.
 
         A plain loop rather than tenacity's AsyncRetrying: set up per request, tenacity cost a third of
         the client's CPU at high request rates (benchmarks/perf.py), for the same policy.
@@ -167,6 +171,7 @@ class ChatClient:
             # A retry moves to the next endpoint, so one dead server does not sink its share.
             url = self.urls[(endpoint + attempts) % len(self.urls)]
             attempts += 1
+            sent = time.monotonic()
             try:
                 out = await self._post(session, url, body)
                 out["error"] = None
@@ -179,7 +184,9 @@ class ChatClient:
             except FatalError as e:
                 out = self._failure(e)
                 break
-        out["latency_s"] = round(time.monotonic() - start, 4)
+        end = time.monotonic()
+        out["latency_s"] = round(end - sent, 4)
+        out["elapsed_s"] = round(end - start, 4)
         out["attempts"] = attempts
         return out
 
@@ -209,7 +216,7 @@ class ChatClient:
                     except Exception as e:  # one unbuildable request is that item's error, not the run's
                         result = {"response": None, "reasoning": None, "finish_reason": None, "usage": None,
                                   "error": self.scrub(f"cannot build the request: {type(e).__name__}: {e}"),
-                                  "latency_s": 0.0, "attempts": 0}
+                                  "latency_s": 0.0, "elapsed_s": 0.0, "attempts": 0}
                     else:
                         result = await self.complete(session, body, endpoint)
                     maybe = on_result(item, result)

@@ -183,7 +183,8 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
             prev = latest.get((rid, i))
             if not prev or prev.get("error") != reason:
                 out.write(raw_line(rid, i, "", cfg, setting, params, {"response": None, "reasoning": None,
-                          "finish_reason": None, "usage": None, "error": reason, "latency_s": 0.0, "attempts": 0}))
+                          "finish_reason": None, "usage": None, "error": reason, "latency_s": 0.0, "elapsed_s": 0.0,
+                          "attempts": 0}))
         stats = {"ok": 0, "failed": 0, "tokens": 0}
         log.info("%s/%s/%s: %d requests, %d already done, %d to send, %d unrenderable",
                  bench, cfg.name, setting, total, total - len(pending), len(pending), len(failures))

@@ -145,6 +145,15 @@ def test_refill_scheduling_a_slow_answer_does_not_stall_the_rest(tmp_path, scrip
     assert order[-1] == "r0"
 
 
+def test_latency_is_the_answer_time_not_the_wait_for_a_slot(tmp_path, scripted_server):
+    """Four requests through one slot: each waits for the ones before it, but its latency is its own
+    request, sent to last byte (the time the papers report per answer)."""
+    srv = scripted_server(latency=0.2)
+    go(tmp_path, model_config(tmp_path, [srv.base_url], concurrency=1), data_file(tmp_path, n=4))
+    for x in lines(tmp_path):
+        assert 0.2 * 0.9 <= x["latency_s"] < 0.35 and x["elapsed_s"] < 0.35
+
+
 def test_reasoning_is_kept_apart_from_the_answer(tmp_path, scripted_server):
     usage = {"prompt_tokens": 5, "completion_tokens": 9, "completion_tokens_details": {"reasoning_tokens": 7}}
     srv = scripted_server(script=[Reply.ok("42", reasoning_content="think hard", usage=usage),

@@ -92,7 +92,9 @@ def test_429_without_retry_after_is_retried_with_exponential_backoff(tmp_path, s
     t = srv.request_times
     assert srv.count == 3
     assert t[1] - t[0] >= 0.1 * 0.9 and t[2] - t[1] >= 0.2 * 0.9  # the waits were slept
-    assert x["latency_s"] >= 0.3 * 0.9  # and counted in the request's latency
+    # the waits are in the request's elapsed time, never in its latency: the answer time the papers
+    # report is the successful attempt alone (Think360 Time/s, C²RBench Table 4)
+    assert x["elapsed_s"] >= 0.3 * 0.9 and x["latency_s"] < 0.1 and x["latency_s"] <= x["elapsed_s"]
 
 
 def test_502_is_retried_and_succeeds(tmp_path, scripted_server):

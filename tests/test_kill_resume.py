@@ -139,7 +139,7 @@ def assert_exactly_once_and_ok(path: Path) -> list[dict]:
 
 
 def comparable(x: dict) -> dict:
-    return {k: v for k, v in x.items() if k not in ("created", "latency_s", "attempts")}
+    return {k: v for k, v in x.items() if k not in ("created", "latency_s", "elapsed_s", "attempts")}
 
 
 # --- inference --------------------------------------------------------------------------------------
