@@ -10,15 +10,13 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis.omibench_F4 import paired_tests
-from analysis.omibench_T2 import METRICS, SETTING, beside, per_subject, subject_wide
+from analysis.omibench_T2 import METRICS, SETTING, per_subject, subject_wide
+from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table, save_figure
 
 IDS = ["omibench.T4", "omibench.F4c"]
 INSTRUCT, THINKING = "qwen3-vl-8b-instruct", "qwen3-vl-8b-thinking"
-# Table 2 maps the paper's "Qwen3-VL-8B-Instruct" to our qwen3-vl-8b (same checkpoint); here it is the
-# instruct side of the pair.
-OVERRIDE = {"Qwen3-VL-8B-Instruct": INSTRUCT}
 
 
 def load(ctx: Context) -> tuple[pd.DataFrame, pd.DataFrame, list]:
@@ -80,7 +78,7 @@ def build(table_id: str, ctx: Context) -> Table:
         return Table(table_id, "OMIBench Table 4 — \"Thinking\" and \"Instruct\" results (ACC and GPTScore, %) per "
                      "subject and micro-averaged total; Qwen3-VL-8B, CoT prompt with \\boxed{}.",
                      with_delta(subject_wide(long, ["model"])),
-                     vs_paper=beside(long, table_id, ["metric", "subject"], override=OVERRIDE),
+                     vs_paper=beside_paper(long, table_id, ["metric", "subject"]),
                      extra=extra, sources=sources,
                      notes=notes + ["The paper's Table 4 also has the 2B/4B/30B/32B/235B pairs (in the reference "
                                     "file); only the 8B pair is run here."])
@@ -89,6 +87,6 @@ def build(table_id: str, ctx: Context) -> Table:
                        .reset_index().rename_axis(columns=None))
     return Table(table_id, "OMIBench Fig. 4(c) — Qwen3-VL-8B Thinking vs Instruct: total ACC and GPTScore (%) and "
                  "the difference (the paper: thinking ahead by about 10%).", table,
-                 vs_paper=beside(total, table_id, ["metric", "subject"], override=OVERRIDE, ref_id="omibench.T4"),
+                 vs_paper=beside_paper(total, table_id, ["metric", "subject"], ref_id="omibench.T4"),
                  extra=extra, figure=figure(long, ctx.figures / f"{table_id}.png"), sources=sources,
                  notes=notes + ["Numbers beside the paper's come from its Table 4 (the figure's source)."])
