@@ -58,6 +58,7 @@ def test_each_paper_maps_a_name_to_one_config():
 def test_a_name_maps_per_paper():
     """MIRA's Table 3 pins "GPT-4o" to snapshot gpt-4o-2024-11-20; Think360, OMIBench and C²RBench name no
     snapshot: their GPT-4o is the alias. Each paper's tables compare with its own model."""
+    assert aliases("mira")["GPT-4o"] == "gpt-4o-2024-11-20"
     assert {aliases(p)["GPT-4o"] for p in ("think360", "omibench", "c2rbench")} == {"gpt-4o"}
     assert aliases("omibench")["GPT-4o + CogFlow"] == "gpt-4o+cogflow"   # aliases_omibench_b.csv is OMIBench's
     assert "GPT-4o + CogFlow" not in aliases("mira")
