@@ -131,7 +131,7 @@ def test_F5b_saturation_and_paper_arithmetic(env):
 
 def test_family_of():
     f = omibench_F5b.family_of
-    assert f("qwen3-vl-8b") == f("qwen3-vl-8b-instruct") == f("qwen3-vl-235b-a22b") == "qwen3-vl"
+    assert f("qwen3-vl-32b") == f("qwen3-vl-8b-instruct") == f("qwen3-vl-235b-a22b") == "qwen3-vl"
     assert f("qwen3-vl-8b-thinking") == "qwen3-vl-thinking" and f("internvl3.5-8b") == "internvl3.5"
     assert f("gpt-4o") == "gpt-4o"
 
@@ -219,7 +219,7 @@ def test_T9_deltas_and_paper_names(env):
     total = d[d["subject"] == "Total"].set_index("variant")["delta"]
     assert (total["+ cmmcot"], total["+ mmdu"]) == (25.0, -25.0)
     vs = t.vs_paper[(t.vs_paper["subject"] == "Total") & (t.vs_paper["metric"] == "ACC")].set_index("model")
-    assert vs.loc["qwen3-vl-8b-instruct", "paper"] == 26.74  # Table 9's base, though Table 2's alias is qwen3-vl-8b
+    assert vs.loc["qwen3-vl-8b-instruct", "paper"] == 26.74  # Table 9's base, "Qwen3-VL-8B-Instruct"
     assert vs.loc["qwen3-vl-8b-instruct-sft-cmmcot", "paper"] == 28.86
     # The paper's text: "Total ACC 26.59 → 28.11 and 26.74 → 28.86"; MMDU "slight degradation (~0.5–1%)".
     p = ref("omibench.T9").rename(columns={"value": "acc"})
