@@ -232,25 +232,45 @@ def test_T9_deltas_and_paper_names(env):
     assert -1 <= acc[("Qwen3-VL-8B-Instruct", "+ MMDU")] <= -0.5 and -1 <= acc[("InternVL3.5-8B", "+ MMDU")] <= -0.5
 
 
-def test_T5_three_runs_two_evaluators(env):
+def test_T5_three_runs_two_evaluators_of_its_own_experiment(env):
     res, data, ctx = env
     s = "cot_boxed+temp0.6"
+    ev_a, ev_b = "gemini-2.5-flash", "gpt-5-mini"   # configs/experiments/omibench_T5.yaml's judge models
     per_run = [[True, False, True], [True, True, True], [False, False, None], [True, True, True]]  # run 3 unused
     for idx, vs in enumerate(per_run):
-        make_run(res, "omibench", "m", s, "rules", data, rows(*[(f"q{i}", v) for i, v in enumerate(vs)], idx=idx))
-        judge_lines(res, "m", s, data, "judge-a", {f"q{i}": True for i in range(3)}, idx=idx)
-        judge_lines(res, "m", s, data, "judge-b", {"q0": idx == 0, "q1": False, "q2": "err" if idx == 1 else False}, idx=idx)
+        make_run(res, "omibench", "gemini-3-pro", s, "rules", data, rows(*[(f"q{i}", v) for i, v in enumerate(vs)], idx=idx))
+        # both evaluators' verdicts in one file, interleaved: told apart by the judge model of each line
+        judge_lines(res, "gemini-3-pro", s, data, ev_a, {f"q{i}": True for i in range(3)}, idx=idx)
+        judge_lines(res, "gemini-3-pro", s, data, ev_b, {"q0": idx == 0, "q1": False, "q2": "err" if idx == 1 else False}, idx=idx)
+    for idx in range(5):  # the significance experiment's runs of the same setting are not Table 5's
+        make_run(res, "omibench", "qwen3-vl-32b", s, "rules", data, rows(("q0", True), idx=idx))
     t = omibench_T5.build("omibench.T5", ctx)
+    assert set(t.table["model"]) == {"gemini-3-pro"} and all("qwen3-vl-32b" not in str(r.path) for r in t.sources)
     tab = t.table.set_index(["metric", "evaluator"])
     accs = [200 / 3, 100.0, 0.0]  # run 2: q2 failed, 0 of 2
     assert tab.loc[("ACC", "rules"), "Total Mean"] == pytest.approx(np.mean(accs))
     assert tab.loc[("ACC", "rules"), "Total Std"] == pytest.approx(np.std(accs, ddof=1))
     assert tab.loc[("ACC", "rules"), "Biology Mean"] == pytest.approx(np.mean([50, 100, 0]))
     assert tab.loc[("ACC", "rules"), "no_response"] == 1 and tab.loc[("ACC", "rules"), "repeats"] == 3
-    assert (tab.loc[("GPTScore", "judge-a"), "Total Mean"], tab.loc[("GPTScore", "judge-a"), "Total Std"]) == (100, 0)
-    assert tab.loc[("GPTScore", "judge-b"), "Total Mean"] == pytest.approx(np.mean([100 / 3, 0, 0]))
-    assert tab.loc[("GPTScore", "judge-b"), "judge_error"] == 1
-    assert "judge-a, judge-b" in t.notes[-1]
+    assert (tab.loc[("GPTScore", ev_a), "Total Mean"], tab.loc[("GPTScore", ev_a), "Total Std"]) == (100, 0)
+    assert tab.loc[("GPTScore", ev_b), "Total Mean"] == pytest.approx(np.mean([100 / 3, 0, 0]))
+    assert tab.loc[("GPTScore", ev_b), "judge_error"] == 1
+    assert t.notes[-1] == f"GPTScore evaluators found: {ev_a}, {ev_b}."
+    # the paper's ACC is printed under each evaluator: our one rule-judge ACC sits beside both
+    vs = t.vs_paper[(t.vs_paper["subject"] == "Total") & (t.vs_paper["stat"] == "mean")].set_index(["metric", "evaluator"])
+    assert list(vs.loc[("ACC", ev_a), ["ours", "paper"]]) == [pytest.approx(np.mean(accs)), 34.66]
+    assert vs.loc[("ACC", ev_b), "paper"] == 34.75 and vs.loc[("GPTScore", ev_b), "paper"] == 50.80
+
+
+def test_T5_says_which_judge_model_is_missing(env):
+    res, data, ctx = env
+    make_run(res, "omibench", "gemini-3-pro", "cot_boxed+temp0.6", "rules", data, rows(("q0", True)))
+    judge_lines(res, "gemini-3-pro", "cot_boxed+temp0.6", data, "gpt-5-mini", {"q0": True})
+    assert "not yet judged by gemini-2.5-flash" in omibench_T5.build("omibench.T5", ctx).notes[-1]
+    other = res.parent / "other"   # only the significance experiment's runs of the setting: nothing for Table 5
+    make_run(other, "omibench", "qwen3-vl-32b-thinking", "cot_boxed+temp0.6", "rules", data, rows(("q0", True)))
+    with pytest.raises(MissingInputs, match="omibench.T5"):
+        omibench_T5.build("omibench.T5", Context(other, res))
 
 
 def test_T7_spearman_per_evaluator(env, monkeypatch):
