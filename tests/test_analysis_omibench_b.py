@@ -136,9 +136,9 @@ def test_family_of():
     assert f("gpt-4o") == "gpt-4o"
 
 
-def icl_run(res, data, setting, verdicts, excluded):
-    make_run(res, "omibench", "m", setting, "rules", data, rows(*verdicts))
-    (res / "raw" / "omibench" / "m" / f"{setting}.manifest.json").write_text(json.dumps({"excluded_ids": excluded}))
+def icl_run(res, data, setting, verdicts, excluded, model="m"):
+    make_run(res, "omibench", model, setting, "rules", data, rows(*verdicts))
+    (res / "raw" / "omibench" / model / f"{setting}.manifest.json").write_text(json.dumps({"excluded_ids": excluded}))
 
 
 def test_F6a_same_items_demos_excluded(env):
@@ -337,31 +337,46 @@ def test_F16_quadrants_and_review_sheet(env):
     assert (res / "tables" / "omibench.F16.disagreements.jsonl").read_text().count("\n") == 2
 
 
-def test_sig_paired_tests(env):
+def test_sig_runs_the_papers_three_tests_on_their_experiments(env):
     res, data, ctx = env
     s = "cot_boxed+temp0.6"
+    think, inst = "qwen3-vl-32b-thinking", "qwen3-vl-32b"   # Appendix J's pair (configs/experiments/omibench_sig.yaml)
     for idx in range(2):
-        make_run(res, "omibench", "qwen3-vl-8b-thinking", s, "rules", data,
-                 rows(*[(f"q{i}", not (i == 3 and idx == 1)) for i in range(4)], idx=idx))
-        make_run(res, "omibench", "qwen3-vl-8b-instruct", s, "rules", data, rows(*[(f"q{i}", False) for i in range(4)], idx=idx))
-    make_run(res, "omibench", "m", "cot_boxed", "rules", data, rows(*[(f"q{i}", i == 0) for i in range(6)]))
-    icl_run(res, data, "icl+shots3+demos-none", [(f"q{i}", i > 1) for i in range(1, 6)], ["q0", "q1"])
+        make_run(res, "omibench", think, s, "rules", data, rows(*[(f"q{i}", not (i == 3 and idx == 1)) for i in range(4)], idx=idx))
+        make_run(res, "omibench", inst, s, "rules", data, rows(*[(f"q{i}", False) for i in range(4)], idx=idx))
+    for idx in range(3):   # Table 5's runs of the same setting: no test of the paper's
+        make_run(res, "omibench", "gemini-3-pro", s, "rules", data, rows(*[(f"q{i}", True) for i in range(4)], idx=idx))
+    # F5c's 16-sample run of Qwen3-VL-32B-Instruct: q0, q1 always right; q2, q3 wrong only in sample 0
+    make_run(res, "omibench", inst, "cot_boxed+temp0.6+max16384", "rules", data, [
+        {"id": f"q{i}", "sample_idx": j, "correct": not (i > 1 and j == 0), "extracted": "x" if i > 1 and j == 0 else str(i + 1)}
+        for i in range(4) for j in range(16)])
+    make_run(res, "omibench", inst, "cot_boxed", "rules", data, rows(*[(f"q{i}", i == 0) for i in range(6)]))
+    icl_run(res, data, "icl+shots3+demos-none", [(f"q{i}", i > 1) for i in range(1, 6)], ["q0", "q1"], model=inst)
+    icl_run(res, data, "icl+shots3+demos-none", [(f"q{i}", True) for i in range(6)], [])   # not F6a's model
+    make_run(res, "omibench", "m", "cot_boxed", "rules", data, rows(*[(f"q{i}", False) for i in range(6)]))
     t = omibench_sig.build("omibench.sig", ctx)
     tab = t.table.set_index("comparison")
-    think = tab.loc["thinking vs instruct"]
-    assert (think["pairs"], think["only_a"], think["only_b"]) == (8, 7, 0)
-    assert think["mcnemar_p"] == pytest.approx(2 * 0.5 ** 7)
-    assert think["diff"] == pytest.approx(87.5)  # per-item means 1, 1, 1, 0.5 vs 0
-    assert 0.08 < think["permutation_p"] < 0.18  # 2 of 16 sign patterns are as extreme
+    assert list(tab.index) == ["thinking vs instruct", "16 vs 1 samples", "3-shot vs 0-shot"]
+    row = tab.loc["thinking vs instruct"]
+    assert (row["a"], row["b"]) == (f"{think} {s}", f"{inst} {s}")
+    assert (row["pairs"], row["only_a"], row["only_b"]) == (8, 7, 0)
+    assert row["mcnemar_p"] == pytest.approx(2 * 0.5 ** 7)
+    assert row["diff"] == pytest.approx(87.5)  # per-item means 1, 1, 1, 0.5 vs 0
+    assert 0.08 < row["permutation_p"] < 0.18  # 2 of 16 sign patterns are as extreme
+    maj = tab.loc["16 vs 1 samples"]
+    assert (maj["a"], maj["items"], maj["acc_a"], maj["acc_b"], maj["only_a"], maj["only_b"]) == (
+        f"{inst} maj@16", 4, 100.0, 50.0, 2, 0)
     icl = tab.loc["3-shot vs 0-shot"]  # q0, q1 are demonstrations: dropped, so q0's zero-shot win is gone
+    assert icl["a"] == f"{inst} icl+shots3+demos-none"
     assert (icl["items"], icl["acc_a"], icl["acc_b"], icl["only_a"], icl["only_b"]) == (4, 100.0, 0.0, 4, 0)
+    assert omibench_sig.pairs_of(omibench_sig.SIG) == [(think, inst)]
 
 
 def test_sig_pairs_failed_answers_as_not_correct(env):
     res, data, ctx = env
-    make_run(res, "omibench", "qwen3-vl-8b-thinking", "cot_boxed", "rules", data,
+    make_run(res, "omibench", "qwen3-vl-32b-thinking", "cot_boxed", "rules", data,   # Table 4's single run
              rows(*[(f"q{i}", True) for i in range(4)]))
-    make_run(res, "omibench", "qwen3-vl-8b-instruct", "cot_boxed", "rules", data,
+    make_run(res, "omibench", "qwen3-vl-32b", "cot_boxed", "rules", data,
              rows(("q0", None), ("q1", "err"), ("q2", False), ("q3", True)))
     think = omibench_sig.build("omibench.sig", ctx).table.set_index("comparison").loc["thinking vs instruct"]
     # every answer both ran is a pair; the instruct model's failures are not correct
