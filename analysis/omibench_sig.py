@@ -1,8 +1,9 @@
 """OMIBench paired significance (Appendix J): Qwen3-VL-32B Thinking vs Instruct, Qwen3-VL-32B-Instruct
 16 vs 1 samples (majority vote) and its 3-shot textual ICL vs zero-shot — exact McNemar on paired answers
 and a paired permutation test on per-item accuracy, with p-values (paper: all p < 0.05 over five repeated
-runs). Each test reads the runs of the experiment made for it (SIG's pairs, SAMPLES' and ICL's models), not
-other experiments' runs of the same settings (Table 5 samples Gemini-3-Pro at the same temperature)."""
+runs). Each test reads the runs of the experiment made for it (omibench_sig's pairs, omibench_F5c's and
+omibench_F6a's models), not other experiments' runs of the same settings (Table 5 samples Gemini-3-Pro at
+the same temperature)."""
 from __future__ import annotations
 
 import re
@@ -11,13 +12,13 @@ import pandas as pd
 
 from analysis.experiments import experiment, models_of, pairs_of
 from analysis.omibench_b_util import BENCH, METRICS, raw_manifest, run_records, runs_named
-from analysis.omibench_F5c import sampling_runs, verdict_lines
+from analysis.omibench_F5c import EXPERIMENT as SAMPLES, sampling_runs, verdict_lines
 from analysis.scaling import PAPER_KS, failed_sample, maj_at_k, vote_key
 from analysis.stats import counted_correct, mcnemar, paired_permutation
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.sig"]
-SIG, SAMPLES, ICL = "omibench_sig", "omibench_F5c", "omibench_F6a"   # the experiments of the three tests
+SIG, ICL = "omibench_sig", "omibench_F6a"   # the experiments of the pair and ICL tests (SAMPLES: F5c's)
 TEXT_ICL = re.compile(r"icl\+shots(\d+)\+demos-none")
 
 
@@ -84,7 +85,7 @@ def samples_vs_one(ctx: Context, metric: str, judge: str) -> tuple[list[dict], l
     by_metric = sampling_runs(ctx)
     for model, run in sorted(by_metric.get(metric, {}).items()):
         answers = by_metric.get("ACC", {}).get(model)  # an LLM judge's votes are cast on the rule judge's answers
-        if model not in models_of(SAMPLES) or metric != "ACC" and (answers is None or answers.setting != run.setting):
+        if metric != "ACC" and (answers is None or answers.setting != run.setting):
             continue
         hi, lo, k = majority(run, answers)
         if k > 1:  # a single sample per item: nothing to vote

@@ -89,8 +89,11 @@ def test_F5c_majority_vote_and_failures(env):
     for i, (e, c) in enumerate([("2", True), ("2", True), (None, None), ("5", False)]):  # q1, gold 2
         lines.append({"id": "q1", "sample_idx": i, "correct": c, "extracted": e,
                       "status": "no_response" if e is None else "ok"})
-    make_run(res, "omibench", "m", "cot_boxed+temp0.6", "rules", data, lines)
+    make_run(res, "omibench", "qwen3-vl-32b", "cot_boxed+temp0.6", "rules", data, lines)   # the demo's setting
+    for idx in range(3):  # Table 5's runs of the same setting are not F5c's experiment
+        make_run(res, "omibench", "gemini-3-pro", "cot_boxed+temp0.6", "rules", data, rows(("q0", True), idx=idx))
     t = omibench_F5c.build("omibench.F5c", ctx)
+    assert set(t.table["model"]) == {"qwen3-vl-32b"}
     df = t.table.set_index("k")
     # q0: maj@1 "1" ✓, maj@3 "3" ✗, maj@4 tie 1/3 → first seen "1" ✓; q1: ✓ at every k (sample 2 failed)
     assert list(df.loc[[1, 3, 4], "maj_at_k"]) == [100.0, 50.0, 100.0]
@@ -100,7 +103,7 @@ def test_F5c_majority_vote_and_failures(env):
     assert math.isnan(df.loc[16, "maj_at_k"])  # 16 samples were not drawn
     # GPTScore: votes on the rule judge's extracted answers, the winner scored by its GPTScore verdict
     for idx in range(4):
-        judge_lines(res, "m", "cot_boxed+temp0.6", data, "e", {"q0": idx == 0, "q1": False}, idx=idx)
+        judge_lines(res, "qwen3-vl-32b", "cot_boxed+temp0.6", data, "e", {"q0": idx == 0, "q1": False}, idx=idx)
     g = omibench_F5c.build("omibench.F5c", ctx).table
     g = g[g["metric"] == "GPTScore"].set_index("k")
     assert (g.loc[1, "maj_at_k"], g.loc[4, "maj_at_k"]) == (50.0, 50.0)  # q0's "1" wins by first sight: ✓
