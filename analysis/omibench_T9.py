@@ -6,6 +6,7 @@ import re
 
 import pandas as pd
 
+from analysis.experiments import experiment
 from analysis.omibench_b_util import BENCH, METRICS, per_subject, wide
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
@@ -53,8 +54,12 @@ def build(table_id: str, ctx: Context) -> Table:
     missing = sorted({b for b, _ in map(backbone, long["model"])} - set(long.loc[long["variant"] == "base", "model"]))
     fails = long[long["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
     notes = [ACC_NOTE, "Score = GPTScore (LLM judge), ACC = rule judge; Total is over all items (micro-average).",
-             "Paper: InternVL3.5-8B and Qwen3-VL-8B-Instruct, each + CMMCoT and + MMDU; our configs provide the "
-             "Qwen3-VL-8B-Instruct checkpoints (serve your InternVL checkpoints as internvl3.5-8b-sft-<data> to add them)."]
+             "Paper: InternVL3.5-8B and Qwen3-VL-8B-Instruct, each + CMMCoT and + MMDU, all six run by "
+             "configs/experiments/omibench_T9.yaml; a fine-tuned checkpoint is served under its config's name "
+             "(configs/models/paper/<base>-sft-<data>.yaml)."]
+    not_run = [m for m in experiment("omibench_T9").models if m not in set(long["model"])]
+    if not_run:
+        notes.append(f"No judged {SETTING} run of {', '.join(not_run)}.")
     if missing:
         notes.append(f"No {SETTING} run of base model(s) {', '.join(missing)}: their Δ is missing.")
     return Table(table_id, "OMIBench Table 9 — SFT results with different multi-image instruction-tuning datasets: "

@@ -224,6 +224,7 @@ def test_T9_deltas_and_paper_names(env):
     vs = t.vs_paper[(t.vs_paper["subject"] == "Total") & (t.vs_paper["metric"] == "ACC")].set_index("model")
     assert vs.loc["qwen3-vl-8b-instruct", "paper"] == 26.74  # Table 9's base, "Qwen3-VL-8B-Instruct"
     assert vs.loc["qwen3-vl-8b-instruct-sft-cmmcot", "paper"] == 28.86
+    assert "No judged cot_boxed run of internvl3.5-8b, internvl3.5-8b-sft-cmmcot, internvl3.5-8b-sft-mmdu." in t.notes
     # The paper's text: "Total ACC 26.59 → 28.11 and 26.74 → 28.86"; MMDU "slight degradation (~0.5–1%)".
     p = ref("omibench.T9").rename(columns={"value": "acc"})
     p["model"] = p["paper_model"]
