@@ -10,7 +10,8 @@ import pandas as pd
 import yaml
 from matplotlib.figure import Figure
 
-from analysis.omibench_T2 import SUBJECTS, beside
+from analysis.omibench_T2 import SUBJECTS
+from analysis.reference import beside_paper
 from analysis.table import Context, MissingInputs, ROOT, Table, save_figure
 from data.jsonl import iter_jsonl
 from data.records import IMAGE_TAG
@@ -95,7 +96,7 @@ def build(table_id: str, ctx: Context) -> Table:
         "OMIBench Fig. 2 — key statistics: items per subject, open-ended and multiple-choice items, average "
         "images per item, average question and rationale lengths (images excluded from lengths).",
         wide,
-        vs_paper=beside(long, table_id, ["subject", "statistic"], value="number"),
+        vs_paper=beside_paper(long, table_id, ["subject", "statistic"], value="number"),
         figure=figure(df, long, ctx.figures / f"{table_id}.png"),
         notes=[f"Data: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
                + (" (the demo set: its statistics say nothing about the paper)" if path == DEMO else ""),

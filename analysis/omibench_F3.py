@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.omibench_T2 import METRICS, SETTING, beside, omibench_aliases, per_subject
+from analysis.omibench_T2 import METRICS, SETTING, per_subject
+from analysis.reference import aliases, beside_paper
 from analysis.stats import spearman
 from analysis.external import external_file
 from analysis.table import Context, MissingInputs, ROOT, Table, save_figure
@@ -28,7 +29,7 @@ def external_scores(path: Path) -> pd.DataFrame:
         raise ValueError(f"{path}: missing column(s) {sorted(missing)}")
     if bad := set(df["benchmark"]) - set(BENCHMARKS):
         raise ValueError(f"{path}: unknown benchmark(s) {sorted(bad)} (known: {BENCHMARKS})")
-    names = omibench_aliases()
+    names = aliases("omibench")
     df["model"] = df["model"].map(lambda m: names.get(m, m))
     if df.duplicated(["model", "benchmark"]).any():
         raise ValueError(f"{path}: more than one score for {df[df.duplicated(['model', 'benchmark'])].values.tolist()}")
@@ -113,7 +114,7 @@ def build(table_id: str, ctx: Context) -> Table:
     if table_id == "omibench.F3a":
         return Table(table_id, "OMIBench Fig. 3(a) — Spearman rank correlation across models of OMIBench with "
                      "OlympiadBench and with MMIU, and of OlympiadBench with MMIU.", corr,
-                     vs_paper=beside(corr, table_id, ["metric", "pair"], value="rho"), extra={"Scores (%)": table},
+                     vs_paper=beside_paper(corr, table_id, ["metric", "pair"], value="rho"), extra={"Scores (%)": table},
                      figure=scatter(table, corr, x, ctx.figures / f"{table_id}.png"), notes=notes, sources=sources)
     return Table(table_id, "OMIBench Fig. 3(d) — per-model scores (%) on OMIBench, MMIU and OlympiadBench.",
                  table.sort_values(x, ascending=False, na_position="last").reset_index(drop=True),

@@ -27,7 +27,7 @@ SIZE = re.compile(r"(.+?)-(\d+(?:\.\d+)?)[bm](?:-a\d+(?:\.\d+)?b)?(?:-(.+))?")
 def family_of(model: str) -> str:
     """The family a model scales within: its name without the size (and MoE active-size) token.
 
-    qwen3-vl-8b, qwen3-vl-8b-instruct, qwen3-vl-235b-a22b → qwen3-vl; qwen3-vl-8b-thinking →
+    qwen3-vl-32b, qwen3-vl-8b-instruct, qwen3-vl-235b-a22b → qwen3-vl; qwen3-vl-8b-thinking →
     qwen3-vl-thinking (another variant, another curve); a name without a size is its own family.
     Generations stay apart (qwen2.5-vl vs qwen3-vl): mixing them would put two models at one size.
     """

@@ -11,13 +11,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from analysis.experiments import models_of  # noqa: E402
 from analysis.inputs import Run  # noqa: E402
 from analysis.omibench_b_util import BENCH, METRICS, run_records  # noqa: E402
 from analysis.scaling import PAPER_KS, parallel_scaling  # noqa: E402
 from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
 
 IDS = ["omibench.F5c"]
-# The paper's run (T 0.6, L_max 16384), then the demo's / repeats' run of the same setting without +max.
+EXPERIMENT = "omibench_F5c"
+# The paper's run (T 0.6, L_max 16384), then the demo's run of the same setting without +max.
 SETTINGS = ["cot_boxed+temp0.6+max16384", "cot_boxed+temp0.6"]
 
 
@@ -27,12 +29,15 @@ def verdict_lines(run: Run) -> list[dict]:
 
 
 def sampling_runs(ctx: Context) -> dict[str, dict[str, Run]]:
-    """metric → model → its parallel-sampling run (the first of SETTINGS the model has)."""
+    """metric → model → its parallel-sampling run (the first of SETTINGS the model has), for the F5c
+    experiment's models only: Table 5 and the significance runs sample cot_boxed+temp0.6 too, and Table 5's
+    GPTScore file holds two judge models' verdicts, which a vote must not mix."""
     out: dict[str, dict[str, Run]] = {}
     for metric, judge in METRICS.items():
         for setting in SETTINGS:
             for run in ctx.runs(BENCH, [setting], judge):
-                out.setdefault(metric, {}).setdefault(run.model, run)
+                if run.model in models_of(EXPERIMENT):
+                    out.setdefault(metric, {}).setdefault(run.model, run)
     return out
 
 

@@ -2,14 +2,14 @@
 CoT prompt with \\boxed{}. Rows are ordered by total GPTScore, as in the paper.
 
 Also the helpers the other per-subject OMIBench tables share (T4, T6): the paper's subject order, the
-micro-averaged total, the wide layout, and the paper's numbers beside ours with OMIBench's own aliases.
+micro-averaged total and the wide layout.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from analysis.reference import REFERENCE, aliases, load_reference
+from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table, micro_average
 from analysis.table import Context, MissingInputs, Table
 
@@ -67,33 +67,6 @@ def subject_wide(long_df: pd.DataFrame, index: list[str]) -> pd.DataFrame:
     return wide[cols].reset_index()
 
 
-def omibench_aliases(override: dict[str, str] | None = None) -> dict[str, str]:
-    """Every alias file, with this paper's own file last (a name another paper maps differently, e.g.
-    "GPT-4o", means our config of OMIBench here), then per-table overrides."""
-    names = dict(aliases())
-    path = REFERENCE / "aliases_omibench.csv"
-    if path.exists():
-        df = pd.read_csv(path, dtype=str)
-        names.update(zip(df["paper_name"], df["model"]))
-    return {**names, **(override or {})}
-
-
-def beside(ours: pd.DataFrame, table_id: str, keys: list[str], value: str = "acc",
-           override: dict[str, str] | None = None, ref_id: str | None = None) -> pd.DataFrame:
-    """Like analysis.reference.beside_paper, with OMIBench's aliases (see `omibench_aliases`); `ref_id`
-    reads another id's reference file (a figure drawn from a table's numbers)."""
-    cols = ["model", *keys, "paper_model", "ours", "paper", "diff"]
-    ref = load_reference(ref_id or table_id)
-    if ref is None or ours.empty:
-        return pd.DataFrame(columns=cols)
-    names = omibench_aliases(override)
-    ref["model"] = ref["paper_model"].map(lambda m: names.get(m, m))
-    merged = ours[["model", *keys, value]].merge(ref[["model", "paper_model", *keys, "value"]], on=["model", *keys])
-    merged = merged.rename(columns={value: "ours", "value": "paper"})
-    merged["diff"] = merged["ours"] - merged["paper"]
-    return merged[cols]
-
-
 def build(table_id: str, ctx: Context) -> Table:
     long, sources = [], []
     for metric, judge in METRICS.items():
@@ -117,7 +90,7 @@ def build(table_id: str, ctx: Context) -> Table:
         "Rows are ordered by total GPTScore. Failures (no response, judge errors) count as not correct; they "
         "and the accuracy over scored items are below.",
         wide,
-        vs_paper=beside(long_df, table_id, ["metric", "subject"]),
+        vs_paper=beside_paper(long_df, table_id, ["metric", "subject"]),
         extra={"Failures": failures},
         notes=[ACC_NOTE,
                "Total = micro-average of the subject accuracies weighted by the subject's judged items (= correct "

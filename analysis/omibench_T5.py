@@ -1,20 +1,25 @@
 """OMIBench Table 5: stability of GPTScore and ACC over three independent sampling runs and two evaluator
-models — mean and standard deviation of the per-run accuracy, per subject and total (Appendix J)."""
+models — mean and standard deviation of the per-run accuracy, per subject and total (Appendix J).
+
+The runs, evaluators and model are configs/experiments/omibench_T5.yaml's. Its setting is also the
+significance experiment's (five runs of other models), so only the T5 experiment's models are read, and
+only its first `n` samples; the two evaluators' verdicts share one judged file and are told apart by the
+judge model each verdict records."""
 from __future__ import annotations
 
 import pandas as pd
 
+from analysis.experiments import experiment, models_of
 from analysis.omibench_b_util import BENCH, METRICS, SUBJECTS, evaluator_verdicts
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, repeat_mean_std
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.T5"]
-SETTING = "cot_boxed+temp0.6"   # configs/experiments/omibench_repeats.yaml: n samples = the repeated runs
-RUNS = 3                        # Table 5 uses three runs (sample_idx 0..2); the significance tests use all
+EXPERIMENT = "omibench_T5"
 
 
-def stability(v: pd.DataFrame, runs: int = RUNS) -> pd.DataFrame:
+def stability(v: pd.DataFrame, runs: int) -> pd.DataFrame:
     """Mean and std (%) over runs 0..runs−1 per model, metric, evaluator and subject (+ Total) of the per-run
     accuracy (failures not correct) and of the per-run accuracy over scored verdicts, with the failures of
     those runs counted."""
@@ -27,16 +32,27 @@ def stability(v: pd.DataFrame, runs: int = RUNS) -> pd.DataFrame:
     return out.merge(fails, on=by, how="left")
 
 
+def paper_side(stats: pd.DataFrame, table_id: str, evaluators: list[str]) -> pd.DataFrame:
+    """Ours beside the paper's. The paper prints ACC under each evaluator; ours is the rule judge's, one set
+    of numbers, so it is set beside each of them."""
+    acc = stats[stats["metric"] == "ACC"]
+    ours = pd.concat([stats[stats["metric"] != "ACC"], *(acc.assign(evaluator=e) for e in evaluators)])
+    return beside_paper(ours, table_id, ["metric", "evaluator", "subject", "stat"])
+
+
 def build(table_id: str, ctx: Context) -> Table:
+    exp, models = experiment(EXPERIMENT), models_of(EXPERIMENT)
     frames, sources = [], []
     for metric, judge in METRICS.items():
-        for run in ctx.runs(BENCH, [SETTING], judge):
-            frames.append(evaluator_verdicts(run).assign(metric=metric))
-            sources.append(run)
+        for run in ctx.runs(BENCH, exp.settings, judge):
+            if run.model in models:
+                frames.append(evaluator_verdicts(run).assign(metric=metric))
+                sources.append(run)
     if not frames:
-        raise MissingInputs(f"no judged omibench {SETTING} runs (configs/experiments/omibench_repeats.yaml: n = 5 "
-                            "samples; judge them with two LLM judge models, e.g. --judge-model gemini-2.5-flash and gpt-5-mini)")
-    long = stability(pd.concat(frames, ignore_index=True))
+        raise MissingInputs(f"no judged omibench {' or '.join(exp.settings)} runs of {', '.join(exp.models)}: run "
+                            f"python -m infer.experiments --profile paper --only {exp.id} ({exp.n} samples, "
+                            f"GPTScore by {' and '.join(exp.judge_models)})")
+    long = stability(pd.concat(frames, ignore_index=True), exp.n)
     stats = long.melt(id_vars=["model", "metric", "evaluator", "subject"], value_vars=["mean", "std"],
                       var_name="stat", value_name="acc")
     table = stats.pivot_table(index=["model", "metric", "evaluator"], columns=["subject", "stat"], values="acc",
@@ -49,19 +65,18 @@ def build(table_id: str, ctx: Context) -> Table:
     table = table.reset_index().merge(total[["model", "metric", "evaluator", "Total Mean scored", "Total Std scored",
                                              "repeats", "no_response", "judge_error"]],
                                       on=["model", "metric", "evaluator"])
-    evaluators = sorted(set(long.loc[long["metric"] == "GPTScore", "evaluator"]))
+    found = set(long.loc[long["metric"] == "GPTScore", "evaluator"])
+    missing = [e for e in exp.judge_models if e not in found]
     notes = [ACC_NOTE,
-             f"Runs: sample_idx 0..{RUNS - 1} of the {SETTING} runs (T = 0.6); std is the sample standard deviation "
-             "over runs of the per-run accuracy (analysis.stats.repeat_mean_std); `Total Mean scored` and "
-             "`Total Std scored` are the same over each run's scored verdicts.",
+             f"Runs: sample_idx 0..{exp.n - 1} of the {' / '.join(exp.settings)} runs of {exp.id}'s models; std is "
+             "the sample standard deviation over runs of the per-run accuracy (analysis.stats.repeat_mean_std); "
+             "`Total Mean scored` and `Total Std scored` are the same over each run's scored verdicts.",
              "Evaluator = the judge model recorded in each verdict line (one verdict file holds every judge model "
              "that judged the run); ACC is the rule judge, which has no evaluator model, so it appears once "
-             "(the paper lists ACC under each evaluator).",
-             f"GPTScore evaluators found: {', '.join(evaluators) or 'none'}"
-             + ("" if len(evaluators) >= 2 else " — the paper compares two (Gemini-2.5-flash and GPT-5-mini); "
-                "judge the runs with a second judge model to fill the table (the demo has one LLM judge, and "
-                "judges only cot_boxed with it).")]
-    return Table(table_id, "OMIBench Table 5 — stability of GPTScore and accuracy (%) across three independent runs "
+             "(the paper lists ACC under each evaluator: ours is set beside each).",
+             f"GPTScore evaluators found: {', '.join(sorted(found)) or 'none'}"
+             + (f" — not yet judged by {', '.join(missing)} (the experiment's judge models; the demo judges "
+                "with the rule judge only)." if missing else ".")]
+    return Table(table_id, f"OMIBench Table 5 — stability of GPTScore and accuracy (%) across {exp.n} independent runs "
                  "(mean and standard deviation), per evaluator.", table,
-                 vs_paper=beside_paper(stats, table_id, ["metric", "evaluator", "subject", "stat"]),
-                 notes=notes, sources=sources)
+                 vs_paper=paper_side(stats, table_id, exp.judge_models), notes=notes, sources=sources)

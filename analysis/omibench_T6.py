@@ -6,7 +6,8 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.omibench_F4 import common_items, paired_tests
-from analysis.omibench_T2 import METRICS, beside, per_subject, subject_wide
+from analysis.omibench_T2 import METRICS, per_subject, subject_wide
+from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
 
@@ -51,7 +52,7 @@ def build(table_id: str, ctx: Context) -> Table:
         "OMIBench Table 6 — original multi-image setting vs information-equivalent single-image setting "
         "(ACC and GPTScore, %, per subject and micro-averaged total); CoT prompt with \\boxed{}.",
         table,
-        vs_paper=beside(long_df, table_id, ["setting", "metric", "subject"]),
+        vs_paper=beside_paper(long_df, table_id, ["setting", "metric", "subject"]),
         extra={"Paired test single vs multi (McNemar, exact)": tests, "Failures": failures},
         sources=sources,
         notes=[ACC_NOTE, "Each model's two settings are compared on the items both ran; McNemar pairs every "

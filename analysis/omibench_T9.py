@@ -6,17 +6,15 @@ import re
 
 import pandas as pd
 
+from analysis.experiments import experiment
 from analysis.omibench_b_util import BENCH, METRICS, per_subject, wide
-from analysis.reference import aliases, beside_paper
+from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.T9"]
 SETTING = "cot_boxed"
 SFT = re.compile(r"(.+)-sft-(.+)")   # model config <base>-sft-<data>, e.g. qwen3-vl-8b-instruct-sft-cmmcot
-# The paper's name of each base, whose global alias may point at another config of the same checkpoint
-# (Table 2 runs Qwen3-VL-8B-Instruct as qwen3-vl-8b): matched here to the base the SFT runs start from.
-PAPER_BASE = {"qwen3-vl-8b-instruct": "Qwen3-VL-8B-Instruct", "internvl3.5-8b": "InternVL3.5-8B"}
 
 
 def backbone(model: str) -> tuple[str, str]:
@@ -31,14 +29,6 @@ def deltas(long: pd.DataFrame) -> pd.DataFrame:
     d["base_acc"] = [base.get((b, m, s)) for b, m, s in zip(d["backbone"], d["metric"], d["subject"])]
     d["delta"] = d["acc"] - d["base_acc"].astype(float)
     return d[["backbone", "variant", "metric", "subject", "base_acc", "acc", "delta"]]
-
-
-def paper_side(long: pd.DataFrame, table_id: str) -> pd.DataFrame:
-    rename = {b: aliases().get(p, p) for b, p in PAPER_BASE.items()}
-    back = {v: k for k, v in rename.items()}
-    out = beside_paper(long.replace({"model": rename}), table_id, ["metric", "subject"])
-    out["model"] = out["model"].replace(back)
-    return out
 
 
 def build(table_id: str, ctx: Context) -> Table:
@@ -64,11 +54,16 @@ def build(table_id: str, ctx: Context) -> Table:
     missing = sorted({b for b, _ in map(backbone, long["model"])} - set(long.loc[long["variant"] == "base", "model"]))
     fails = long[long["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
     notes = [ACC_NOTE, "Score = GPTScore (LLM judge), ACC = rule judge; Total is over all items (micro-average).",
-             "Paper: InternVL3.5-8B and Qwen3-VL-8B-Instruct, each + CMMCoT and + MMDU; our configs provide the "
-             "Qwen3-VL-8B-Instruct checkpoints (serve your InternVL checkpoints as internvl3.5-8b-sft-<data> to add them)."]
+             "Paper: InternVL3.5-8B and Qwen3-VL-8B-Instruct, each + CMMCoT and + MMDU, all six run by "
+             "configs/experiments/omibench_T9.yaml; a fine-tuned checkpoint is served under its config's name "
+             "(configs/models/paper/<base>-sft-<data>.yaml)."]
+    not_run = [m for m in experiment("omibench_T9").models if m not in set(long["model"])]
+    if not_run:
+        notes.append(f"No judged {SETTING} run of {', '.join(not_run)}.")
     if missing:
         notes.append(f"No {SETTING} run of base model(s) {', '.join(missing)}: their Δ is missing.")
     return Table(table_id, "OMIBench Table 9 — SFT results with different multi-image instruction-tuning datasets: "
                  "ACC and Score (%) per subject; Δ vs the base model below.", table,
-                 vs_paper=paper_side(long, table_id), extra={"Δ vs base": deltas(long), "Failures": fails},
+                 vs_paper=beside_paper(long, table_id, ["metric", "subject"]),
+                 extra={"Δ vs base": deltas(long), "Failures": fails},
                  notes=notes, sources=sources)

@@ -1,21 +1,24 @@
-"""OMIBench paired significance (Appendix J): thinking vs instruct, 16 vs 1 samples (majority vote) and
-3-shot textual ICL vs zero-shot — exact McNemar on paired answers and a paired permutation test on
-per-item accuracy, with p-values (paper: all p < 0.05 over five repeated runs)."""
+"""OMIBench paired significance (Appendix J): Qwen3-VL-32B Thinking vs Instruct, Qwen3-VL-32B-Instruct
+16 vs 1 samples (majority vote) and its 3-shot textual ICL vs zero-shot — exact McNemar on paired answers
+and a paired permutation test on per-item accuracy, with p-values (paper: all p < 0.05 over five repeated
+runs). Each test reads the runs of the experiment made for it (omibench_sig's pairs, omibench_F5c's and
+omibench_F6a's models), not other experiments' runs of the same settings (Table 5 samples Gemini-3-Pro at
+the same temperature)."""
 from __future__ import annotations
 
 import re
 
 import pandas as pd
 
+from analysis.experiments import experiment, models_of, pairs_of
 from analysis.omibench_b_util import BENCH, METRICS, raw_manifest, run_records, runs_named
-from analysis.omibench_F5c import sampling_runs, verdict_lines
+from analysis.omibench_F5c import EXPERIMENT as SAMPLES, sampling_runs, verdict_lines
 from analysis.scaling import PAPER_KS, failed_sample, maj_at_k, vote_key
 from analysis.stats import counted_correct, mcnemar, paired_permutation
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.sig"]
-THINKING, INSTRUCT = "qwen3-vl-8b-thinking", "qwen3-vl-8b-instruct"   # Table 4's pair (configs: omibench_T4.yaml)
-REPEATS = ["cot_boxed+temp0.6", "cot_boxed"]   # the repeated runs if both models have them, else Table 4's
+SIG, ICL = "omibench_sig", "omibench_F6a"   # the experiments of the pair and ICL tests (SAMPLES: F5c's)
 TEXT_ICL = re.compile(r"icl\+shots(\d+)\+demos-none")
 
 
@@ -57,45 +60,69 @@ def majority(run, answers) -> tuple[pd.Series, pd.Series, int]:
     return pd.Series([hi[i] for i in keep], index=index), pd.Series([lo[i] for i in keep], index=index), k
 
 
-def build(table_id: str, ctx: Context) -> Table:
+def thinking_vs_instruct(ctx: Context, metric: str, judge: str) -> tuple[list[dict], list]:
+    """Each pair of the significance experiment on its repeated runs, else on Table 4's single run."""
     rows, sources = [], []
-    runs = sampling_runs(ctx)
-    for metric, judge in METRICS.items():
-        for setting in REPEATS:  # 1. thinking vs instruct
+    settings = [*experiment(SIG).settings, *experiment("omibench_T4").settings]
+    for think, instruct in pairs_of(SIG):
+        for setting in settings:
             try:
                 df = ctx.verdicts(BENCH, [setting], judge)
             except MissingInputs:
                 continue
-            if {THINKING, INSTRUCT} <= set(df["model"]):
-                rows.append({"comparison": "thinking vs instruct", "metric": metric, "a": f"{THINKING} {setting}",
-                             "b": f"{INSTRUCT} {setting}", **paired(correct_series(df[df["model"] == THINKING]),
-                                                                     correct_series(df[df["model"] == INSTRUCT]))})
-                sources += [r for r in ctx.runs(BENCH, [setting], judge) if r.model in (THINKING, INSTRUCT)]
+            if {think, instruct} <= set(df["model"]):
+                rows.append({"comparison": "thinking vs instruct", "metric": metric, "a": f"{think} {setting}",
+                             "b": f"{instruct} {setting}", **paired(correct_series(df[df["model"] == think]),
+                                                                     correct_series(df[df["model"] == instruct]))})
+                sources += [r for r in ctx.runs(BENCH, [setting], judge) if r.model in (think, instruct)]
                 break
-        for model, run in sorted(runs.get(metric, {}).items()):
-            answers = runs.get("ACC", {}).get(model)  # 2. k samples vs 1: majority vote on the F5c run
-            if metric != "ACC" and (answers is None or answers.setting != run.setting):
-                continue
-            hi, lo, k = majority(run, answers)
-            if k == 1:  # a single sample per item (e.g. repeats of another table): nothing to vote
-                continue
+    return rows, sources
+
+
+def samples_vs_one(ctx: Context, metric: str, judge: str) -> tuple[list[dict], list]:
+    """Majority vote over the largest paper k the sampling experiment's run drew, against its sample 0."""
+    rows, sources = [], []
+    by_metric = sampling_runs(ctx)
+    for model, run in sorted(by_metric.get(metric, {}).items()):
+        answers = by_metric.get("ACC", {}).get(model)  # an LLM judge's votes are cast on the rule judge's answers
+        if metric != "ACC" and (answers is None or answers.setting != run.setting):
+            continue
+        hi, lo, k = majority(run, answers)
+        if k > 1:  # a single sample per item: nothing to vote
             rows.append({"comparison": f"{k} vs 1 samples", "metric": metric, "a": f"{model} maj@{k}",
                          "b": f"{model} maj@1", **paired(hi, lo)})
             sources.append(run)
-        icl = runs_named(ctx, judge, TEXT_ICL)  # 3. textual ICL vs zero-shot, demonstration items excluded
-        zero = {r.model: r for r in ctx.runs(BENCH, ["cot_boxed"], judge)}
-        for model in sorted({m for m, _ in icl} & set(zero)):
-            setting = max((s for m, s in icl if m == model), key=lambda s: int(TEXT_ICL.fullmatch(s).group(1)))
-            df = ctx.verdicts(BENCH, [setting, "cot_boxed"], judge)
-            df = df[(df["model"] == model) & ~df["id"].isin(raw_manifest(icl[(model, setting)]).get("excluded_ids", []))]
-            shots = TEXT_ICL.fullmatch(setting).group(1)
-            rows.append({"comparison": f"{shots}-shot vs 0-shot", "metric": metric, "a": f"{model} {setting}",
-                         "b": f"{model} cot_boxed", **paired(correct_series(df[df["setting"] == setting]),
-                                                            correct_series(df[df["setting"] == "cot_boxed"]))})
-            sources += [icl[(model, setting)], zero[model]]
+    return rows, sources
+
+
+def shots_vs_zero(ctx: Context, metric: str, judge: str) -> tuple[list[dict], list]:
+    """The ICL experiment's largest-shot textual (demos-none) run against its zero-shot cot_boxed run, the
+    demonstration items excluded from both."""
+    rows, sources = [], []
+    icl = {key: r for key, r in runs_named(ctx, judge, TEXT_ICL).items() if key[0] in models_of(ICL)}
+    zero = {r.model: r for r in ctx.runs(BENCH, ["cot_boxed"], judge)}
+    for model in sorted({m for m, _ in icl} & set(zero)):
+        setting = max((s for m, s in icl if m == model), key=lambda s: int(TEXT_ICL.fullmatch(s).group(1)))
+        df = ctx.verdicts(BENCH, [setting, "cot_boxed"], judge)
+        df = df[(df["model"] == model) & ~df["id"].isin(raw_manifest(icl[(model, setting)]).get("excluded_ids", []))]
+        rows.append({"comparison": f"{TEXT_ICL.fullmatch(setting).group(1)}-shot vs 0-shot", "metric": metric,
+                     "a": f"{model} {setting}", "b": f"{model} cot_boxed",
+                     **paired(correct_series(df[df["setting"] == setting]),
+                              correct_series(df[df["setting"] == "cot_boxed"]))})
+        sources += [icl[(model, setting)], zero[model]]
+    return rows, sources
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    rows, sources = [], []
+    for metric, judge in METRICS.items():
+        for test in (thinking_vs_instruct, samples_vs_one, shots_vs_zero):
+            found, used = test(ctx, metric, judge)
+            rows, sources = rows + found, sources + used
     if not rows:
-        raise MissingInputs("no runs for any paired comparison: Table 4's thinking/instruct pair, the F5c sampling run, "
-                            "or an icl+shots<K>+demos-none run with its cot_boxed baseline")
+        raise MissingInputs("no runs for any paired comparison: python -m infer.experiments --profile paper --only "
+                            "omibench.sig omibench.F5c omibench.F6a (the thinking/instruct pair, the sampling run, "
+                            "the icl+shots<K>+demos-none run with its cot_boxed baseline)")
     return Table(table_id, "OMIBench paired significance — A vs B on the same answers: accuracy (%), discordant pairs, "
                  "exact McNemar p, and paired permutation test (mean per-item difference, points) p.",
                  pd.DataFrame(rows), sources=sources,
@@ -105,6 +132,7 @@ def build(table_id: str, ctx: Context) -> Table:
                         "correct (and never as a vote), so acc_a and acc_b are the paper-comparable accuracies "
                         "on the paired answers.",
                         "Paper: Qwen-VL-32B Thinking vs Instruct, 1 vs 16 samples, 0- vs 3-shot textual ICL over five "
-                        "repeated runs, all p < 0.05 (no p-values printed: no reference file). Here: Table 4's "
-                        f"{THINKING} / {INSTRUCT} (on {' or '.join(REPEATS)}), the F5c run's largest drawn k, "
-                        "and the largest-shot demos-none run; demonstration items are excluded from both sides."])
+                        "repeated runs, all p < 0.05 (no p-values printed: no reference file). Here: the pairs of "
+                        f"configs/experiments/{SIG}.yaml on its repeated runs (else Table 4's single run), the largest "
+                        f"drawn k of {SAMPLES}.yaml's sampling run, and the largest-shot demos-none run of {ICL}.yaml "
+                        "against its cot_boxed runs; demonstration items are excluded from both sides."])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import yaml
 
-from analysis.reference import REFERENCE, beside_paper, load_reference
+from analysis.reference import aliases, beside_paper, load_reference
 from analysis.table import ROOT, Context, MissingInputs, Table
 from infer.settings import parse_setting
 
@@ -24,10 +24,8 @@ def think360_models() -> dict[str, list[str]]:
             raise ValueError(f"{path.name}: a setting overrides max_tokens; Table S1 must read it from there")
         for m in exp["models"]:
             used.setdefault(m, []).append(exp["id"])
-    alias_file = REFERENCE / "aliases_think360.csv"
-    if alias_file.exists():
-        for m in pd.read_csv(alias_file, dtype=str)["model"]:
-            used.setdefault(m, [])
+    for m in aliases("think360").values():
+        used.setdefault(m, [])
     return used
 
 
@@ -47,8 +45,11 @@ def build(table_id: str, ctx: Context) -> Table:
     ref = load_reference(table_id)
     unconfigured = (ref[~ref["model"].isin(table["model"])][["paper_model"]].rename(columns={"paper_model": "paper model"})
                     if ref is not None else pd.DataFrame())
-    notes = ["max_tokens is what every Think360 request of the model asks for: no think360 setting overrides it.",
-             "Paper variants of one checkpoint (…-Thinking, …-nothinking) share its config, hence its limit."]
+    notes = ["max_tokens is what every Think360 request of the model asks for: no think360 setting overrides it."]
+    if ref is not None:  # paper rows one config runs can only show one limit: say which
+        shared = ref.groupby("model")["paper_model"].unique()
+        notes += [f"{', '.join(names)} run as one config, {model}: one limit for all of them."
+                  for model, names in shared.items() if len(names) > 1]
     if absent:
         notes.append(f"Aliased but without a config: {', '.join(absent)}.")
     return Table(

@@ -12,9 +12,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
-import yaml  # noqa: E402
 
-from analysis import think360_common as common  # noqa: E402
+from analysis import experiments, think360_common as common  # noqa: E402
 from analysis.reference import beside_paper  # noqa: E402
 from analysis.table import ROOT, Context, MissingInputs, Table, save_figure  # noqa: E402
 
@@ -25,8 +24,7 @@ METRICS = ("acc", "token", "time")
 
 def experiment() -> tuple[list[tuple[str, str]], str]:
     """The [thinking, non-thinking] model pairs and the one setting both sides ran (Table 3's)."""
-    exp = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
-    return [(think, nothink) for think, nothink in exp["pairs"]], exp["settings"][0]
+    return experiments.pairs_of(CONFIG.stem), experiments.experiment(CONFIG.stem).settings[0]
 
 
 def paired(summary: pd.DataFrame, pairs: list[tuple[str, str]]) -> pd.DataFrame:

@@ -9,6 +9,7 @@ from analysis.reference import load_reference
 from analysis.table import Context, MissingInputs
 from tests.analysis_fixtures import make_run, write_data
 
+GPT_4O = "gpt-4o-2024-11-20"   # MIRA's "GPT-4o" (Table 3 pins the snapshot; data/reference/aliases_mira.csv)
 ITEMS = [("convex_hull/1", "Convex Hull", "EG", 1), ("convex_hull/2", "Convex Hull", "EG", 2),
          ("convex_hull/3", "Convex Hull", "EG", 3), ("mirror_clock/1", "Mirror Clock", "PBR", 1)]
 ITEMS += [(f"gear_rotation/{n}.{k}", "Gear Rotation", "CT", float(f"{n}.{k}")) for n in (1, 2, 3) for k in (1, 2)]
@@ -35,10 +36,10 @@ def all_right(ids):
 
 def test_tasks_pairs_failures_and_paper(tmp_path, data):
     res = tmp_path / "results"
-    make_run(res, "mira", "gpt-4o", "direct", "rules", data, DIRECT)
-    make_run(res, "mira", "gpt-4o", "cot_general", "rules", data, all_right(["convex_hull/1", "gear_rotation/1.1"]))
+    make_run(res, "mira", GPT_4O, "direct", "rules", data, DIRECT)
+    make_run(res, "mira", GPT_4O, "cot_general", "rules", data, all_right(["convex_hull/1", "gear_rotation/1.1"]))
     t = mira_tasks.build("mira.T4", Context(res, tmp_path / "fig"))
-    row = t.table.set_index("model").loc["gpt-4o"]
+    row = t.table.set_index("model").loc[GPT_4O]
     assert row["Convex Hull D"] == pytest.approx(100 / 3) and row["Mirror Clock D"] == 100.0
     assert row["Convex Hull T"] == 100.0
     assert pd.isna(row["Convex Hull V"]) and list(t.table.columns[1:4]) == ["Convex Hull D", "Convex Hull T", "Convex Hull V"]
@@ -49,7 +50,7 @@ def test_tasks_pairs_failures_and_paper(tmp_path, data):
     assert (paper["paper_model"], paper["paper"], paper["diff"]) == ("GPT-4o", 6.7, pytest.approx(100 / 3 - 6.7))
 
     t8 = mira_tasks.build("mira.T8", Context(res, tmp_path / "fig"))
-    gear = t8.table.set_index("model").loc["gpt-4o"]
+    gear = t8.table.set_index("model").loc[GPT_4O]
     assert gear["Gear Rotation D"] == pytest.approx(100 / 3)   # pair 1 of the 3 pairs
     g = t8.extra["Scored units and failures"].set_index(["task", "level"])
     assert tuple(g.loc[("Gear Rotation", "D"), ["scored", "judge_error"]]) == (2, 1)
@@ -60,9 +61,9 @@ def test_tasks_pairs_failures_and_paper(tmp_path, data):
 
 def test_T1_micro_over_units(tmp_path, data):
     res = tmp_path / "results"
-    make_run(res, "mira", "gpt-4o", "direct", "rules", data, DIRECT)
+    make_run(res, "mira", GPT_4O, "direct", "rules", data, DIRECT)
     t = mira_T1.build("mira.T1", Context(res, tmp_path / "fig"))
-    row = t.table.set_index("model").loc["gpt-4o"]
+    row = t.table.set_index("model").loc[GPT_4O]
     assert (row["EG D"], row["PBR D"], row["CT D"]) == (pytest.approx(100 / 3), 100.0, pytest.approx(100 / 3))
     # Units: 3 Convex Hull, 1 Mirror Clock, 3 Gear pairs; right: 3 -> 3/7 (a mean over tasks would be 55.6).
     assert row["Overall D"] == pytest.approx(300 / 7) and pd.isna(row["ASLP D"])
@@ -88,9 +89,9 @@ def test_judge_preference(tmp_path, data):
 
 def test_Tspec_gain(tmp_path, data):
     res = tmp_path / "results"
-    make_run(res, "mira", "gpt-4o", "cot_general", "rules", data,
+    make_run(res, "mira", GPT_4O, "cot_general", "rules", data,
              [{"id": "convex_hull/1", "correct": False}, {"id": "convex_hull/2", "correct": True}])
-    make_run(res, "mira", "gpt-4o", "cot_specific", "rules", data, all_right(["convex_hull/1", "convex_hull/2"]))
+    make_run(res, "mira", GPT_4O, "cot_specific", "rules", data, all_right(["convex_hull/1", "convex_hull/2"]))
     t = mira_Tspec.build("mira.Tspec", Context(res, tmp_path / "fig")).table.set_index("group")
     assert tuple(t.loc["Convex Hull", ["T_gen", "T_spec", "Δ"]]) == (50.0, 100.0, 50.0)
     assert list(t.index) == ["Convex Hull", "EG", "Overall"]

@@ -11,6 +11,7 @@ from analysis.omibench_T2 import SIZES, SUBJECTS, micro_total
 from analysis.reference import REFERENCE, load_reference
 from analysis.stats import micro_average
 from analysis.table import Context, MissingInputs
+from infer.experiments import EXPERIMENTS, load_experiment
 from tests.analysis_fixtures import make_run, write_data
 
 GPT = "omibench_gptscore"
@@ -82,7 +83,6 @@ def test_reference_files_map_to_configs():
     aliases = pd.read_csv(REFERENCE / "aliases_omibench.csv")
     configs = {p.stem for p in (REFERENCE.parents[1] / "configs" / "models" / "paper").glob("*.yaml")}
     assert set(aliases["model"]) <= configs
-    assert omibench_T2.omibench_aliases()["GPT-4o"] == "gpt-4o"
 
 
 # --- our tables from hand-made runs ---------------------------------------------------------------
@@ -138,24 +138,46 @@ def test_F2_statistics(tmp_path, monkeypatch):
     assert t.figure.exists()
 
 
-def test_T4_F4c_thinking_vs_instruct(tmp_path, data):
+def test_T4_pairs_are_the_experiments_six_sizes():
+    exp = load_experiment(EXPERIMENTS / "omibench_T4.yaml")
+    assert omibench_T4.pairs_of(omibench_T4.EXPERIMENT) == [tuple(p) for p in exp.pairs]
+    assert len(exp.pairs) == 6 and sorted(m for p in exp.pairs for m in p) == sorted(exp.models)
+    assert all(think.endswith("-thinking") and not instruct.endswith("-thinking") for think, instruct in exp.pairs)
+
+
+def test_T4_F4c_thinking_vs_instruct_every_size(tmp_path, data):
     res = tmp_path / "results"
+    run(res, "qwen3-vl-32b", "cot_boxed", data, correct={0, 1})
+    run(res, "qwen3-vl-32b-thinking", "cot_boxed", data, correct={0, 1, 2})
     run(res, "qwen3-vl-8b-instruct", "cot_boxed", data, correct={0})
     run(res, "qwen3-vl-8b-thinking", "cot_boxed", data, correct={0, 1, 2, 3}, failed={7})
-    run(res, "other", "cot_boxed", data, correct=set(range(8)))  # not part of the pair
+    run(res, "qwen3-vl-2b", "cot_boxed", data, correct=set())          # its thinking side not run: no Δ
+    run(res, "other", "cot_boxed", data, correct=set(range(8)))        # in no pair
     t = omibench_T4.build("omibench.T4", ctx(tmp_path))
-    rows = t.table.set_index("model")
-    assert list(rows.index) == ["qwen3-vl-8b-instruct", "qwen3-vl-8b-thinking", "Δ thinking − instruct"]
-    assert rows.loc["Δ thinking − instruct", "ACC Total"] == pytest.approx(400 / 8 - 100 / 8)
-    test = t.extra["Paired test thinking vs instruct (McNemar, exact)"].iloc[0]
+    rows = t.table.set_index(["pair", "model"])
+    d = omibench_T4.DELTA
+    assert list(rows.index) == [  # the experiment's order of sizes: instruct, thinking, Δ
+        ("qwen3-vl-2b-thinking vs qwen3-vl-2b", "qwen3-vl-2b"),
+        *[(f"{think} vs {inst}", m) for think, inst in [("qwen3-vl-8b-thinking", "qwen3-vl-8b-instruct"),
+                                                        ("qwen3-vl-32b-thinking", "qwen3-vl-32b")]
+          for m in (inst, think, d)]]
+    assert rows.loc[("qwen3-vl-8b-thinking vs qwen3-vl-8b-instruct", d), "ACC Total"] == pytest.approx(300 / 8)
+    assert rows.loc[("qwen3-vl-32b-thinking vs qwen3-vl-32b", d), "ACC Total"] == pytest.approx(100 / 8)
+    tests = t.extra["Paired test thinking vs instruct (McNemar, exact)"].set_index("model")
+    test = tests.loc["qwen3-vl-8b-thinking vs qwen3-vl-8b-instruct"]
     assert (test["paired"], test["only_setting"], test["only_baseline"]) == (8, 3, 0)  # q7: failed vs wrong
     assert test["p"] == pytest.approx(0.25)
-    # The paper's "Qwen3-VL-8B-Instruct" is this table's instruct model (the aliases map it to qwen3-vl-8b-instruct).
+    assert tests.loc["qwen3-vl-32b-thinking vs qwen3-vl-32b", "only_setting"] == 1
+    assert len(tests) == 2 and "qwen3-vl-4b" in t.notes[-1] and "qwen3-vl-2b-thinking" in t.notes[-1]
+    # The paper's rows map through OMIBench's aliases ("Qwen3-VL-8B-Instruct" is qwen3-vl-8b-instruct).
     paper = t.vs_paper.set_index(["model", "metric", "subject"])
     assert paper.loc[("qwen3-vl-8b-instruct", "ACC", "Total"), "paper"] == 26.85
     assert paper.loc[("qwen3-vl-8b-thinking", "ACC", "Total"), "paper"] == 35.84
+    assert paper.loc[("qwen3-vl-32b-thinking", "ACC", "Total"), "paper"] == 47.34
+    assert "other" not in set(t.table["model"]) | set(paper.index.get_level_values(0))
     f = omibench_T4.build("omibench.F4c", ctx(tmp_path))
     assert f.figure.exists() and set(f.vs_paper["subject"]) == {"Total"}
+    assert f.table.set_index(["pair", "model"]).loc[("qwen3-vl-32b-thinking vs qwen3-vl-32b", d), "ACC"] == 12.5
     with pytest.raises(MissingInputs):
         omibench_T4.build("omibench.T4", Context(tmp_path / "none", tmp_path))
 

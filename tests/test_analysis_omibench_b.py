@@ -89,8 +89,11 @@ def test_F5c_majority_vote_and_failures(env):
     for i, (e, c) in enumerate([("2", True), ("2", True), (None, None), ("5", False)]):  # q1, gold 2
         lines.append({"id": "q1", "sample_idx": i, "correct": c, "extracted": e,
                       "status": "no_response" if e is None else "ok"})
-    make_run(res, "omibench", "m", "cot_boxed+temp0.6", "rules", data, lines)
+    make_run(res, "omibench", "qwen3-vl-32b", "cot_boxed+temp0.6", "rules", data, lines)   # the demo's setting
+    for idx in range(3):  # Table 5's runs of the same setting are not F5c's experiment
+        make_run(res, "omibench", "gemini-3-pro", "cot_boxed+temp0.6", "rules", data, rows(("q0", True), idx=idx))
     t = omibench_F5c.build("omibench.F5c", ctx)
+    assert set(t.table["model"]) == {"qwen3-vl-32b"}
     df = t.table.set_index("k")
     # q0: maj@1 "1" ✓, maj@3 "3" ✗, maj@4 tie 1/3 → first seen "1" ✓; q1: ✓ at every k (sample 2 failed)
     assert list(df.loc[[1, 3, 4], "maj_at_k"]) == [100.0, 50.0, 100.0]
@@ -100,7 +103,7 @@ def test_F5c_majority_vote_and_failures(env):
     assert math.isnan(df.loc[16, "maj_at_k"])  # 16 samples were not drawn
     # GPTScore: votes on the rule judge's extracted answers, the winner scored by its GPTScore verdict
     for idx in range(4):
-        judge_lines(res, "m", "cot_boxed+temp0.6", data, "e", {"q0": idx == 0, "q1": False}, idx=idx)
+        judge_lines(res, "qwen3-vl-32b", "cot_boxed+temp0.6", data, "e", {"q0": idx == 0, "q1": False}, idx=idx)
     g = omibench_F5c.build("omibench.F5c", ctx).table
     g = g[g["metric"] == "GPTScore"].set_index("k")
     assert (g.loc[1, "maj_at_k"], g.loc[4, "maj_at_k"]) == (50.0, 50.0)  # q0's "1" wins by first sight: ✓
@@ -131,14 +134,14 @@ def test_F5b_saturation_and_paper_arithmetic(env):
 
 def test_family_of():
     f = omibench_F5b.family_of
-    assert f("qwen3-vl-8b") == f("qwen3-vl-8b-instruct") == f("qwen3-vl-235b-a22b") == "qwen3-vl"
+    assert f("qwen3-vl-32b") == f("qwen3-vl-8b-instruct") == f("qwen3-vl-235b-a22b") == "qwen3-vl"
     assert f("qwen3-vl-8b-thinking") == "qwen3-vl-thinking" and f("internvl3.5-8b") == "internvl3.5"
     assert f("gpt-4o") == "gpt-4o"
 
 
-def icl_run(res, data, setting, verdicts, excluded):
-    make_run(res, "omibench", "m", setting, "rules", data, rows(*verdicts))
-    (res / "raw" / "omibench" / "m" / f"{setting}.manifest.json").write_text(json.dumps({"excluded_ids": excluded}))
+def icl_run(res, data, setting, verdicts, excluded, model="m"):
+    make_run(res, "omibench", model, setting, "rules", data, rows(*verdicts))
+    (res / "raw" / "omibench" / model / f"{setting}.manifest.json").write_text(json.dumps({"excluded_ids": excluded}))
 
 
 def test_F6a_same_items_demos_excluded(env):
@@ -219,8 +222,9 @@ def test_T9_deltas_and_paper_names(env):
     total = d[d["subject"] == "Total"].set_index("variant")["delta"]
     assert (total["+ cmmcot"], total["+ mmdu"]) == (25.0, -25.0)
     vs = t.vs_paper[(t.vs_paper["subject"] == "Total") & (t.vs_paper["metric"] == "ACC")].set_index("model")
-    assert vs.loc["qwen3-vl-8b-instruct", "paper"] == 26.74  # Table 9's base, though Table 2's alias is qwen3-vl-8b
+    assert vs.loc["qwen3-vl-8b-instruct", "paper"] == 26.74  # Table 9's base, "Qwen3-VL-8B-Instruct"
     assert vs.loc["qwen3-vl-8b-instruct-sft-cmmcot", "paper"] == 28.86
+    assert "No judged cot_boxed run of internvl3.5-8b, internvl3.5-8b-sft-cmmcot, internvl3.5-8b-sft-mmdu." in t.notes
     # The paper's text: "Total ACC 26.59 → 28.11 and 26.74 → 28.86"; MMDU "slight degradation (~0.5–1%)".
     p = ref("omibench.T9").rename(columns={"value": "acc"})
     p["model"] = p["paper_model"]
@@ -232,25 +236,45 @@ def test_T9_deltas_and_paper_names(env):
     assert -1 <= acc[("Qwen3-VL-8B-Instruct", "+ MMDU")] <= -0.5 and -1 <= acc[("InternVL3.5-8B", "+ MMDU")] <= -0.5
 
 
-def test_T5_three_runs_two_evaluators(env):
+def test_T5_three_runs_two_evaluators_of_its_own_experiment(env):
     res, data, ctx = env
     s = "cot_boxed+temp0.6"
+    ev_a, ev_b = "gemini-2.5-flash", "gpt-5-mini"   # configs/experiments/omibench_T5.yaml's judge models
     per_run = [[True, False, True], [True, True, True], [False, False, None], [True, True, True]]  # run 3 unused
     for idx, vs in enumerate(per_run):
-        make_run(res, "omibench", "m", s, "rules", data, rows(*[(f"q{i}", v) for i, v in enumerate(vs)], idx=idx))
-        judge_lines(res, "m", s, data, "judge-a", {f"q{i}": True for i in range(3)}, idx=idx)
-        judge_lines(res, "m", s, data, "judge-b", {"q0": idx == 0, "q1": False, "q2": "err" if idx == 1 else False}, idx=idx)
+        make_run(res, "omibench", "gemini-3-pro", s, "rules", data, rows(*[(f"q{i}", v) for i, v in enumerate(vs)], idx=idx))
+        # both evaluators' verdicts in one file, interleaved: told apart by the judge model of each line
+        judge_lines(res, "gemini-3-pro", s, data, ev_a, {f"q{i}": True for i in range(3)}, idx=idx)
+        judge_lines(res, "gemini-3-pro", s, data, ev_b, {"q0": idx == 0, "q1": False, "q2": "err" if idx == 1 else False}, idx=idx)
+    for idx in range(5):  # the significance experiment's runs of the same setting are not Table 5's
+        make_run(res, "omibench", "qwen3-vl-32b", s, "rules", data, rows(("q0", True), idx=idx))
     t = omibench_T5.build("omibench.T5", ctx)
+    assert set(t.table["model"]) == {"gemini-3-pro"} and all("qwen3-vl-32b" not in str(r.path) for r in t.sources)
     tab = t.table.set_index(["metric", "evaluator"])
     accs = [200 / 3, 100.0, 0.0]  # run 2: q2 failed, 0 of 2
     assert tab.loc[("ACC", "rules"), "Total Mean"] == pytest.approx(np.mean(accs))
     assert tab.loc[("ACC", "rules"), "Total Std"] == pytest.approx(np.std(accs, ddof=1))
     assert tab.loc[("ACC", "rules"), "Biology Mean"] == pytest.approx(np.mean([50, 100, 0]))
     assert tab.loc[("ACC", "rules"), "no_response"] == 1 and tab.loc[("ACC", "rules"), "repeats"] == 3
-    assert (tab.loc[("GPTScore", "judge-a"), "Total Mean"], tab.loc[("GPTScore", "judge-a"), "Total Std"]) == (100, 0)
-    assert tab.loc[("GPTScore", "judge-b"), "Total Mean"] == pytest.approx(np.mean([100 / 3, 0, 0]))
-    assert tab.loc[("GPTScore", "judge-b"), "judge_error"] == 1
-    assert "judge-a, judge-b" in t.notes[-1]
+    assert (tab.loc[("GPTScore", ev_a), "Total Mean"], tab.loc[("GPTScore", ev_a), "Total Std"]) == (100, 0)
+    assert tab.loc[("GPTScore", ev_b), "Total Mean"] == pytest.approx(np.mean([100 / 3, 0, 0]))
+    assert tab.loc[("GPTScore", ev_b), "judge_error"] == 1
+    assert t.notes[-1] == f"GPTScore evaluators found: {ev_a}, {ev_b}."
+    # the paper's ACC is printed under each evaluator: our one rule-judge ACC sits beside both
+    vs = t.vs_paper[(t.vs_paper["subject"] == "Total") & (t.vs_paper["stat"] == "mean")].set_index(["metric", "evaluator"])
+    assert list(vs.loc[("ACC", ev_a), ["ours", "paper"]]) == [pytest.approx(np.mean(accs)), 34.66]
+    assert vs.loc[("ACC", ev_b), "paper"] == 34.75 and vs.loc[("GPTScore", ev_b), "paper"] == 50.80
+
+
+def test_T5_says_which_judge_model_is_missing(env):
+    res, data, ctx = env
+    make_run(res, "omibench", "gemini-3-pro", "cot_boxed+temp0.6", "rules", data, rows(("q0", True)))
+    judge_lines(res, "gemini-3-pro", "cot_boxed+temp0.6", data, "gpt-5-mini", {"q0": True})
+    assert "not yet judged by gemini-2.5-flash" in omibench_T5.build("omibench.T5", ctx).notes[-1]
+    other = res.parent / "other"   # only the significance experiment's runs of the setting: nothing for Table 5
+    make_run(other, "omibench", "qwen3-vl-32b-thinking", "cot_boxed+temp0.6", "rules", data, rows(("q0", True)))
+    with pytest.raises(MissingInputs, match="omibench.T5"):
+        omibench_T5.build("omibench.T5", Context(other, res))
 
 
 def test_T7_spearman_per_evaluator(env, monkeypatch):
@@ -317,31 +341,46 @@ def test_F16_quadrants_and_review_sheet(env):
     assert (res / "tables" / "omibench.F16.disagreements.jsonl").read_text().count("\n") == 2
 
 
-def test_sig_paired_tests(env):
+def test_sig_runs_the_papers_three_tests_on_their_experiments(env):
     res, data, ctx = env
     s = "cot_boxed+temp0.6"
+    think, inst = "qwen3-vl-32b-thinking", "qwen3-vl-32b"   # Appendix J's pair (configs/experiments/omibench_sig.yaml)
     for idx in range(2):
-        make_run(res, "omibench", "qwen3-vl-8b-thinking", s, "rules", data,
-                 rows(*[(f"q{i}", not (i == 3 and idx == 1)) for i in range(4)], idx=idx))
-        make_run(res, "omibench", "qwen3-vl-8b-instruct", s, "rules", data, rows(*[(f"q{i}", False) for i in range(4)], idx=idx))
-    make_run(res, "omibench", "m", "cot_boxed", "rules", data, rows(*[(f"q{i}", i == 0) for i in range(6)]))
-    icl_run(res, data, "icl+shots3+demos-none", [(f"q{i}", i > 1) for i in range(1, 6)], ["q0", "q1"])
+        make_run(res, "omibench", think, s, "rules", data, rows(*[(f"q{i}", not (i == 3 and idx == 1)) for i in range(4)], idx=idx))
+        make_run(res, "omibench", inst, s, "rules", data, rows(*[(f"q{i}", False) for i in range(4)], idx=idx))
+    for idx in range(3):   # Table 5's runs of the same setting: no test of the paper's
+        make_run(res, "omibench", "gemini-3-pro", s, "rules", data, rows(*[(f"q{i}", True) for i in range(4)], idx=idx))
+    # F5c's 16-sample run of Qwen3-VL-32B-Instruct: q0, q1 always right; q2, q3 wrong only in sample 0
+    make_run(res, "omibench", inst, "cot_boxed+temp0.6+max16384", "rules", data, [
+        {"id": f"q{i}", "sample_idx": j, "correct": not (i > 1 and j == 0), "extracted": "x" if i > 1 and j == 0 else str(i + 1)}
+        for i in range(4) for j in range(16)])
+    make_run(res, "omibench", inst, "cot_boxed", "rules", data, rows(*[(f"q{i}", i == 0) for i in range(6)]))
+    icl_run(res, data, "icl+shots3+demos-none", [(f"q{i}", i > 1) for i in range(1, 6)], ["q0", "q1"], model=inst)
+    icl_run(res, data, "icl+shots3+demos-none", [(f"q{i}", True) for i in range(6)], [])   # not F6a's model
+    make_run(res, "omibench", "m", "cot_boxed", "rules", data, rows(*[(f"q{i}", False) for i in range(6)]))
     t = omibench_sig.build("omibench.sig", ctx)
     tab = t.table.set_index("comparison")
-    think = tab.loc["thinking vs instruct"]
-    assert (think["pairs"], think["only_a"], think["only_b"]) == (8, 7, 0)
-    assert think["mcnemar_p"] == pytest.approx(2 * 0.5 ** 7)
-    assert think["diff"] == pytest.approx(87.5)  # per-item means 1, 1, 1, 0.5 vs 0
-    assert 0.08 < think["permutation_p"] < 0.18  # 2 of 16 sign patterns are as extreme
+    assert list(tab.index) == ["thinking vs instruct", "16 vs 1 samples", "3-shot vs 0-shot"]
+    row = tab.loc["thinking vs instruct"]
+    assert (row["a"], row["b"]) == (f"{think} {s}", f"{inst} {s}")
+    assert (row["pairs"], row["only_a"], row["only_b"]) == (8, 7, 0)
+    assert row["mcnemar_p"] == pytest.approx(2 * 0.5 ** 7)
+    assert row["diff"] == pytest.approx(87.5)  # per-item means 1, 1, 1, 0.5 vs 0
+    assert 0.08 < row["permutation_p"] < 0.18  # 2 of 16 sign patterns are as extreme
+    maj = tab.loc["16 vs 1 samples"]
+    assert (maj["a"], maj["items"], maj["acc_a"], maj["acc_b"], maj["only_a"], maj["only_b"]) == (
+        f"{inst} maj@16", 4, 100.0, 50.0, 2, 0)
     icl = tab.loc["3-shot vs 0-shot"]  # q0, q1 are demonstrations: dropped, so q0's zero-shot win is gone
+    assert icl["a"] == f"{inst} icl+shots3+demos-none"
     assert (icl["items"], icl["acc_a"], icl["acc_b"], icl["only_a"], icl["only_b"]) == (4, 100.0, 0.0, 4, 0)
+    assert omibench_sig.pairs_of(omibench_sig.SIG) == [(think, inst)]
 
 
 def test_sig_pairs_failed_answers_as_not_correct(env):
     res, data, ctx = env
-    make_run(res, "omibench", "qwen3-vl-8b-thinking", "cot_boxed", "rules", data,
+    make_run(res, "omibench", "qwen3-vl-32b-thinking", "cot_boxed", "rules", data,   # Table 4's single run
              rows(*[(f"q{i}", True) for i in range(4)]))
-    make_run(res, "omibench", "qwen3-vl-8b-instruct", "cot_boxed", "rules", data,
+    make_run(res, "omibench", "qwen3-vl-32b", "cot_boxed", "rules", data,
              rows(("q0", None), ("q1", "err"), ("q2", False), ("q3", True)))
     think = omibench_sig.build("omibench.sig", ctx).table.set_index("comparison").loc["thinking vs instruct"]
     # every answer both ran is a pair; the instruct model's failures are not correct

@@ -302,6 +302,18 @@ def test_S1_max_tokens_beside_paper(tmp_path):
     # every model of Table S1 has a config (tests/test_paper_models.py checks every reference table)
     assert t.extra["Paper models without a config here"].empty
     assert t.table.set_index("model").loc["claude-4-opus-thinking", "max_tokens"] == 32000
+    # Every row of Table S1 is its own config (thinking variants too): no note of rows sharing a limit …
+    assert not [n for n in t.notes if "one config" in n or "share" in n]
+
+
+def test_S1_names_paper_rows_that_run_as_one_config(tmp_path, monkeypatch):
+    ref = think360_S1.load_reference("think360.S1")
+    extra = ref[ref["model"] == "bee-8b-rl"].assign(paper_model="Bee-8B-RL-Thinking")   # aliased to bee-8b-rl
+    monkeypatch.setattr(think360_S1, "load_reference", lambda _: pd.concat([ref, extra], ignore_index=True))
+    t = think360_S1.build("think360.S1", Context(tmp_path / "r", tmp_path / "fig"))
+    assert [n for n in t.notes if "one config" in n] == [
+        f"{', '.join(ref.loc[ref['model'] == 'bee-8b-rl', 'paper_model'])}, Bee-8B-RL-Thinking run as one config, "
+        "bee-8b-rl: one limit for all of them."]
 
 
 def test_missing_runs_are_reported(tmp_path, capsys):

@@ -92,7 +92,8 @@ def test_overrides_reach_the_request_the_raw_line_and_the_key(tmp_path, scripted
 def test_the_paper_profile_applies_them_and_the_demo_does_not():
     exp = load_experiment(EXPERIMENTS / "mira_levels.yaml")
     jobs = {j.cfg.name: j for j in experiments.plan_jobs(exp, "paper")}
-    assert jobs["gpt-4o"].cfg.generation_params() == {"max_tokens": 16384}
+    # MIRA's GPT-4o is the snapshot whose config, made for judging, has temperature 0: not sent here (§6)
+    assert jobs["gpt-4o-2024-11-20"].cfg.generation_params() == {"max_tokens": 16384}
     assert jobs["qwen-vl-max"].cfg.generation_params() == {"max_tokens": 8192, "top_p": 1.0}
     demo = experiments.plan_jobs(exp, "demo")[0].cfg
     assert demo.generation_params()["max_tokens"] != 16384 and "temperature" in demo.generation_params()

@@ -6,6 +6,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from analysis.reference import aliases, paper_of
 from infer.experiments import EXPERIMENTS, PAPER_MODELS, load_experiment
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
@@ -15,22 +16,12 @@ KINDS = {"human", "external_system", "dataset", "aggregate", "no_endpoint"}
 EXPERIMENT_FILES = sorted(EXPERIMENTS.glob("*.yaml"))
 
 
-def aliases(bench: str) -> dict[str, str]:
-    """The paper's own alias files: aliases_<bench>.csv and aliases_<bench>_*.csv."""
-    files = [REFERENCE / f"aliases_{bench}.csv", *sorted(REFERENCE.glob(f"aliases_{bench}_*.csv"))]
-    out: dict[str, str] = {}
-    for f in files:
-        df = pd.read_csv(f, dtype=str)
-        out.update(zip(df["paper_name"], df["model"]))
-    return out
-
-
 def model_rows(table_id: str, where: dict[str, str] | None = None) -> dict[str, str]:
     """paper name → config name of the table's model rows (matching `where`), non-model rows left out."""
     df = pd.read_csv(REFERENCE / f"{table_id}.csv", dtype=str)
     for column, value in (where or {}).items():
         df = df[df[column] == value]
-    names = aliases(table_id.split(".")[0])
+    names = aliases(paper_of(table_id))
     return {p: names.get(p) for p in df["paper_model"].unique() if p not in set(NON_MODELS["paper_name"])}
 
 
@@ -50,16 +41,27 @@ def test_every_model_row_has_a_config(table):
     assert not missing, f"{table.name}: no config under configs/models/paper/ for {missing}"
 
 
-def test_alias_files_agree_across_papers():
-    """analysis/reference.py merges every alias file into one mapping: a name two papers use must mean the
-    same config in both, or one paper's rows would be compared with the other's model."""
-    seen: dict[str, tuple[str, str]] = {}
-    for f in sorted(REFERENCE.glob("aliases*.csv")):
+def test_each_paper_maps_a_name_to_one_config():
+    """A paper's alias files (aliases_<bench>.csv, aliases_<bench>_*.csv) are read as one mapping: within
+    a paper a name must mean one config, or the later file would silently win."""
+    seen: dict[tuple[str, str], tuple[str, str]] = {}
+    for f in sorted(REFERENCE.glob("aliases_*.csv")):
+        paper = f.stem[len("aliases_"):].split("_")[0]
         for name, model in pd.read_csv(f, dtype=str)[["paper_name", "model"]].itertuples(index=False):
-            assert name not in seen or seen[name][0] == model, f"{name}: {seen[name]} vs {model} ({f.name})"
-            seen[name] = (model, f.name)
+            key = (paper, name)
+            assert key not in seen or seen[key][0] == model, f"{name}: {seen[key]} vs {model} ({f.name})"
+            seen[key] = (model, f.name)
             if name not in set(NON_MODELS["paper_name"]):
                 assert (PAPER_MODELS / f"{model}.yaml").is_file(), f"{f.name}: {name} → {model} has no config"
+
+
+def test_a_name_maps_per_paper():
+    """MIRA's Table 3 pins "GPT-4o" to snapshot gpt-4o-2024-11-20; Think360, OMIBench and C²RBench name no
+    snapshot: their GPT-4o is the alias. Each paper's tables compare with its own model."""
+    assert aliases("mira")["GPT-4o"] == "gpt-4o-2024-11-20"
+    assert {aliases(p)["GPT-4o"] for p in ("think360", "omibench", "c2rbench")} == {"gpt-4o"}
+    assert aliases("omibench")["GPT-4o + CogFlow"] == "gpt-4o+cogflow"   # aliases_omibench_b.csv is OMIBench's
+    assert "GPT-4o + CogFlow" not in aliases("mira")
 
 
 @pytest.mark.parametrize("path", EXPERIMENT_FILES, ids=[p.stem for p in EXPERIMENT_FILES])
