@@ -1,7 +1,7 @@
 """Run one (benchmark, data, model, setting): records × template × model config → raw outputs.
 
     python -m infer.run --bench omibench --data data/omibench/test.jsonl \
-        --model configs/models/qwen3-vl-8b.yaml --setting cot_boxed [--limit N] [--n K] [--max-tokens T]
+        --model configs/models/paper/qwen3-vl-8b-instruct.yaml --setting cot_boxed [--limit N] [--n K] [--max-tokens T]
 
 Writes results/raw/<bench>/<model>/<setting>.jsonl (append-only, one line per request outcome) and
 <setting>.manifest.json. A rerun sends only what is not done yet: new or changed prompts, new

@@ -1,8 +1,8 @@
 """Judge raw outputs: results/raw/<bench>/<model>/<setting>.jsonl → results/judged/…/<setting>.<judge>.jsonl
 
-    python -m judge.run --bench omibench --data data/omibench/test.jsonl --model qwen3-vl-8b \
+    python -m judge.run --bench omibench --data data/omibench/test.jsonl --model qwen3-vl-8b-instruct \
         --setting cot_boxed --judge rules
-    python -m judge.run ... --judge omibench_gptscore --judge-model configs/models/gpt-4o-mini.yaml
+    python -m judge.run ... --judge omibench_gptscore --judge-model configs/models/paper/gpt-4o-mini.yaml
 
 Verdict files are append-only and keyed by (item, sample, the raw outcome judged, judge, judge prompt,
 judge model): a rerun judges only what is new. A request that failed is recorded as `no_response`, an
