@@ -80,7 +80,9 @@ def scatter(table: pd.DataFrame, corr: pd.DataFrame, x: str, path: Path) -> Path
         ax.scatter(both[bench], both[x])
         for _, r in both.iterrows():
             ax.annotate(r["model"], (r[bench], r[x]), fontsize=7)
-        rho = corr.set_index("pair")["rho"].get(f"OMIBench vs {bench}", np.nan)
+        # the ρ of the metric drawn (ACC and GPTScore each have an "OMIBench vs <bench>" row)
+        mine = corr[(corr["pair"] == f"OMIBench vs {bench}") & (corr["metric"] == x.split()[-1])]
+        rho = mine["rho"].iloc[0] if len(mine) else np.nan
         ax.set(xlabel=f"{bench} score (%)", ylabel=f"{x} (%)", title=f"{bench}: Spearman ρ = {rho:.3f}")
     fig.suptitle("OMIBench Fig. 3(a): ranking consistency with OlympiadBench and MMIU")
     path = save_figure(fig, path)

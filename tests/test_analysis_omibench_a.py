@@ -2,6 +2,7 @@
 files with hand-computed numbers, and the paper's own totals recomputed from its subject columns."""
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -274,6 +275,22 @@ def test_F3a_F3d_spearman_with_external_scores(tmp_path, data, monkeypatch):
     ext.unlink()
     example = omibench_F3.build("omibench.F3a", ctx(tmp_path))
     assert example.notes[0].startswith("EXAMPLE DATA") and len(example.table) == len(t.table)
+
+
+def test_F3a_with_both_judges_draws_the_gptscore_rho(tmp_path, data, monkeypatch):
+    """ACC and GPTScore each give an "OMIBench vs <benchmark>" ρ: the figure is titled with the one drawn."""
+    res = tmp_path / "results"
+    for model, correct in {"a": {0}, "b": {0, 1}, "c": {0, 1, 2}, "d": {0, 1, 2, 3}}.items():
+        run(res, model, "cot_boxed", data, correct=correct, judge=GPT)
+        run(res, model, "cot_boxed", data, correct={0}, judge="rules")  # ACC: all equal, no ρ
+    ext = tmp_path / "other_benchmarks.csv"
+    ext.write_text("model,benchmark,score\na,OlympiadBench,10\nb,OlympiadBench,30\nc,OlympiadBench,20\n"
+                   "d,OlympiadBench,40\na,MMIU,60\nb,MMIU,50\nc,MMIU,40\nd,MMIU,30\n")
+    monkeypatch.setattr(omibench_F3, "EXTERNAL", ext)
+    t = omibench_F3.build("omibench.F3a", ctx(tmp_path))
+    by = t.table.set_index(["metric", "pair"])["rho"]
+    assert by[("GPTScore", "OMIBench vs OlympiadBench")] == pytest.approx(0.8)
+    assert np.isnan(by[("ACC", "OMIBench vs OlympiadBench")]) and t.figure.exists()
 
 
 def test_example_external_file_has_the_documented_format():
