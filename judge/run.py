@@ -31,7 +31,7 @@ from judge.judges import CASCADE, DEFAULT_JUDGES, KNOWN, LLM_JUDGES, RULES
 from judge.llm import Ask, ask_all, build_ask, judge_template
 
 log = logging.getLogger(__name__)
-RULES_VERSION = "rules-1"  # bump when rule scoring changes meaning, so old verdicts are redone
+RULES_VERSION = "rules-2"  # bump when rule scoring changes meaning, so old verdicts are redone
 
 
 def judged_path(results: Path, bench: str, model: str, setting: str, judge: str) -> Path:
