@@ -44,6 +44,8 @@ def scores(ctx: Context) -> tuple[pd.DataFrame, list[str], list]:
             df = ctx.verdicts("omibench", [SETTING], judge)
         except MissingInputs:
             continue
+        if not df["status"].eq("ok").any():  # a judge that failed on every item ranks nothing
+            continue
         total = per_subject(df, metric).query("subject == 'Total'")
         ours.append(total.assign(benchmark=f"OMIBench {metric}")[["model", "benchmark", "acc"]].rename(columns={"acc": "score"}))
         sources += ctx.runs("omibench", [SETTING], judge)
