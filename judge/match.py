@@ -24,7 +24,7 @@ from math_verify.errors import TimeoutException
 from math_verify.utils import timeout
 from sympy import Number, Rational
 
-from judge.extract import clean, strip_decoration, unwrap_latex
+from judge.extract import clean, option_letters, strip_decoration, unwrap_latex
 from judge.parts import flat_parts, labelled_parts, split_parts  # noqa: F401  (split_parts re-exported)
 from judge.text import same_phrase, words
 
@@ -76,7 +76,17 @@ def normalize_text(s: str) -> str:
 
 
 def _squash(s: str) -> str:
-    return re.sub(r"\s+", "", canonical(s))
+    """Spaces removed, and braces around a one-character exponent or a numeric subscript: e^{2} = e^2,
+    H_{2}O = H_2O = H2O."""
+    s = re.sub(r"\s+", "", canonical(s))
+    s = re.sub(r"([\^_])\{(\w)\}", r"\1\2", s)
+    return re.sub(r"_(\d+)", r"\1", s)
+
+
+_NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+                                                  "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100}
 
 
 @lru_cache(maxsize=100_000)
@@ -90,7 +100,12 @@ def parse_number(s: str) -> float | None:
         mantissa = float(m.group(1).replace(",", "")) if m.group(1) else 1.0
         return mantissa * 10.0 ** int(m.group(2))
     m = _PLAIN.match(s)
-    if not m or not _UNIT.match(s, m.end()):
+    if not m:  # a number written as a word, alone or before its unit: "three", "twelve triangles"
+        word = re.match(r"[A-Za-z]+", s)
+        if word and word.group().lower() in _NUMBER_WORDS and _UNIT.match(s, word.end()):
+            return float(_NUMBER_WORDS[word.group().lower()])
+        return None
+    if not _UNIT.match(s, m.end()):
         return None
     return float(m.group(1).replace(",", ""))  # a percent sign is a unit like any other: "50%" is 50
 
@@ -173,8 +188,9 @@ _LATEX_FORM = {"×": "\\times ", "·": "\\cdot ", "±": "\\pm ", "≤": "\\leq "
 
 
 def _names(text: str) -> bool:
-    """Whether a formula names something (a variable, a unit) besides numeric functions and constants."""
-    return bool(re.search(r"[A-Za-z]", _NUMERIC_COMMANDS.sub(" ", text)))
+    """Whether a formula names something (a variable, a unit) besides numeric functions and constants
+    (π, and e standing alone: Euler's number)."""
+    return bool(re.search(r"[A-Za-z]", re.sub(r"(?<![A-Za-z\\])e(?![A-Za-z])", " ", _NUMERIC_COMMANDS.sub(" ", text))))
 
 
 @lru_cache(maxsize=100_000)
@@ -216,6 +232,19 @@ def _relation(s: str) -> tuple[str, str] | None:
     return (re.sub(r"\s+", "", m.group(1)), m.group(2).strip()) if m else None
 
 
+_YES_NO = {"yes": True, "true": True, "correct": True, "是": True, "对": True, "正确": True,
+           "no": False, "false": False, "incorrect": False, "否": False, "不是": False, "错": False, "错误": False}
+
+
+def _yes_no(s: str, leading: bool = False) -> bool | None:
+    """A yes/no answer: the whole text, or with `leading` its first word before a comma or full stop
+    ("No, it cannot be tiled")."""
+    text = normalize_text(s)
+    if leading:
+        text = re.split(r"[,.;:，。；：!！]|\s[-–]\s", canonical(s).lower(), maxsplit=1)[0].strip()
+    return _YES_NO.get(text)
+
+
 def match_one(pred: str | None, gold: str, strict: bool = False) -> bool:
     """One predicted answer against one gold answer (neither a multiple-choice letter set).
 
@@ -223,6 +252,10 @@ def match_one(pred: str | None, gold: str, strict: bool = False) -> bool:
     exact-match stage of Think360's cascade."""
     if pred is None or not normalize_text(pred):
         return False
+    if re.fullmatch(r"[A-Z]", gold.strip()):  # a letter (a region, a point, an inline option): "(A)", "Option A"
+        return option_letters(pred, 26) == [gold.strip()]
+    if (yes_no := _yes_no(gold)) is not None:
+        return _yes_no(pred, leading=True) == yes_no
     if _squash(pred) == _squash(gold) or (normalize_text(pred) == normalize_text(gold) and not _case_sensitive(gold)):
         return True
     gold_rel, pred_rel = _relation(gold), _relation(pred)

@@ -260,6 +260,45 @@ def test_superscripts_are_exponents_in_multi_part_golds():
 
 
 # --------------------------------------------------------------------------------------------------
+# Other ways of writing the same answer
+# --------------------------------------------------------------------------------------------------
+FORMS = [
+    (["Yes"], "\\boxed{Yes, it can be tiled}", True),
+    (["No"], "\\boxed{No, it cannot be tiled.}", True),
+    (["No"], "\\boxed{Yes, it cannot be tiled.}", False),
+    (["TRUE", "FALSE"], "\\boxed{True, False}", True),
+    (["TRUE", "FALSE"], "\\boxed{False, True}", False),
+    (["2"], "\\boxed{two}", True),
+    (["3"], "There are three triangles.\nAnswer: three", True),
+    (["3"], "Answer: four", False),
+    (["A"], "\\boxed{(A)}", True),
+    (["A"], "Answer: Option A", True),
+    (["A"], "\\boxed{B}", False),
+    (["H2O"], "\\boxed{H_2O}", True),
+    (["H₂O"], "\\boxed{H2O}", True),
+    (["H2O"], "\\boxed{H_2O_2}", False),
+    (["e^{2}"], "\\boxed{e^2}", True),
+    (["e^{2}"], "\\boxed{e^3}", False),
+    (["x = 4"], "\\boxed{4}", True),
+    (["4"], "\\boxed{x=4}", True),
+    (["y = 2x + 1"], "\\boxed{y = 1 + 2x}", True),
+    (["y = 2x + 1"], "\\boxed{y = 2x - 1}", False),
+    (["a = 1, b = 2"], "\\boxed{a=1; b=2}", True),
+    (["a = 1, b = 2"], "\\boxed{a=2, b=1}", False),
+    (["\\{1, 2, 3\\}"], "\\boxed{\\{3, 2, 1\\}}", True),
+    (["(-\\infty, 2]"], "\\boxed{(-\\infty,2)}", False),
+    (["2 moles"], "\\boxed{2 mol}", True),
+    (["24 m/s"], "\\boxed{24\\ \\mathrm{m\\,s^{-1}}}", True),
+    (["3:2"], "\\boxed{2:3}", False),
+]
+
+
+@pytest.mark.parametrize("gold,response,expected", FORMS, ids=[f"{g}|{r}" for g, r, _ in FORMS])
+def test_other_ways_of_writing_an_answer(gold, response, expected):
+    assert verdict(gold, response) is expected
+
+
+# --------------------------------------------------------------------------------------------------
 # Letters stated in a sentence
 # --------------------------------------------------------------------------------------------------
 FIVE = ["p", "q", "r", "s", "t"]
