@@ -115,7 +115,7 @@ def test_think360_cascade_in_the_papers_order(tmp_path, scripted_server):
         {"id": "d", "sample_idx": 0, "request_key": "4", "response": "I give up", "error": None},  # no answer
         {"id": "e", "sample_idx": 0, "request_key": "5", "response": "So it is impossible.", "error": None},  # → judge
     ]
-    extractions = {"The answer is 12.": "12", "a dozen": "12", "twelve-ish": "twelve", "I give up": "[NO ANSWER]",
+    extractions = {"The answer is 12.": "12", "a dozen": "12", "twelve-ish": "a dozen", "I give up": "[NO ANSWER]",
                    "So it is impossible.": "impossible"}
 
     def script(body, attempt):
@@ -134,7 +134,7 @@ def test_think360_cascade_in_the_papers_order(tmp_path, scripted_server):
     assert {k: (x["stage"], x["correct"]) for k, x in v.items()} == {
         "a": ("rule_on_extracted", True), "b": ("rule_on_extracted", True),
         "c": ("llm_judge", True), "d": ("llm_extract", False), "e": ("llm_judge", False)}
-    assert v["c"]["extracted"] == "twelve" and v["e"]["extracted"] == "impossible"
+    assert v["c"]["extracted"] == "a dozen" and v["e"]["extracted"] == "impossible"
     extracted = [r for r in srv.requests if "Extracted answer:" in r["messages"][0]["content"]]
     assert len(extracted) == 5 and srv.count == 7 and s["correct"] == 3 and s["scored"] == 5
 
