@@ -26,7 +26,7 @@ PY=.venv/bin/python
 if [ "$PROFILE" = demo ]; then
   $PY -m data.demo --out data/demo/build
 fi
-$PY -m infer.experiments --profile "$PROFILE" --results results
+$PY -m pipeline.experiments --profile "$PROFILE" --results results
 
 echo
 echo "Raw outputs: results/raw/<benchmark>/<model>/<setting>.jsonl (+ .manifest.json beside each)"

@@ -59,7 +59,7 @@ def judged(ctx: Context, settings: list[str]) -> tuple[pd.DataFrame, list[Run], 
     if not frames:
         exp = "c2rbench.F10" if settings == [TEXT] else "c2rbench.F7-F8"
         raise MissingInputs(f"no judged {BENCH} runs of {settings} (judge {LLM_JUDGE} or {RULES}) under "
-                            f"{ctx.results}/judged: run the experiment (python -m infer.experiments --only {exp})")
+                            f"{ctx.results}/judged: run the experiment (python -m pipeline.experiments --only {exp})")
     picked = []
     keys = {k for df in frames.values() for k in df[["model", "setting"]].itertuples(index=False, name=None)}
     for model, setting in sorted(keys):

@@ -1,4 +1,4 @@
-"""The experiment a table reproduces (configs/experiments/<name>.yaml), read as infer.experiments reads it:
+"""The experiment a table reproduces (configs/experiments/<name>.yaml), read as pipeline.experiments reads it:
 a table takes its models, pairs, settings and repeats from there, the one list of what runs. Experiments
 share settings (OMIBench's Table 5 and its significance runs both sample cot_boxed+temp0.6), so a table
 reads only its own experiment's models."""
@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import yaml
 
-from infer.experiments import DEMO_MODEL, EXPERIMENTS, Experiment, load_experiment
+from infer.experiment_spec import DEMO_MODEL, EXPERIMENTS, Experiment, load_experiment
 
 
 @lru_cache(maxsize=None)

@@ -13,7 +13,7 @@ from analysis.table import Context, Table
 
 IDS = ["mira.Tspec"]
 SETTINGS = {"cot_general": "T_gen", "cot_specific": "T_spec"}
-HOW = "run python -m infer.experiments --only mira.Tspec (demo: bash run_all.sh)"
+HOW = "run python -m pipeline.experiments --only mira.Tspec (demo: bash run_all.sh)"
 
 
 def gain_table(long: pd.DataFrame, models: list[str]) -> pd.DataFrame:

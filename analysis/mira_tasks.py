@@ -22,7 +22,7 @@ GROUPS: dict[str, list[str]] = {
     "mira.T10": ["Trailer Cubes Count", "Trailer Cubes Missing"],
 }
 IDS = list(GROUPS)
-HOW = "run the levels experiment: python -m infer.experiments --only mira.T4-T10 (demo: bash run_all.sh)"
+HOW = "run the levels experiment: python -m pipeline.experiments --only mira.T4-T10 (demo: bash run_all.sh)"
 
 
 def task_long(units: pd.DataFrame, tasks: list[str]) -> pd.DataFrame:

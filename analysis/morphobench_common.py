@@ -16,7 +16,7 @@ JUDGES = ("morphobench_correctness", "rules")   # preferred first
 SPLITS = {"Morpho_R_Lite": "R(Lite)", "Morpho_R_v0": "R(v0)", "Morpho_R_Complex": "R(Complex)",
           "Morpho_P_v0": "P(v0)", "Morpho_P_Perturbed": "P(Perturbed)"}
 EXPERIMENT = ROOT / "configs" / "experiments" / "morphobench_main.yaml"
-HOW = "run python -m infer.experiments --only morphobench.T1-T2 (demo: bash run_all.sh)"
+HOW = "run python -m pipeline.experiments --only morphobench.T1-T2 (demo: bash run_all.sh)"
 
 
 def verdicts(ctx: Context) -> tuple[pd.DataFrame, list[Run]]:

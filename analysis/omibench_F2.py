@@ -23,7 +23,7 @@ WORD = re.compile(r"\S+")
 
 
 def data_file() -> Path:
-    """The paper profile's data (the experiment's `data`, else data/omibench/test.jsonl, as infer.experiments
+    """The paper profile's data (the experiment's `data`, else data/omibench/test.jsonl, as pipeline.experiments
     reads it), falling back to the demo set."""
     exp = yaml.safe_load(EXPERIMENT.read_text(encoding="utf-8")) if EXPERIMENT.exists() else {}
     paper = ROOT / (exp.get("data") or "data/omibench/test.jsonl")

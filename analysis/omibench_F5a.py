@@ -46,7 +46,7 @@ def build(table_id: str, ctx: Context) -> Table:
         sources += list(runs.values())
     if not long:
         raise MissingInputs("no judged omibench cot_boxed+max<N> runs (run configs/experiments/omibench_F5a.yaml: "
-                            "python -m infer.experiments --profile paper --only omibench.F5a, or bash run_all.sh)")
+                            "python -m pipeline.experiments --profile paper --only omibench.F5a, or bash run_all.sh)")
     df = pd.concat(long, ignore_index=True)
     cols = ["model", "metric", "budget", "acc", "gain", "monotonic", *BESIDE, "truncated", "missing_budgets"]
     df = df[cols].sort_values(["model", "metric", "budget"]).reset_index(drop=True)

@@ -48,7 +48,7 @@ def load(ctx: Context, pairs: list[Pair]) -> tuple[pd.DataFrame, pd.DataFrame, l
         sources += [r for r in ctx.runs("omibench", [SETTING], judge) if r.model in models]
     if not long:
         raise MissingInputs(f"no judged omibench {SETTING} runs of the Qwen3-VL thinking/instruct pairs: run "
-                            f"python -m infer.experiments --profile paper --only omibench.T4")
+                            f"python -m pipeline.experiments --profile paper --only omibench.T4")
     return pd.concat(long, ignore_index=True), pd.concat(tests, ignore_index=True), sources
 
 

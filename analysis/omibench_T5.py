@@ -50,7 +50,7 @@ def build(table_id: str, ctx: Context) -> Table:
                 sources.append(run)
     if not frames:
         raise MissingInputs(f"no judged omibench {' or '.join(exp.settings)} runs of {', '.join(exp.models)}: run "
-                            f"python -m infer.experiments --profile paper --only {exp.id} ({exp.n} samples, "
+                            f"python -m pipeline.experiments --profile paper --only {exp.id} ({exp.n} samples, "
                             f"GPTScore by {' and '.join(exp.judge_models)})")
     long = stability(pd.concat(frames, ignore_index=True), exp.n)
     stats = long.melt(id_vars=["model", "metric", "evaluator", "subject"], value_vars=["mean", "std"],

@@ -32,7 +32,7 @@ def build(table_id: str, ctx: Context) -> Table:
         sources += [r for r in ctx.runs("omibench", [MULTI, SINGLE], judge) if r.model in set(df["model"])]
     if not long:
         raise MissingInputs(f"no judged omibench {SINGLE} run (it needs an image model): run "
-                            f"python -m infer.experiments --profile paper --only omibench.F3c")
+                            f"python -m pipeline.experiments --profile paper --only omibench.F3c")
     long_df = pd.concat(long, ignore_index=True)
     wide = subject_wide(long_df, ["model", "setting"])
     parts = []

@@ -120,7 +120,7 @@ def build(table_id: str, ctx: Context) -> Table:
             found, used = test(ctx, metric, judge)
             rows, sources = rows + found, sources + used
     if not rows:
-        raise MissingInputs("no runs for any paired comparison: python -m infer.experiments --profile paper --only "
+        raise MissingInputs("no runs for any paired comparison: python -m pipeline.experiments --profile paper --only "
                             "omibench.sig omibench.F5c omibench.F6a (the thinking/instruct pair, the sampling run, "
                             "the icl+shots<K>+demos-none run with its cot_boxed baseline)")
     return Table(table_id, "OMIBench paired significance — A vs B on the same answers: accuracy (%), discordant pairs, "

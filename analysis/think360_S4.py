@@ -77,7 +77,7 @@ def build(table_id: str, ctx: Context) -> Table:
     both = both[both["judge_think"] == both["judge_nothink"]]
     if both.empty:
         raise MissingInputs(f"no pair of configs/experiments/think360_S4.yaml has both judged {setting} runs: "
-                            f"python -m infer.experiments --profile paper --only think360.T3 (the same runs)")
+                            f"python -m pipeline.experiments --profile paper --only think360.T3 (the same runs)")
     table = ratios(both).merge(both, on="model")
     figure = ctx.figures / f"{table_id}.png"
     draw(table, figure)

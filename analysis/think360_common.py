@@ -60,7 +60,7 @@ def preferred_verdicts(ctx: Context, settings: list[str], experiment: str) -> tu
     models = sorted(set().union(*(set(df["model"]) for df in loaded.values())))
     if not models:
         raise MissingInputs(f"no judged think360 runs of {settings} (judge {' or '.join(JUDGES)}) under "
-                            f"{ctx.results}/judged: python -m infer.experiments --profile paper --only {experiment}")
+                            f"{ctx.results}/judged: python -m pipeline.experiments --profile paper --only {experiment}")
     frames, sources, used, passed_over = [], [], {}, []
     for model in models:
         # Coverage counts settings with at least one scored verdict: a cascade whose LLM judge failed on

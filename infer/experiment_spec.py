@@ -14,6 +14,9 @@ from infer.settings import parse_setting
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "data" / "reference"
+EXPERIMENTS = ROOT / "configs" / "experiments"
+DEMO_MODEL = ROOT / "configs" / "models" / "smollm2-135m.yaml"
+PAPER_MODELS = ROOT / "configs" / "models" / "paper"
 DEMO_KEYS = {"settings", "n", "limit", "judges", "data"}
 
 

@@ -12,7 +12,7 @@ from analysis.omibench_T2 import SIZES, SUBJECTS, micro_total
 from analysis.reference import REFERENCE, load_reference
 from analysis.stats import micro_average
 from analysis.table import Context, MissingInputs
-from infer.experiments import EXPERIMENTS, load_experiment
+from pipeline.experiments import EXPERIMENTS, load_experiment
 from tests.analysis_fixtures import make_run, write_data
 
 GPT = "omibench_gptscore"

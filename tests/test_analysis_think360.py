@@ -320,7 +320,7 @@ def test_missing_runs_are_reported(tmp_path, capsys):
     ctx = Context(tmp_path / "none", tmp_path / "fig")
     for module, table_id in ((think360_T3, "think360.T3"), (think360_T4, "think360.T4"), (think360_S4, "think360.S4"),
                              (think360_S5, "think360.S5"), (think360_S6, "think360.S6")):
-        with pytest.raises(MissingInputs, match="infer.experiments"):
+        with pytest.raises(MissingInputs, match="pipeline.experiments"):
             module.build(table_id, ctx)
     ids = [i for i in registry() if i.startswith("think360.")]   # only ours: other papers' modules are not under test
     assert main([*ids, "--results", str(tmp_path / "none"), "--figures", str(tmp_path / "fig")]) == 1  # some missing

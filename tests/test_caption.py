@@ -3,7 +3,7 @@ import json
 
 from PIL import Image
 
-from data.caption import caption
+from pipeline.caption import caption
 from data.jsonl import read_jsonl, write_jsonl_atomic
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 

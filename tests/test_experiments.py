@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from infer.config import load_model_config
-from infer.experiments import (DEMO_MODEL, EXPERIMENTS, PAPER_MODELS, demo_setting, load_experiment, plan_jobs)
+from pipeline.experiments import (DEMO_MODEL, EXPERIMENTS, PAPER_MODELS, demo_setting, load_experiment, plan_jobs)
 from infer.settings import parse_setting
 
 FILES = sorted(EXPERIMENTS.glob("*.yaml"))

@@ -1,4 +1,4 @@
-"""data.export_sft: unified records -> LLaMA-Factory sharegpt (OMIBench Table 9's SFT setting)."""
+"""pipeline.export_sft: unified records -> LLaMA-Factory sharegpt (OMIBench Table 9's SFT setting)."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from data.export_sft import dataset_info_entry, ends_with_boxed, main
+from pipeline.export_sft import dataset_info_entry, ends_with_boxed, main
 from infer.templates import load_template
 
 INSTRUCTION = load_template("omibench", "cot_boxed").text.splitlines()[0]

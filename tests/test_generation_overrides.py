@@ -6,9 +6,10 @@ import json
 import pytest
 
 from data.jsonl import write_jsonl_atomic
-from infer import experiments, generation
+from infer import generation
+from pipeline import experiments
 from infer.config import ConfigError, load_model_config
-from infer.experiments import EXPERIMENTS, load_experiment, shared_file_conflicts
+from pipeline.experiments import EXPERIMENTS, load_experiment, shared_file_conflicts
 from infer.run import raw_path, run
 from infer.store import load_latest
 from tests.scripted_server import scripted_server  # noqa: F401  (fixture)

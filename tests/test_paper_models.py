@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from analysis.reference import aliases, paper_of
-from infer.experiments import EXPERIMENTS, PAPER_MODELS, load_experiment
+from pipeline.experiments import EXPERIMENTS, PAPER_MODELS, load_experiment
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
 TABLES = sorted(p for p in REFERENCE.glob("*.csv") if "." in p.stem)   # <bench>.<id>.csv; not the alias files

@@ -1,6 +1,6 @@
 """Unified multi-image records -> a LLaMA-Factory **sharegpt** dataset for supervised fine-tuning.
 
-    python -m data.export_sft --data FILE.jsonl [--data FILE2.jsonl ...] --out DIR \\
+    python -m pipeline.export_sft --data FILE.jsonl [--data FILE2.jsonl ...] --out DIR \\
         [--name my_dataset] [--target solution|answer] [--exclude-ids IDS] [--skip-missing] \\
         [--prompt BENCH/SETTING]
 

@@ -1,6 +1,6 @@
 """Caption every image once with a captioning model, and store the captions with the data.
 
-    python -m data.caption --bench think360 --data data/think360/testmini.jsonl \
+    python -m pipeline.caption --bench think360 --data data/think360/testmini.jsonl \
         --model configs/models/paper/o4-mini.yaml --out data/think360/testmini.captioned.jsonl
 
 Runs the benchmark's caption prompt (prompts/<bench>/caption.txt: Think360 Appendix D, which the

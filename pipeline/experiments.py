@@ -1,6 +1,6 @@
 """Run the experiments of configs/experiments/*.yaml: every (model, setting) run, then its judges.
 
-    python -m infer.experiments [--profile demo|paper] [--only omibench.F4a ...]
+    python -m pipeline.experiments [--profile demo|paper] [--only omibench.F4a ...]
 
 Profiles:
 - demo (default): the embedded model on the demo sets. A text-only model takes each image setting
@@ -25,16 +25,14 @@ from data.jsonl import DataError
 from infer import generation
 from infer import run as infer_run
 from infer.config import ConfigError, ModelConfig, load_model_config
-from infer.experiment_spec import Experiment, load_experiment  # noqa: F401  (re-exported)
+from infer.experiment_spec import DEMO_MODEL, EXPERIMENTS, PAPER_MODELS, Experiment, load_experiment
 from infer.settings import parse_setting
 from infer.store import LockedError
 from infer.templates import TemplateError
+from judge import run as judge_run
 
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
-EXPERIMENTS = ROOT / "configs" / "experiments"
-DEMO_MODEL = ROOT / "configs" / "models" / "smollm2-135m.yaml"
-PAPER_MODELS = ROOT / "configs" / "models" / "paper"
 PIXEL_MODES = ("io", "icq", "first", "composite")
 
 
@@ -106,7 +104,6 @@ def shared_file_conflicts(experiments: list[Experiment]) -> list[str]:
 
 
 def run_job(job: Job, results: Path) -> dict[str, Any]:
-    from judge import run as judge_run  # judging after inference; imported here to keep infer light
 
     counts = infer_run.run(job.exp.benchmark, job.data, job.cfg, job.setting, results, job.limit, job.n)
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
