@@ -154,8 +154,11 @@ async def send(pending: list[Request], cfg: ModelConfig, urls: list[str], out: A
 
 def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = Path("results"),
         limit: int | None = None, n: int = 1, overrides: dict[str, Any] | None = None,
-        prompts: Path = PROMPTS) -> dict[str, Any]:
-    """Do what is not done yet; return the run's counts (also written to the manifest)."""
+        prompts: Path = PROMPTS, stands_for: str | None = None) -> dict[str, Any]:
+    """Do what is not done yet; return the run's counts (also written to the manifest).
+
+    `stands_for`: the setting of the paper this run stands for, recorded in the manifest for the
+    tables (a text-only model runs X+caption for the image setting X); by default the setting itself."""
     if bench not in BENCHMARKS:
         raise ConfigError(f"--bench: unknown benchmark {bench!r} (known: {', '.join(BENCHMARKS)})")
     spec = parse_setting(setting)
@@ -196,7 +199,8 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
               "ok": stats["ok"], "failed": stats["failed"], "unrenderable": len(failures),
               "excluded": len(prompter.excluded_ids)}
     write_json_atomic(path.with_suffix(".manifest.json"), base_manifest(
-        benchmark=bench, setting=setting, data={"path": str(data), "sha256": sha256_file(data)},
+        benchmark=bench, setting=setting, stands_for=stands_for or setting,
+        data={"path": str(data), "sha256": sha256_file(data)},
         templates=prompter.shas(), model=cfg.public_dict(), params=params, n=n, limit=limit, counts=counts,
         image_policy={"max_pixels": cfg.max_image_pixels, "larger": "scaled down (aspect kept), sent as PNG"},
         excluded_ids=sorted(prompter.excluded_ids), raw=str(path),

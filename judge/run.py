@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import logging
 import sys
 from pathlib import Path
@@ -213,8 +214,11 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
     current = load_latest(out_path, key=lambda v: (v["id"], v["sample_idx"]))
     current = [v for v in current.values() if (v["id"], v["sample_idx"]) in raw]
     summary = {**summarize(current), "judged_now": len(todo)}
+    raw_manifest = raw_file.with_suffix(".manifest.json")
+    stands_for = json.loads(raw_manifest.read_text()).get("stands_for") if raw_manifest.exists() else None
     write_json_atomic(out_path.with_suffix(".manifest.json"), base_manifest(
-        benchmark=bench, model=model, setting=setting, judge=judge_id, raw=str(raw_file), data=str(data),
+        benchmark=bench, model=model, setting=setting, stands_for=stands_for or setting, judge=judge_id,
+        raw=str(raw_file), data=str(data),
         judge_model=judge_cfg.public_dict() if judge_cfg else None, summary=summary))
     return summary
 

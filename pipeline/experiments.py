@@ -59,6 +59,7 @@ class Job:
     judges: list[str]
     judge_cfgs: list[ModelConfig]
     skip: str = ""
+    stands_for: str | None = None  # the experiment's setting this run stands for (demo: X for X+caption)
 
 
 def plan_jobs(exp: Experiment, profile: str) -> list[Job]:
@@ -69,7 +70,7 @@ def plan_jobs(exp: Experiment, profile: str) -> list[Job]:
         for s in exp.demo.get("settings", exp.settings):
             setting, why = demo_setting(s, cfg)
             jobs.append(Job(exp, cfg, setting, data, exp.demo.get("n", exp.n), exp.demo.get("limit", exp.limit),
-                            exp.demo.get("judges", exp.judges), [cfg], skip=why and f"{s}: {why}"))
+                            exp.demo.get("judges", exp.judges), [cfg], skip=why and f"{s}: {why}", stands_for=s))
         return jobs
     judge_cfgs = [load_model_config(PAPER_MODELS / f"{m}.yaml") for m in exp.judge_models]
     data = ROOT / (exp.data or f"data/{exp.benchmark}/test.jsonl")
@@ -80,7 +81,7 @@ def plan_jobs(exp: Experiment, profile: str) -> list[Job]:
             why = "" if cfg.configured else f"not configured ({cfg.why_unconfigured()})"
             if not why and not data.exists():
                 why = f"no data at {data} (convert the official release with python -m data.convert)"
-            jobs.append(Job(exp, cfg, s, data, exp.n, exp.limit, exp.judges, judge_cfgs, skip=why))
+            jobs.append(Job(exp, cfg, s, data, exp.n, exp.limit, exp.judges, judge_cfgs, skip=why, stands_for=s))
     return jobs
 
 
@@ -105,7 +106,8 @@ def shared_file_conflicts(experiments: list[Experiment]) -> list[str]:
 
 def run_job(job: Job, results: Path) -> dict[str, Any]:
 
-    counts = infer_run.run(job.exp.benchmark, job.data, job.cfg, job.setting, results, job.limit, job.n)
+    counts = infer_run.run(job.exp.benchmark, job.data, job.cfg, job.setting, results, job.limit, job.n,
+                           stands_for=job.stands_for)
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
     for judge in job.judges:
         # An LLM judge runs once per judge model; its verdicts share one file, keyed by the judge model.

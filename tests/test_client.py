@@ -154,6 +154,16 @@ def test_latency_is_the_answer_time_not_the_wait_for_a_slot(tmp_path, scripted_s
         assert 0.2 * 0.9 <= x["latency_s"] < 0.35 and x["elapsed_s"] < 0.35
 
 
+def test_the_manifest_says_which_setting_the_run_stands_for(tmp_path, scripted_server):
+    srv = scripted_server()
+    cfg = model_config(tmp_path, [srv.base_url])
+    go(tmp_path, cfg, data_file(tmp_path, n=1), setting="cot_boxed")
+    go(tmp_path, cfg, data_file(tmp_path, n=1), setting="cot_boxed+text", stands_for="cot_boxed")
+    raw = tmp_path / "results" / "raw" / "omibench" / cfg.name
+    assert json.loads((raw / "cot_boxed.manifest.json").read_text())["stands_for"] == "cot_boxed"
+    assert json.loads((raw / "cot_boxed+text.manifest.json").read_text())["stands_for"] == "cot_boxed"
+
+
 def test_reasoning_is_kept_apart_from_the_answer(tmp_path, scripted_server):
     usage = {"prompt_tokens": 5, "completion_tokens": 9, "completion_tokens_details": {"reasoning_tokens": 7}}
     srv = scripted_server(script=[Reply.ok("42", reasoning_content="think hard", usage=usage),

@@ -193,3 +193,12 @@ def test_final_answer_judges_see_the_extracted_answer_and_the_gold_only(tmp_path
     assert (v["a"]["correct"], v["a"]["extracted"]) == (True, "12")
     assert (v["b"]["correct"], v["b"]["stage"], v["b"]["status"]) == (False, "no_final_answer", "ok")
     assert (s["correct"], s["items"]) == (1, 2)
+
+
+def test_the_setting_a_run_stands_for_goes_from_the_raw_manifest_to_the_verdicts(tmp_path):
+    """A text-only model runs X+caption for the image setting X: the tables read X from the manifests."""
+    data, raw = setup(tmp_path)
+    raw.with_suffix(".manifest.json").write_text(json.dumps({"setting": "s", "stands_for": "cot_boxed"}))
+    run("omibench", data, "m", "s", "rules", tmp_path / "results")
+    judged = tmp_path / "results" / "judged" / "omibench" / "m" / "s.rules.manifest.json"
+    assert json.loads(judged.read_text())["stands_for"] == "cot_boxed"
