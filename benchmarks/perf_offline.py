@@ -75,10 +75,10 @@ def timed_resume(cfg: Any, data: Path, pristine: Path, results: Path) -> dict[st
                 marks[name] += time.perf_counter() - start
         return wrapper
 
-    async def send(*args, **kwargs):
+    def send(*args, **kwargs):
         marks["first_send"] = time.perf_counter()
         try:
-            return await originals["send"](*args, **kwargs)
+            return originals["send"](*args, **kwargs)
         finally:
             marks["send"] = time.perf_counter() - marks["first_send"]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from infer.icl import DEFAULT_SHOTS, demo_pool, demo_template_path, demos_block, pick_demos
-from infer.render import render_spec
+from infer.render import Extra, render_spec
 from infer.settings import Setting
 from infer.templates import PROMPTS, Template, TemplateError, load_template
 
@@ -20,8 +20,10 @@ class Prompter:
     """Builds each record's messages. A prompt that is a folder (MIRA's task-specific T_spec) holds one
     template per task, `<folder>/<task_slug>.txt`; a prompt with `{{demos}}` is in-context learning."""
 
-    def __init__(self, bench: str, setting: Setting, records: list[dict[str, Any]], prompts: Path = PROMPTS):
+    def __init__(self, bench: str, setting: Setting, records: list[dict[str, Any]], prompts: Path = PROMPTS,
+                 derived: Path | None = None):
         self.setting = setting
+        self.derived = derived  # where derived images (IO, composite) are written: the run's results/derived
         folder = prompts / bench / setting.template
         if folder.is_dir():
             self.templates = {p.stem: load_template(bench, f"{setting.template}/{p.stem}", prompts)
@@ -65,11 +67,13 @@ class Prompter:
         return {str(t.path): t.sha for t in found}
 
     def messages(self, rec: dict[str, Any], base: Path) -> list[dict[str, Any]]:
+        """The record's messages; derived images (IO, composite) go under `self.derived`."""
+        derived = self.derived
         template = self.template_for(rec)
         if self.demo_template is None:
-            return render_spec(rec, template, base, self.setting.mode)
+            return render_spec(rec, template, base, self.setting.mode, derived=derived)
         demos = pick_demos(rec["id"], self.pool, self.setting.shots or DEFAULT_SHOTS)
         first = len(rec["images"]) + len(rec.get("cot_images") or [])
         text, images, captions = demos_block(demos, self.demo_template, first, self.setting.demo_images or "all")
-        return render_spec(rec, template, base, self.setting.mode, extra={"demos": text},
-                           extra_images=images, extra_captions=captions)
+        return render_spec(rec, template, base, self.setting.mode, extra=Extra({"demos": text}, images, captions),
+                           derived=derived)

@@ -12,6 +12,7 @@ import hashlib
 import io
 import mimetypes
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -105,28 +106,38 @@ def derive_images(rec: dict[str, Any], base: Path, mode: str, derived: Path | No
     return {**rec, "images": [str(path)], "question": "", "choices": []}
 
 
+@dataclass(frozen=True)
+class Extra:
+    """Placeholder values whose `[IMAGEn]` tags are images too (in-context demonstrations), numbered after
+    the record's images and visual-CoT images: those images and their captions."""
+
+    values: dict[str, str]
+    images: list[str] = field(default_factory=list)
+    captions: list[str | None] = field(default_factory=list)
+
+
 def render_spec(rec: dict[str, Any], template: Template, base: Path, mode: str = "image",
-                literal: dict[str, str] | None = None, extra: dict[str, str] | None = None,
-                extra_images: list[str] | None = None, extra_captions: list[str | None] | None = None,
-                ) -> list[dict[str, Any]]:
+                literal: dict[str, str] | None = None, extra: Extra | None = None,
+                derived: Path | None = None) -> list[dict[str, Any]]:
     """Chat messages with images as {"type": "image_ref", "path", "sha"} parts (see module doc).
 
     `literal` adds placeholder values inserted verbatim (a judge's gold and response): image tags in
-    them are plain text. `extra` adds values whose `[IMAGEn]` tags are images too, numbered after the
-    record's images and visual-CoT images, from `extra_images` (in-context demonstrations), whose
-    captions are `extra_captions`.
+    them are plain text. `extra` adds values with images of their own. Derived images (IO, composite)
+    are written under `derived` (the run's results/derived).
     """
-    rec = derive_images(rec, base, mode)
+    extra = extra or Extra({})
+    extra_images, extra_captions = extra.images, extra.captions
+    rec = derive_images(rec, base, mode, derived)
     n_own = len(rec["images"])
-    values = {k: _mark(v) for k, v in {**template_values(rec, base), **(extra or {})}.items()}
+    values = {k: _mark(v) for k, v in {**template_values(rec, base), **extra.values}.items()}
     if "images" not in template.fields and values["images"]:
         values = {**values, "question": values["images"] + values["question"], "images": ""}
     values.update({k: v.replace("\x00", "") for k, v in (literal or {}).items()})
     text = template.render(values)
-    all_images = list(rec["images"]) + list(rec.get("cot_images") or []) + list(extra_images or [])
+    all_images = list(rec["images"]) + list(rec.get("cot_images") or []) + list(extra_images)
     n_cot = len(rec.get("cot_images") or [])
     captions = (list(rec.get("captions") or [None] * n_own) + list(rec.get("cot_captions") or [None] * n_cot)
-                + list(extra_captions or [None] * len(extra_images or [])))
+                + list(extra_captions or [None] * len(extra_images)))
     parts: list[dict[str, Any]] = []
     pos = 0
     for m in MARK.finditer(text):

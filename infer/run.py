@@ -10,69 +10,25 @@ samples, and requests that failed before.
 from __future__ import annotations
 
 import argparse
-import asyncio
-import hashlib
-import json
 import logging
 import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
-from data.jsonl import DataError, iter_jsonl, write_json_atomic
-from data.records import BENCHMARKS, check_record
-from infer.client import ChatClient, RetryPolicy
+from data.jsonl import DataError, write_json_atomic
+from data.dataset import load_records
+from data.records import BENCHMARKS
+from infer.calls import Request, failure, raw_line, request_key, send
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.manifest import base_manifest, sha256_file
 from infer.icl import DEFAULT_SHOTS, SEED as ICL_SEED
 from infer.prompting import Prompter
-from infer.render import RenderError, has_images, to_wire
+from infer.render import RenderError, has_images
 from infer.settings import parse_setting
-from infer.server import serve
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Request:
-    id: str
-    sample_idx: int
-    key: str
-    record: dict[str, Any]  # its messages are rendered again when sent: a large run never holds them all
-
-
-def request_key(messages: list[dict[str, Any]], params: dict[str, Any], model: str) -> str:
-    """Hash of what the model sees: messages (images by content hash), generation params, model."""
-    def strip(m: dict[str, Any]) -> dict[str, Any]:
-        if isinstance(m["content"], list):
-            return {**m, "content": [{"type": "image", "sha": p["sha"]} if p["type"] == "image_ref" else p for p in m["content"]]}
-        return m
-
-    blob = json.dumps({"model": model, "params": params, "messages": [strip(m) for m in messages]},
-                      sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(blob.encode()).hexdigest()[:24]
-
-
-def load_records(path: Path, bench: str, limit: int | None) -> list[dict[str, Any]]:
-    problems, records, first = [], [], {}
-    for lineno, rec in iter_jsonl(path, errors=problems):
-        probs = check_record(rec)
-        problems += [f"{path}:{lineno}: {f}: {m}" for f, m in probs]
-        if not probs and rec["benchmark"] != bench:
-            problems.append(f"{path}:{lineno}: benchmark: {rec['benchmark']!r}, but --bench is {bench!r}")
-        if not probs and rec["id"] in first:
-            problems.append(f"{path}:{lineno}: id: duplicate id {rec['id']!r} (first on line {first[rec['id']]})")
-        elif not probs:
-            first[rec["id"]] = lineno
-        records.append(rec)
-    if problems:
-        raise DataError(problems)
-    return records[:limit] if limit is not None else records
 
 
 def raw_path(results: Path, bench: str, model: str, setting: str) -> Path:
@@ -103,7 +59,9 @@ def plan(records: list[dict[str, Any]], base: Path, prompter: Prompter, cfg: Mod
         key = request_key(messages, {**params, "_max_image_pixels": cfg.max_image_pixels} if has_images(messages)
                           else params, cfg.model)
         total += n
-        pending += [Request(rec["id"], i, key, rec) for i in range(n) if done.get((rec["id"], i)) != key]
+        render = (lambda r=rec: prompter.messages(r, base))  # rendered again when sent
+        pending += [Request(rec["id"], i, key, render, prompter.setting.name) for i in range(n)
+                    if done.get((rec["id"], i)) != key]
     return pending, total, failures
 
 
@@ -111,48 +69,7 @@ def finished(latest: dict[tuple, dict[str, Any]]) -> dict[tuple[str, int], str]:
     return {k: r["request_key"] for k, r in latest.items() if r.get("error") is None}
 
 
-def wire_body(cfg: ModelConfig, messages: list[dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
-    """The request as the endpoint expects it: images encoded, the token limit under its field name."""
-    body = {"model": cfg.model, "messages": to_wire(messages, cfg.max_image_pixels), **params}
-    if cfg.token_limit_field != "max_tokens" and "max_tokens" in body:
-        body[cfg.token_limit_field] = body.pop("max_tokens")
-    return body
-
-
-def raw_line(req_id: str, sample_idx: int, key: str, cfg: ModelConfig, setting: str,
-             params: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
-    return {"id": req_id, "sample_idx": sample_idx, "request_key": key, "model": cfg.name,
-            "setting": setting, "params": params, **result,
-            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
-
-
-async def send(pending: list[Request], cfg: ModelConfig, urls: list[str], out: AppendLog,
-               setting: str, params: dict[str, Any], prompter: Prompter, base: Path) -> dict[str, int]:
-    client = ChatClient(urls, cfg.api_key(), cfg.concurrency, cfg.connect_timeout, cfg.read_timeout,
-                        RetryPolicy(max_retries=cfg.max_retries, backoff_base=cfg.backoff_base))
-    stats = {"ok": 0, "failed": 0, "tokens": 0}
-    start = time.monotonic()
-    bar = tqdm(total=len(pending), desc=f"{cfg.name}/{setting}", unit="req", dynamic_ncols=True)
-
-    def on_result(req: Request, result: dict[str, Any]) -> None:
-        out.write(raw_line(req.id, req.sample_idx, req.key, cfg, setting, params, result))
-        stats["failed" if result["error"] else "ok"] += 1
-        stats["tokens"] += ((result.get("usage") or {}).get("completion_tokens") or 0)
-        bar.update(1)
-        bar.set_postfix(done=stats["ok"], failed=stats["failed"],
-                        tok_s=f"{stats['tokens'] / max(time.monotonic() - start, 1e-9):.1f}")
-
-    def make_body(req: Request) -> dict[str, Any]:
-        return wire_body(cfg, prompter.messages(req.record, base), params)
-
-    try:
-        await client.run(pending, make_body, on_result)
-    finally:
-        bar.close()
-    return stats
-
-
-def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = Path("results"),
+def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = Path("results"), *,
         limit: int | None = None, n: int = 1, overrides: dict[str, Any] | None = None,
         prompts: Path = PROMPTS, stands_for: str | None = None) -> dict[str, Any]:
     """Do what is not done yet; return the run's counts (also written to the manifest).
@@ -163,7 +80,7 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
         raise ConfigError(f"--bench: unknown benchmark {bench!r} (known: {', '.join(BENCHMARKS)})")
     spec = parse_setting(setting)
     records = load_records(data, bench, limit)
-    prompter = Prompter(bench, spec, records, prompts)
+    prompter = Prompter(bench, spec, records, prompts, derived=results / "derived")
     params = cfg.generation_params(spec.thinking, **{**spec.overrides, **(overrides or {})})
     path = raw_path(results, bench, cfg.name, setting)
 
@@ -185,15 +102,10 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
         for rid, i, reason in failures:  # recorded once, not again on every rerun
             prev = latest.get((rid, i))
             if not prev or prev.get("error") != reason:
-                out.write(raw_line(rid, i, "", cfg, setting, params, {"response": None, "reasoning": None,
-                          "finish_reason": None, "usage": None, "error": reason, "latency_s": 0.0, "elapsed_s": 0.0,
-                          "attempts": 0}))
-        stats = {"ok": 0, "failed": 0, "tokens": 0}
+                out.write(raw_line(rid, i, "", cfg, setting, params, failure(reason)))
         log.info("%s/%s/%s: %d requests, %d already done, %d to send, %d unrenderable",
                  bench, cfg.name, setting, total, total - len(pending), len(pending), len(failures))
-        if pending:
-            with serve(cfg, results / "logs") as urls:
-                stats = asyncio.run(send(pending, cfg, urls, out, setting, params, prompter, data.parent))
+        stats = send(pending, cfg, params, out.write, results, f"{cfg.name}/{setting}")
 
     counts = {"records": len(records), "requests": total, "sent": len(pending),
               "ok": stats["ok"], "failed": stats["failed"], "unrenderable": len(failures),
@@ -224,8 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         cfg = load_model_config(args.model)
-        counts = run(args.bench, args.data, cfg, args.setting, args.results, args.limit, args.n,
-                     {"max_tokens": args.max_tokens, "temperature": args.temperature})
+        counts = run(args.bench, args.data, cfg, args.setting, args.results, limit=args.limit, n=args.n,
+                     overrides={"max_tokens": args.max_tokens, "temperature": args.temperature})
     except (DataError, ConfigError, TemplateError, LockedError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 INPUT_MODES = ("image", "caption", "text", "icq", "io", "first", "composite")
-DEMO_IMAGES = ("none", "first", "all")
 
 
 class SettingError(ValueError):

@@ -1,37 +1,134 @@
-"""The judges each paper uses: a rule judge for every benchmark, and its LLM judge(s).
+"""The judges each paper uses, as small objects registered in one place.
 
-An LLM judge is a prompt under prompts/judges/ and a parser for its reply; the judge *model* is any
-model config (the papers used GPT-4o, GPT-4o-mini and o3-mini; the demo uses the embedded model).
+A judge turns one model response into a verdict. Its `steps(item)` either returns the verdict at once
+(the rule judge) or is a generator: it yields the judge requests (`Ask`) it needs, receives their
+`Reply`s, possibly over several stages (Think360: extract, then judge), and returns the verdict. The
+runner (judge/run.py) sends each stage's requests of every item together through the one way to call a
+model, and knows no judge or benchmark by name. The judge *model* is any model config (the papers used
+GPT-4o, GPT-4o-mini and o3-mini; the demo uses the embedded model).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generator, Union
 
-from judge import parse
-
-RULES = "rules"
+from judge import parse, rules
 
 
 @dataclass(frozen=True)
-class LLMJudge:
-    name: str                      # also the prompt file: prompts/judges/<prompt>.txt
+class Ask:
+    """One request to a judge model: its prompt (prompts/judges/<prompt>.txt), the values inserted
+    verbatim ({{response}}, {{extracted}}), how its reply is read, and whether it sees the images."""
+
     prompt: str
+    values: dict[str, str]
     parse: Callable[[str], dict[str, Any] | None]
-    sees_images: bool = False      # MIRA's judge is shown the input image; the others judge text
+    sees_images: bool = False
 
 
-LLM_JUDGES = {
-    "omibench_gptscore": LLMJudge("omibench_gptscore", "omibench_gptscore", parse.gptscore),
-    "mira_judge": LLMJudge("mira_judge", "mira_judge", parse.correct_incorrect, sees_images=True),
-    "c2rbench_judge": LLMJudge("c2rbench_judge", "c2rbench_judge", parse.correct_incorrect),
-    "morphobench_correctness": LLMJudge("morphobench_correctness", "morphobench_correctness", parse.morpho_json),
-    # Think360's cascade uses two prompts: extraction, then consistency (judge.cascade).
-    "think360_extract": LLMJudge("think360_extract", "think360_extract", parse.extracted_answer),
-    "think360_judge": LLMJudge("think360_judge", "think360_judge", parse.judgement_01),
-}
+@dataclass(frozen=True)
+class Reply:
+    text: str | None                 # the judge's reply; None when the request failed
+    parsed: dict[str, Any] | None    # None when it failed or could not be read
+    error: str | None = None
 
+
+@dataclass(frozen=True)
+class Item:
+    """What is judged: the record and the model's final text."""
+
+    rec: dict[str, Any]
+    response: str
+
+
+Verdict = dict[str, Any]  # verdict fields: correct, extracted, status, error, raw_judge_reply, stage, …
+Steps = Union[Verdict, Generator[list[Ask], list[Reply], Verdict]]
+
+
+def failed(reply: Reply, **fields: Any) -> Verdict:
+    """A judge reply that failed or could not be read: a judge error, never a default verdict."""
+    return {"status": "judge_error", "error": reply.error or "judge reply could not be parsed",
+            "raw_judge_reply": reply.text, **fields}
+
+
+@dataclass(frozen=True)
+class RuleJudge:
+    """Each benchmark's rule judge (judge/rules.py)."""
+
+    name: str = "rules"
+    version: str = "rules-2"  # bump when rule scoring changes meaning, so earlier verdicts are redone
+    prompts: tuple[str, ...] = ()
+
+    def steps(self, item: Item) -> Steps:
+        return rules.score(item.rec, item.response)
+
+
+@dataclass(frozen=True)
+class SingleCallJudge:
+    """One call to a judge model, its reply read by `parse`. `final_answer`: the judge compares the final
+    answer read from the response ({{extracted}}) with the gold, as C²RBench (Fig. 6) and MorphoBench
+    (Eq. 16) describe; a response stating none is wrong without asking."""
+
+    name: str
+    parse: Callable[[str], dict[str, Any] | None]
+    sees_images: bool = False
+    final_answer: bool = False
+    prompts: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.prompts:
+            object.__setattr__(self, "prompts", (self.name,))
+
+    def steps(self, item: Item) -> Steps:
+        shown = rules.final_answer(item.rec, item.response) if self.final_answer else None
+        if self.final_answer and shown is None:
+            return {"correct": False, "stage": "no_final_answer"}
+        (reply,) = yield [Ask(self.prompts[0], {"response": item.response, "extracted": shown or ""}, self.parse,
+                              self.sees_images)]
+        if reply.parsed is None:
+            return failed(reply, extracted=shown)
+        return {"extracted": shown, "raw_judge_reply": reply.text, **reply.parsed}
+
+
+@dataclass(frozen=True)
+class Think360Cascade:
+    """Think360 (§4.1, Metrics), in the paper's order: the LLM extracts the final answer of every
+    response → an exact match of the extracted answer → the LLM judge for what the match did not settle.
+
+    The exact match is the rule judge in strict mode (same words, same numbers, equivalent formulas; no
+    similarity ratio), so it can only accept an answer the judge would; everything else goes to the judge.
+    """
+
+    name: str = "think360_cascade"
+    prompts: tuple[str, ...] = ("think360_extract", "think360_judge")
+
+    def steps(self, item: Item) -> Steps:
+        (reply,) = yield [Ask("think360_extract", {"response": item.response}, parse.extracted_answer)]
+        if reply.parsed is None:
+            return failed(reply, stage="llm_extract", error=f"extraction: {reply.error or 'unreadable reply'}")
+        extracted = reply.parsed["extracted"]
+        if extracted is None:  # the model gave no answer: wrong, and nothing to ask the judge
+            return {"correct": False, "stage": "llm_extract", "raw_judge_reply": reply.text}
+        if rules.score(item.rec, extracted, strict=True)["correct"]:
+            return {"correct": True, "extracted": extracted, "stage": "rule_on_extracted"}
+        (reply,) = yield [Ask("think360_judge", {"extracted": extracted}, parse.judgement_01)]
+        if reply.parsed is None:
+            return failed(reply, stage="llm_judge", extracted=extracted,
+                          error=f"consistency: {reply.error or 'unreadable reply'}")
+        return {"correct": reply.parsed["correct"], "extracted": extracted, "raw_judge_reply": reply.text,
+                "stage": "llm_judge"}
+
+
+RULES = "rules"
 CASCADE = "think360_cascade"
+JUDGES = {j.name: j for j in (
+    RuleJudge(),
+    SingleCallJudge("omibench_gptscore", parse.gptscore),
+    SingleCallJudge("mira_judge", parse.correct_incorrect, sees_images=True),  # MIRA's judge sees the image
+    SingleCallJudge("c2rbench_judge", parse.correct_incorrect, final_answer=True),
+    SingleCallJudge("morphobench_correctness", parse.morpho_json, final_answer=True),
+    Think360Cascade(),
+)}
 
 # What each benchmark is judged with: its rule judge and the paper's LLM judge.
 DEFAULT_JUDGES = {
@@ -41,5 +138,3 @@ DEFAULT_JUDGES = {
     "c2rbench": [RULES, "c2rbench_judge"],
     "morphobench": [RULES, "morphobench_correctness"],
 }
-
-KNOWN = [RULES, CASCADE, *LLM_JUDGES]

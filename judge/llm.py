@@ -1,130 +1,104 @@
-"""Ask an LLM judge, through the same client as inference, with a cache and no silent defaults.
+"""Answer judge requests through the one way to call a model, with the judge's log as its cache.
 
-Replies are cached by the hash of the judge request (judge prompt, question, gold, response, judge
-model and parameters), so re-judging, or judging again after swapping one judge, pays only for new
-calls. A reply the judge's parser cannot read is asked again, then recorded as a judge error.
+A judge request is an inference request like any other: rendered from a judge template, keyed by the
+hash of what the judge model sees, sent by the one client and appended as a raw line to
+results/judge_cache/<judge model>.jsonl. Re-judging, or judging again after swapping one judge, pays
+only for requests whose key has no reply yet. A reply the judge's parser cannot read is asked again,
+up to PARSE_ATTEMPTS times, unless the judge is deterministic (temperature 0) or gave the same reply.
 """
 from __future__ import annotations
 
-import asyncio
 import logging
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from infer.client import ChatClient, RetryPolicy
+from infer.calls import Request, request_key, send
 from infer.config import ModelConfig
-from infer.render import render_spec
-from infer.run import request_key, wire_body
+from infer.render import RenderError, render_spec
 from infer.store import AppendLog, load_latest
 from infer.templates import PROMPTS, Template, load_template
-from judge.judges import LLMJudge
+from judge.judges import Ask, Item, Reply
 
 log = logging.getLogger(__name__)
-
 PARSE_ATTEMPTS = 3  # one call and two more when the reply cannot be read
 
 
-@dataclass
-class Ask:
-    """One question to a judge about one response; filled in by `ask_all`."""
-
-    judge: LLMJudge
-    messages: list[dict[str, Any]]
-    key: str = ""
-    verdict: dict[str, Any] | None = None   # parsed reply, None while unanswered or unparseable
-    reply: str | None = None
-    error: str | None = None
-    tag: Any = field(default=None, compare=False)
+def judge_template(prompt: str, prompts: Path = PROMPTS) -> Template:
+    return load_template("judges", prompt, prompts)
 
 
-def judge_template(judge: LLMJudge, prompts: Path = PROMPTS) -> Template:
-    return load_template("judges", judge.prompt, prompts)
+def judge_log(results: Path, cfg: ModelConfig) -> Path:
+    return results / "judge_cache" / f"{cfg.name}.jsonl"
 
 
-def build_ask(judge: LLMJudge, template: Template, rec: dict[str, Any], base: Path, cfg: ModelConfig,
-              params: dict[str, Any], literal: dict[str, str], tag: Any = None) -> Ask:
-    mode = "image" if judge.sees_images and cfg.accepts_images else "text"
-    values = {"gold": ", ".join(rec["answer"]), "response": "", "extracted": "", **literal}
-    messages = render_spec(rec, template, base, mode, literal=values)
-    return Ask(judge, messages, request_key(messages, params, cfg.model), tag=tag)
+def _replies(path: Path) -> dict[str, dict[str, Any]]:
+    """The latest line of each request key. Lines written before judge calls were raw lines hold
+    `key` and `reply`; they are read as the same answers."""
+    latest = load_latest(path, key=lambda r: r.get("request_key") or r.get("key"))
+    return {k: {**r, "response": r["reply"], "error": None} if "reply" in r else r for k, r in latest.items()}
 
 
-class JudgeCache:
-    """Judge replies by request key, in results/judge_cache/<judge model>.jsonl.
+def answer(asks: list[tuple[Item, Ask]], cfg: ModelConfig, base: Path, results: Path,
+           prompts: Path = PROMPTS) -> list[Reply]:
+    """A reply to every (item, ask), from the judge's log or the judge model."""
+    params = cfg.generation_params()
+    deterministic = params.get("temperature") == 0
+    by_key: dict[str, Request] = {}
+    keys: list[str | None] = []
+    failures: dict[int, Reply] = {}
+    for i, (item, ask) in enumerate(asks):
+        mode = "image" if ask.sees_images and cfg.accepts_images else "text"
+        values = {"gold": ", ".join(item.rec["answer"]), "response": "", "extracted": "", **ask.values}
+        try:
+            messages = render_spec(item.rec, judge_template(ask.prompt, prompts), base, mode, literal=values)
+        except RenderError as e:
+            failures[i] = Reply(None, None, f"RenderError: {e}")
+            keys.append(None)
+            continue
+        key = request_key(messages, params, cfg.model)
+        keys.append(key)
+        by_key.setdefault(key, Request(item.rec["id"], 0, key, lambda m=messages: m, setting=f"judge:{ask.prompt}"))
+    parse_of = {k: asks[i][1].parse for i, k in enumerate(keys) if k is not None}
 
-    Unreadable replies are kept too: a deterministic judge (temperature 0) would only repeat them.
-    """
+    path = judge_log(results, cfg)
+    settled: dict[str, dict[str, Any]] = {}
+    with AppendLog(path) as out:
+        latest = _replies(path)
+        sends = dict.fromkeys(by_key, 0)
+        before: dict[str, str | None] = {}  # the reply a key had when it was asked again
+        open_keys = list(by_key)
+        while open_keys:
+            again = []
+            for key in open_keys:
+                line = latest.get(key) or ({"error": "no reply recorded"} if sends[key] else None)
+                # a failure left by an earlier run is tried again; one of this run is final (the client retried)
+                if line is not None and (sends[key] or line.get("error") is None):
+                    unreadable = line.get("error") is None and parse_of[key](line.get("response") or "") is None
+                    if not (unreadable and not deterministic and sends[key] < PARSE_ATTEMPTS
+                            and before.get(key, object()) != line.get("response")):
+                        settled[key] = line
+                        continue
+                    before[key] = line.get("response")
+                again.append(key)
+            if not again:
+                break
+            if any(sends[k] for k in again):
+                log.warning("%d judge replies unusable, asking again", len(again))
+            for k in again:
+                sends[k] += 1
 
-    def __init__(self, path: Path):
-        self.path = path
-        self.replies = {k: v["reply"] for k, v in load_latest(path, key=lambda r: r["key"], keep=("reply",)).items()}
+            def write(line: dict[str, Any]) -> None:
+                out.write(line)
+                latest[line["request_key"]] = line
 
-    def get(self, key: str) -> str | None:
-        return self.replies.get(key)
-
-    def put(self, out: AppendLog, key: str, judge: str, reply: str, usage: Any) -> None:
-        self.replies[key] = reply
-        out.write({"key": key, "judge": judge, "reply": reply, "usage": usage})
-
-
-def ask_all(asks: list[Ask], cfg: ModelConfig, urls_for: Any, cache_path: Path, params: dict[str, Any]) -> dict[str, int]:
-    """Answer every Ask from the cache or the judge model; return call counts.
-
-    `urls_for` is a context manager factory yielding the judge's base URLs (it starts a server only
-    when some question is not cached).
-    """
-    counts = {"cached": 0, "calls": 0, "judge_errors": 0}
-    with AppendLog(cache_path) as out:
-        cache = JudgeCache(cache_path)
-        todo = []
-        deterministic = params.get("temperature") == 0
-        for a in asks:
-            reply = cache.get(a.key)
-            if reply is None:
-                todo.append(a)
-                continue
-            a.reply, a.verdict = reply, a.judge.parse(reply)
-            if a.verdict is not None:
-                counts["cached"] += 1
-            elif deterministic:
-                a.error = "judge reply could not be parsed"  # a deterministic judge would repeat it
-                counts["cached"] += 1
-            else:
-                todo.append(a)
-        if todo:
-            with urls_for() as urls:
-                asyncio.run(_send(todo, cfg, urls, params, cache, out, counts))
-    counts["judge_errors"] = sum(1 for a in asks if a.verdict is None)
-    return counts
+            send([by_key[k] for k in again], cfg, params, write, results, f"judge {cfg.name}")
+            open_keys = again
+    return [failures[i] if k is None else _read(settled[k], asks[i][1]) for i, k in enumerate(keys)]
 
 
-async def _send(todo: list[Ask], cfg: ModelConfig, urls: list[str], params: dict[str, Any], cache: JudgeCache,
-                out: AppendLog, counts: dict[str, int]) -> None:
-    client = ChatClient(urls, cfg.api_key(), cfg.concurrency, cfg.connect_timeout, cfg.read_timeout,
-                        RetryPolicy(max_retries=cfg.max_retries, backoff_base=cfg.backoff_base))
-    for attempt in range(PARSE_ATTEMPTS):
-        if not todo:
-            return
-
-        repeated: set[int] = set()
-
-        def done(a: Ask, result: dict[str, Any]) -> None:
-            counts["calls"] += 1
-            if result["error"]:
-                a.error = result["error"]
-                return
-            previous, a.reply = a.reply, result["response"] or ""
-            a.verdict = a.judge.parse(a.reply)
-            cache.put(out, a.key, a.judge.name, a.reply, result["usage"])
-            if a.verdict is None:
-                a.error = "judge reply could not be parsed"
-                if a.reply == previous:  # a deterministic judge says the same again: asking more cannot help
-                    repeated.add(id(a))
-            else:
-                a.error = None
-
-        await client.run(todo, lambda a: wire_body(cfg, a.messages, params), done)
-        todo = [a for a in todo if a.verdict is None and id(a) not in repeated]
-        if todo:
-            log.warning("%d judge replies unusable (attempt %d of %d)", len(todo), attempt + 1, PARSE_ATTEMPTS)
+def _read(line: dict[str, Any], ask: Ask) -> Reply:
+    if line.get("error"):
+        return Reply(None, None, line["error"])
+    text = line.get("response") or ""
+    parsed = ask.parse(text)
+    return Reply(text, parsed, None if parsed is not None else "judge reply could not be parsed")

@@ -19,7 +19,6 @@ from judge.match import EPS, MatchError, match_answer, normalize_text, parse_num
 from judge.parts import flat_parts
 
 GRID = re.compile(r"row\s*[=:]?\s*(\d+)\s*[,;]?\s*(?:and\s*)?col(?:umn)?\s*[=:]?\s*(\d+)", re.I)
-RULE_JUDGE = "rules"
 
 
 def gold_letters(answer: list[str]) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import logging
 import sys
@@ -22,17 +23,15 @@ from data.jsonl import DataError, write_json_atomic
 from data.records import BENCHMARKS
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.manifest import base_manifest
-from infer.render import RenderError
-from infer.run import load_records
-from infer.server import serve
+from data.dataset import load_records
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
-from judge import injection, rules
-from judge.judges import CASCADE, DEFAULT_JUDGES, KNOWN, LLM_JUDGES, RULES
-from judge.llm import Ask, ask_all, build_ask, judge_template
+from judge import injection
+from judge.judges import DEFAULT_JUDGES, JUDGES, RULES, Ask, Item, Reply
+from judge.llm import answer, judge_template
 
 log = logging.getLogger(__name__)
-RULES_VERSION = "rules-2"  # bump when rule scoring changes meaning, so old verdicts are redone
+Judge = Any  # a judge of judge/judges.py: `name`, `prompts`, `steps(item)` (and `version` for rules)
 
 
 def judged_path(results: Path, bench: str, model: str, setting: str, judge: str) -> Path:
@@ -51,92 +50,39 @@ def verdict(raw: dict[str, Any], judge: dict[str, Any], **fields: Any) -> dict[s
             "status": "ok", "flags": injection.flags(raw.get("response")), **fields}
 
 
-def _judge_id(name: str, cfg: ModelConfig | None, prompts: Path) -> dict[str, Any]:
-    if name == RULES:
-        return {"name": RULES, "model": None, "prompt_sha": RULES_VERSION}
-    names = ["think360_extract", "think360_judge"] if name == CASCADE else [name]
-    sha = "+".join(judge_template(LLM_JUDGES[n], prompts).sha for n in names)
-    return {"name": name, "model": cfg.name if cfg else None, "prompt_sha": sha}
+def judge_identity(judge: Judge, cfg: ModelConfig | None, prompts: Path) -> dict[str, Any]:
+    """Name, judge model and prompt hash: what a verdict is keyed by, so a changed prompt is judged anew."""
+    if not judge.prompts:
+        return {"name": judge.name, "model": None, "prompt_sha": judge.version}
+    sha = "+".join(judge_template(p, prompts).sha for p in judge.prompts)
+    return {"name": judge.name, "model": cfg.name if cfg else None, "prompt_sha": sha}
 
 
-def _ask_llm(asks: list[Ask], cfg: ModelConfig, results: Path) -> dict[str, int]:
-    params = cfg.generation_params()
-    return ask_all(asks, cfg, lambda: serve(cfg, results / "logs"), results / "judge_cache" / f"{cfg.name}.jsonl", params)
+def judge_all(judge: Judge, items: list[Item], cfg: ModelConfig | None, base: Path, results: Path,
+              prompts: Path) -> list[dict[str, Any]]:
+    """Every item's verdict fields. Judges that ask a model are driven stage by stage: all items' requests
+    of a stage go out together, and each item's replies go back to its judge."""
+    out: list[dict[str, Any] | None] = [None] * len(items)
+    waiting: dict[int, tuple[Any, list[Ask]]] = {}
 
-
-def judge_llm(name: str, todo: list[dict[str, Any]], records: dict[str, dict], base: Path, cfg: ModelConfig,
-              judge_id: dict[str, Any], results: Path, prompts: Path) -> list[dict[str, Any]]:
-    spec = LLM_JUDGES[name]
-    template = judge_template(spec, prompts)
-    params = cfg.generation_params()
-    asks, out = [], []
-    for raw in todo:
-        rec = records[raw["id"]]
-        # A judge that compares the final answer with the gold (C²RBench, MorphoBench) gets it as
-        # {{extracted}}; a response stating no answer at all is wrong without asking.
-        extracted = rules.final_answer(rec, raw["response"])
-        if "extracted" in template.fields and extracted is None:
-            out.append(verdict(raw, judge_id, correct=False, stage="no_final_answer"))
-            continue
-        shown = extracted if "extracted" in template.fields else None  # what the judge compared
+    def advance(i: int, steps: Any, replies: list[Reply] | None) -> None:
         try:
-            asks.append(build_ask(spec, template, rec, base, cfg, params,
-                                  {"response": raw["response"], "extracted": extracted or ""}, tag=(raw, shown)))
-        except RenderError as e:
-            out.append(verdict(raw, judge_id, status="judge_error", error=f"RenderError: {e}"))
-    _ask_llm(asks, cfg, results)
-    for a in asks:
-        raw, shown = a.tag
-        fields = {"raw_judge_reply": a.reply, "extracted": shown}
-        if a.verdict is None:
-            out.append(verdict(raw, judge_id, status="judge_error", error=a.error, **fields))
+            waiting[i] = (steps, steps.send(replies) if replies is not None else next(steps))
+        except StopIteration as done:
+            out[i] = done.value
+            waiting.pop(i, None)
+
+    for i, item in enumerate(items):
+        steps = judge.steps(item)
+        if inspect.isgenerator(steps):
+            advance(i, steps, None)
         else:
-            out.append(verdict(raw, judge_id, correct=a.verdict["correct"], **fields,
-                               **{k: v for k, v in a.verdict.items() if k != "correct"}))
-    return out
-
-
-def judge_cascade(todo: list[dict[str, Any]], records: dict[str, dict], base: Path, cfg: ModelConfig,
-                  judge_id: dict[str, Any], results: Path, prompts: Path) -> list[dict[str, Any]]:
-    """Think360 (§4.1, Metrics), in the paper's order: the LLM extracts the final answer from every
-    response → an exact match of the extracted answer → the LLM judge for what the match did not settle.
-
-    The exact match is the rule judge in strict mode (same words, same numbers, equivalent formulas; no
-    similarity ratio), so it can only accept an answer the judge would; everything else goes to the judge.
-    """
-    out, need_extract = [], list(todo)
-    params = cfg.generation_params()
-    extract, consist = LLM_JUDGES["think360_extract"], LLM_JUDGES["think360_judge"]
-    t_extract, t_judge = judge_template(extract, prompts), judge_template(consist, prompts)
-    asks = [build_ask(extract, t_extract, records[r["id"]], base, cfg, params, {"response": r["response"]}, tag=r)
-            for r in need_extract]
-    _ask_llm(asks, cfg, results)
-    judge_asks = []
-    for a in asks:
-        raw, rec = a.tag, records[a.tag["id"]]
-        if a.verdict is None:
-            out.append(verdict(raw, judge_id, status="judge_error", error=f"extraction: {a.error}",
-                               raw_judge_reply=a.reply, stage="llm_extract"))
-            continue
-        extracted = a.verdict["extracted"]
-        if extracted is None:  # the model gave no answer: wrong, and nothing to ask the judge
-            out.append(verdict(raw, judge_id, correct=False, stage="llm_extract", raw_judge_reply=a.reply))
-            continue
-        v = rules.score(rec, extracted, strict=True)
-        if v["correct"]:
-            out.append(verdict(raw, judge_id, correct=True, extracted=extracted, stage="rule_on_extracted"))
-            continue
-        judge_asks.append(build_ask(consist, t_judge, rec, base, cfg, params, {"extracted": extracted},
-                                    tag=(raw, extracted)))
-    _ask_llm(judge_asks, cfg, results)
-    for a in judge_asks:
-        raw, extracted = a.tag
-        if a.verdict is None:
-            out.append(verdict(raw, judge_id, status="judge_error", error=f"consistency: {a.error}",
-                               extracted=extracted, raw_judge_reply=a.reply, stage="llm_judge"))
-        else:
-            out.append(verdict(raw, judge_id, correct=a.verdict["correct"], extracted=extracted,
-                               raw_judge_reply=a.reply, stage="llm_judge"))
+            out[i] = steps
+    while waiting:
+        pending = [(i, ask) for i, (_, asks) in waiting.items() for ask in asks]
+        replies = answer([(items[i], ask) for i, ask in pending], cfg, base, results, prompts)
+        for i in list(waiting):
+            advance(i, waiting[i][0], [r for (j, _), r in zip(pending, replies) if j == i])
     return out
 
 
@@ -163,11 +109,12 @@ def describe(s: dict[str, Any]) -> str:
 
 
 def run(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = Path("results"),
-        judge_cfg: ModelConfig | None = None, prompts: Path = PROMPTS) -> dict[str, Any]:
+        judge_cfg: ModelConfig | None = None, *, prompts: Path = PROMPTS) -> dict[str, Any]:
     """Judge whatever in the raw file has no verdict yet; return the summary of the whole file."""
-    if judge not in KNOWN:
-        raise ConfigError(f"--judge: unknown judge {judge!r} (known: {', '.join(KNOWN)})")
-    if judge != RULES and judge_cfg is None:
+    if judge not in JUDGES:
+        raise ConfigError(f"--judge: unknown judge {judge!r} (known: {', '.join(JUDGES)})")
+    spec = JUDGES[judge]
+    if spec.prompts and judge_cfg is None:
         raise ConfigError(f"--judge {judge} is an LLM judge: give --judge-model configs/models/<m>.yaml")
     if bench not in BENCHMARKS:
         raise ConfigError(f"--bench: unknown benchmark {bench!r} (known: {', '.join(BENCHMARKS)})")
@@ -175,7 +122,7 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
     raw_file = results / "raw" / bench / model / f"{setting}.jsonl"
     if not raw_file.exists():
         raise ConfigError(f"{raw_file}: no raw outputs (run infer.run first)")
-    judge_id = _judge_id(judge, judge_cfg, prompts)
+    judge_id = judge_identity(spec, judge_cfg, prompts)
     raw = load_latest(raw_file, key=lambda r: (r["id"], r["sample_idx"]))
     unknown = sorted({k[0] for k in raw} - records.keys())
     if unknown:
@@ -200,12 +147,9 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
                 new.append(verdict(r, judge_id, status="no_response", error=r.get("error")))
             else:
                 answered.append(r)
-        if judge == RULES:
-            new += [verdict(r, judge_id, **rules.score(records[r["id"]], r["response"])) for r in answered]
-        elif judge == CASCADE:
-            new += judge_cascade(answered, records, data.parent, judge_cfg, judge_id, results, prompts)
-        else:
-            new += judge_llm(judge, answered, records, data.parent, judge_cfg, judge_id, results, prompts)
+        items = [Item(records[r["id"]], r["response"]) for r in answered]
+        fields = judge_all(spec, items, judge_cfg, data.parent, results, prompts)
+        new += [verdict(r, judge_id, **f) for r, f in zip(answered, fields)]
         for v in new:
             before = existing.get(vkey(v))
             if before and all(before.get(k) == v.get(k) for k in ("status", "error", "raw_judge_reply")):
@@ -231,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", required=True, help="the evaluated model's name (results/raw/<bench>/<model>/)")
     ap.add_argument("--setting", required=True)
     ap.add_argument("--judge", required=True, nargs="+",
-                    help=f"one or more of: {', '.join(KNOWN)}; or 'default' for the paper's own judges")
+                    help=f"one or more of: {', '.join(JUDGES)}; or 'default' for the paper's own judges")
     ap.add_argument("--judge-model", type=Path, help="model config of the LLM judge")
     ap.add_argument("--results", type=Path, default=Path("results"))
     args = ap.parse_args(argv)

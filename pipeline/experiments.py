@@ -106,7 +106,7 @@ def shared_file_conflicts(experiments: list[Experiment]) -> list[str]:
 
 def run_job(job: Job, results: Path) -> dict[str, Any]:
 
-    counts = infer_run.run(job.exp.benchmark, job.data, job.cfg, job.setting, results, job.limit, job.n,
+    counts = infer_run.run(job.exp.benchmark, job.data, job.cfg, job.setting, results, limit=job.limit, n=job.n,
                            stands_for=job.stands_for)
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
     for judge in job.judges:

@@ -72,21 +72,22 @@ def test_llm_judge_cache_and_judge_errors(tmp_path, scripted_server):
     assert v["b"]["status"] == "judge_error" and v["b"]["correct"] is None and v["b"]["raw_judge_reply"] == "I am not sure."
     assert v["a"]["judge"]["name"] == "omibench_gptscore" and v["a"]["judge"]["model"] == "j"
     assert len(v["a"]["judge"]["prompt_sha"]) == 16
-    # b: asked twice (the same unreadable reply again ends the retries), a: once
-    assert srv.count == 3
-    # a rerun tries the judge error again, but a deterministic judge's cached reply settles it: no call,
+    # a and b asked once each: a deterministic judge (temperature 0) would only repeat b's unreadable reply
+    assert srv.count == 2
+    # a rerun tries the judge error again, but the deterministic judge's logged reply settles it: no call,
     # and no duplicate line
     run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
-    assert srv.count == 3 and len(verdicts(tmp_path, "omibench_gptscore")) == 3
-    # a new verdict file for the same judge (e.g. results moved) costs no call: replies are cached
+    assert srv.count == 2 and len(verdicts(tmp_path, "omibench_gptscore")) == 3
+    # a new verdict file for the same judge (e.g. results moved) costs no call: the judge's log is its cache
     (tmp_path / "results" / "judged").rename(tmp_path / "old")
     s = run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
-    assert srv.count == 3 and (s["correct"], s["judge_error"]) == (1, 1)
-    # a sampling judge may answer differently next time, so its unreadable replies are asked again
+    assert srv.count == 2 and (s["correct"], s["judge_error"]) == (1, 1)
+    # a sampling judge may answer differently, so b's judge error is asked again, until the reply repeats
+    # (twice here) or PARSE_ATTEMPTS is reached; a keeps its verdict
     sampling = judge_config(tmp_path, srv.base_url)
     object.__setattr__(sampling, "temperature", 0.7)
     run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", sampling)
-    assert srv.count > 3
+    assert srv.count == 2 + 2
 
 
 def test_response_is_delimited_and_cannot_speak_for_the_judge(tmp_path, scripted_server):
@@ -202,3 +203,28 @@ def test_the_setting_a_run_stands_for_goes_from_the_raw_manifest_to_the_verdicts
     run("omibench", data, "m", "s", "rules", tmp_path / "results")
     judged = tmp_path / "results" / "judged" / "omibench" / "m" / "s.rules.manifest.json"
     assert json.loads(judged.read_text())["stands_for"] == "cot_boxed"
+
+
+def test_a_judge_call_is_an_inference_request_logged_as_a_raw_line(tmp_path, scripted_server):
+    """The judge's log is a raw-output log like the models' (the same line, keyed by request), and it is
+    the cache: judging again sends nothing. Replies logged in the earlier cache format still count."""
+    srv = scripted_server(script=lambda body, attempt: Reply.ok("ANSWER: consistent"))
+    data, _ = setup(tmp_path)
+    cfg = judge_config(tmp_path, srv.base_url)
+    run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
+    log_path = tmp_path / "results" / "judge_cache" / "j.jsonl"
+    lines = [json.loads(x) for x in log_path.read_text().splitlines()]
+    assert len(lines) == srv.count == 2
+    for line in lines:
+        assert {"id", "sample_idx", "request_key", "model", "setting", "params", "response", "usage",
+                "latency_s", "attempts", "error", "created"} <= set(line)
+        assert line["model"] == "j" and line["setting"] == "judge:omibench_gptscore" and line["error"] is None
+    (tmp_path / "results" / "judged").rename(tmp_path / "old")
+    run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
+    assert srv.count == 2
+    # a log of the earlier form: {"key", "judge", "reply", "usage"} per reply
+    log_path.write_text("".join(json.dumps({"key": x["request_key"], "judge": "omibench_gptscore",
+                                            "reply": x["response"], "usage": x["usage"]}) + "\n" for x in lines))
+    (tmp_path / "results" / "judged").rename(tmp_path / "old2")
+    s = run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
+    assert srv.count == 2 and s["correct"] == 2

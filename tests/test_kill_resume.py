@@ -278,7 +278,7 @@ def test_sigkill_mid_judging_then_resume_gives_one_verdict_per_outcome(tmp_path,
 
     kill_after(Proc(judge_cmd(data, judge_cfg, results), logs, "killed"), cache, 100)
     complete = cache.read_bytes().split(b"\n")[:-1]  # what follows the last newline may be cut
-    cached = len({json.loads(x)["key"] for x in complete if x.strip()})
+    cached = len({json.loads(x)["request_key"] for x in complete if x.strip()})
     calls_before = srv.count
     assert cached < len(raws)
 

@@ -132,23 +132,32 @@ def test_first_image_only_and_icq(tmp_path):
     assert icq[2]["text"] == "[Image 1: zero] B "
 
 
-def test_composite_and_io_modes_send_one_derived_image(tmp_path, monkeypatch):
-    import infer.render as render
-    monkeypatch.setattr(render, "DERIVED", tmp_path / "derived")
+def test_composite_and_io_modes_send_one_derived_image(tmp_path):
     Image.new("RGB", (30, 20), (255, 0, 0)).save(tmp_path / "a.png")
     Image.new("RGB", (30, 20), (0, 0, 255)).save(tmp_path / "b.png")
     rec = {**records(1)[0], "question": "Compare [IMAGE0] with [IMAGE1].", "images": ["a.png", "b.png"],
            "choices": ["[IMAGE1]", "red"], "answer": ["B"], "answer_type": "mcq"}
     t = Template(Path("t.txt"), "{{images}}{{question}}\n{{choices}}\nPlease answer this question.")
-    comp = render_spec(rec, t, tmp_path, "composite", )[0]["content"]
+    comp = render_spec(rec, t, tmp_path, "composite", derived=tmp_path / "derived")[0]["content"]
     assert [p["type"] for p in comp] == ["image_ref", "text"]
     assert comp[1]["text"] == "Compare  with .\nA. \nB. red\nPlease answer this question."
     assert Path(comp[0]["path"]).parent == tmp_path / "derived" / "composite"
     assert Image.open(comp[0]["path"]).size[0] >= 30
-    io = render_spec(rec, t, tmp_path, "io")[0]["content"]
+    io = render_spec(rec, t, tmp_path, "io", derived=tmp_path / "derived")[0]["content"]
     assert [p["type"] for p in io] == ["image_ref", "text"] and io[1]["text"] == "Please answer this question."
     # deterministic: the same derived file, so the request key does not change between runs
-    assert render_spec(rec, t, tmp_path, "io")[0]["content"][0]["sha"] == io[0]["sha"]
+    assert render_spec(rec, t, tmp_path, "io", derived=tmp_path / "derived")[0]["content"][0]["sha"] == io[0]["sha"]
+
+
+def test_a_run_writes_its_derived_images_under_its_own_results(tmp_path, scripted_server):
+    srv = scripted_server()
+    cfg = cfg_for(tmp_path, srv.base_url, modalities=["text", "image"])
+    Image.new("RGB", (30, 20), (255, 0, 0)).save(tmp_path / "a.png")
+    Image.new("RGB", (30, 20), (0, 0, 255)).save(tmp_path / "b.png")
+    data = tmp_path / "d.jsonl"
+    write_jsonl_atomic(data, [{**records(1)[0], "question": "Compare [IMAGE0] with [IMAGE1].", "images": ["a.png", "b.png"]}])
+    run("omibench", data, cfg, "cot_boxed+composite", tmp_path / "elsewhere")
+    assert len(list((tmp_path / "elsewhere" / "derived" / "composite").glob("*.png"))) == 1
 
 
 def test_reasoning_model_token_field_and_unsupported_params(tmp_path, scripted_server):

@@ -50,7 +50,7 @@ class _Builder:
         self.tasks: list[dict[str, Any]] = []
         self.serial: dict[str, int] = {}
 
-    def add(self, label: str, question: str, answer: Any, steps: list[str], file_name: str = "",
+    def add(self, label: str, question: str, answer: Any, steps: list[str], *, file_name: str = "",
             top_level_steps: bool = False, level_as_int: bool = False, caption: str = "") -> None:
         self.serial[label] = self.serial.get(label, 0) + 1
         level = _level(len(steps))

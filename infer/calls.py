@@ -1,0 +1,102 @@
+"""The one way to call a model: keyed requests sent by the one client and appended to a keyed log.
+
+A model's answers to a benchmark (infer/run.py) and a judge's replies (judge/run.py) are the same kind of
+thing: a request rendered from a template, keyed by the hash of what the model sees, sent with bounded
+concurrency and retries, and written as one raw line per outcome to an append-only log. The log is the
+cache: a request whose key already has a successful line is not sent again.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from tqdm import tqdm
+
+from infer.client import ChatClient, RetryPolicy
+from infer.config import ModelConfig
+from infer.render import to_wire
+from infer.server import serve
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request: the item and sample it answers, its key, and how to render its messages (rendered
+    again when sent, so a large run never holds every prompt at once)."""
+
+    id: str
+    sample_idx: int
+    key: str
+    messages: Callable[[], list[dict[str, Any]]]
+    setting: str = ""  # the raw line's `setting` (a judge call: the judge stage's prompt)
+
+
+def request_key(messages: list[dict[str, Any]], params: dict[str, Any], model: str) -> str:
+    """Hash of what the model sees: messages (images by content hash), generation params, model."""
+    def strip(m: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(m["content"], list):
+            return {**m, "content": [{"type": "image", "sha": p["sha"]} if p["type"] == "image_ref" else p for p in m["content"]]}
+        return m
+
+    blob = json.dumps({"model": model, "params": params, "messages": [strip(m) for m in messages]},
+                      sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
+def wire_body(cfg: ModelConfig, messages: list[dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
+    """The request as the endpoint expects it: images encoded, the token limit under its field name."""
+    body = {"model": cfg.model, "messages": to_wire(messages, cfg.max_image_pixels), **params}
+    if cfg.token_limit_field != "max_tokens" and "max_tokens" in body:
+        body[cfg.token_limit_field] = body.pop("max_tokens")
+    return body
+
+
+def raw_line(req_id: str, sample_idx: int, key: str, cfg: ModelConfig, setting: str,
+             params: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    return {"id": req_id, "sample_idx": sample_idx, "request_key": key, "model": cfg.name,
+            "setting": setting, "params": params, **result,
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+def failure(reason: str) -> dict[str, Any]:
+    """The result of a request that could not be made (an item that cannot be rendered)."""
+    return {"response": None, "reasoning": None, "finish_reason": None, "usage": None, "error": reason,
+            "latency_s": 0.0, "elapsed_s": 0.0, "attempts": 0}
+
+
+async def _send(pending: list[Request], cfg: ModelConfig, urls: list[str], params: dict[str, Any],
+                write: Callable[[dict[str, Any]], None], label: str) -> dict[str, int]:
+    client = ChatClient(urls, cfg.api_key(), cfg.concurrency, cfg.connect_timeout, cfg.read_timeout,
+                        RetryPolicy(max_retries=cfg.max_retries, backoff_base=cfg.backoff_base))
+    stats = {"ok": 0, "failed": 0, "tokens": 0}
+    start = time.monotonic()
+    bar = tqdm(total=len(pending), desc=label, unit="req", dynamic_ncols=True)
+
+    def on_result(req: Request, result: dict[str, Any]) -> None:
+        write(raw_line(req.id, req.sample_idx, req.key, cfg, req.setting, params, result))
+        stats["failed" if result["error"] else "ok"] += 1
+        stats["tokens"] += ((result.get("usage") or {}).get("completion_tokens") or 0)
+        bar.update(1)
+        bar.set_postfix(done=stats["ok"], failed=stats["failed"],
+                        tok_s=f"{stats['tokens'] / max(time.monotonic() - start, 1e-9):.1f}")
+
+    try:
+        await client.run(pending, lambda req: wire_body(cfg, req.messages(), params), on_result)
+    finally:
+        bar.close()
+    return stats
+
+
+def send(pending: list[Request], cfg: ModelConfig, params: dict[str, Any], write: Callable[[dict[str, Any]], None],
+         results: Path, label: str) -> dict[str, int]:
+    """Send every request (starting the model's server if its config says how, for as long as it takes)
+    and `write` one raw line per outcome (to the run's AppendLog); return counts of ok, failed and
+    generated tokens."""
+    if not pending:
+        return {"ok": 0, "failed": 0, "tokens": 0}
+    with serve(cfg, results / "logs") as urls:
+        return asyncio.run(_send(pending, cfg, urls, params, write, label))
