@@ -6,6 +6,8 @@ import io
 from functools import lru_cache
 from pathlib import Path
 
+from data.files import file_version
+
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff"}
 
 
@@ -34,9 +36,13 @@ def _pdf_text(path: Path) -> str:
     return "\n".join((page.extract_text() or "").strip() for page in PdfReader(path).pages)
 
 
-@lru_cache(maxsize=1024)
 def attachment_text(path: Path) -> str:
     """The readable text of one attached file, or AttachmentError saying why there is none."""
+    return _attachment_text(path, file_version(path))
+
+
+@lru_cache(maxsize=1024)
+def _attachment_text(path: Path, version: tuple[int, int] | None) -> str:
     suffix = path.suffix.lower()
     if not path.is_file():
         raise AttachmentError(f"attached file not found: {path}")

@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from data.files import file_version
 from data.records import IMAGE_TAG, image_tags, letters
 from infer.attachments import AttachmentError, files_block
 from infer.templates import Template
@@ -25,10 +26,14 @@ class RenderError(ValueError):
     """A record that cannot be turned into a prompt (missing image, caption, unreadable file)."""
 
 
-@lru_cache(maxsize=65536)
 def file_sha(path: Path) -> str:
     """Content hash of an image that opens: a missing or undecodable one is a RenderError, so the
     item is recorded as unrenderable when the run is planned, before anything is sent."""
+    return _file_sha(path, file_version(path))
+
+
+@lru_cache(maxsize=65536)
+def _file_sha(path: Path, version: tuple[int, int] | None) -> str:
     from PIL import Image
 
     try:
@@ -192,8 +197,12 @@ def has_images(messages: list[dict[str, Any]]) -> bool:
 DEFAULT_MAX_PIXELS = 4096 * 4096
 
 
-@lru_cache(maxsize=256)
 def _data_url(path: str, max_pixels: int | None = DEFAULT_MAX_PIXELS) -> str:
+    return _encoded(path, max_pixels, file_version(path))
+
+
+@lru_cache(maxsize=256)
+def _encoded(path: str, max_pixels: int | None, version: tuple[int, int] | None) -> str:
     from PIL import Image
 
     with Image.open(path) as im:

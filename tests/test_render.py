@@ -165,3 +165,20 @@ def test_literal_values_never_become_images(tmp_path):
     p = parts(render_spec(rec, t, tmp_path, literal={"response": "See [IMAGE0] and [IMAGE7]\x000\x00"}))
     assert [k for k, _ in p] == ["text", "img", "text"]
     assert p[2][1] == ".\n<<<\nSee [IMAGE0] and [IMAGE7]0\n>>>"
+
+
+def test_a_changed_image_or_attachment_is_read_again(tmp_path):
+    """Caches are keyed by the file's version as well as its path: an edited file is not served stale."""
+    from infer.attachments import attachment_text
+    from infer.render import file_sha
+
+    img = tmp_path / "a.png"
+    Image.new("RGB", (3, 3), (255, 0, 0)).save(img)
+    before = file_sha(img)
+    Image.new("RGB", (4, 3), (0, 0, 255)).save(img)
+    assert file_sha(img) != before
+    f = tmp_path / "t.csv"
+    f.write_text("a,b\n")
+    assert attachment_text(f) == "a,b\n"
+    f.write_text("a,b,c\n1,2,3\n")
+    assert attachment_text(f) == "a,b,c\n1,2,3\n"
