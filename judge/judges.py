@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Union
 
-from judge import parse, rules
+from judge import parse, rules, tot
 
 
 @dataclass(frozen=True)
@@ -119,6 +119,46 @@ class Think360Cascade:
                 "stage": "llm_judge"}
 
 
+@dataclass(frozen=True)
+class ToTEval:
+    """Think360 ToT-Eval (§4.1, Appendix G): the model's response (never the reference solution) as a tree
+    of verbatim steps, every node judged with the question, the reference answer, its ancestors and the
+    image, and the tree scored by ToT-Depth and ToT-Width (judge/tot.py). A tree that cannot be read or
+    repaired, or a node judgement that cannot be read, is a judge error: no partial score."""
+
+    name: str = "think360_tot"
+    prompts: tuple[str, ...] = ("think360_tot_extract", "think360_tot_judge")
+
+    def steps(self, item: Item) -> Steps:
+        (reply,) = yield [Ask("think360_tot_extract", {"response": item.response}, parse.reasoning_tree)]
+        if reply.parsed is None:
+            why = reply.error if reply.text is None else _tree_error(reply.text)
+            return failed(reply, stage="tot_extract", error=f"tree extraction: {why}")
+        nodes = reply.parsed["nodes"]
+        replies = yield [Ask("think360_tot_judge", {"parents": _chain(tot.ancestors(nodes, n)), "step": n.text},
+                             parse.true_false, sees_images=True) for n in nodes]
+        unread = [r for r in replies if r.parsed is None]
+        if unread:
+            return failed(unread[0], stage="tot_judge",
+                          error=f"{len(unread)} of {len(nodes)} node judgements failed: {unread[0].error}")
+        tree = [{"id": n.id, "parent": n.parent, "type": n.type, "content": n.text, "correct": r.parsed["correct"]}
+                for n, r in zip(nodes, replies)]
+        return {"stage": "tot", "score": tot.score_tree(tree), "tree": tree, "raw_judge_reply": reply.text}
+
+
+def _chain(parents: list[tot.Node]) -> str:
+    return "\n".join(f"{p.id} ({p.type}): {p.text}" if p.type else f"{p.id}: {p.text}" for p in parents) \
+        or "(none: this is a depth-1 step)"
+
+
+def _tree_error(text: str) -> str:
+    try:
+        tot.parse_tree(text)
+    except tot.TreeError as e:
+        return str(e)
+    return "unreadable reply"
+
+
 RULES = "rules"
 CASCADE = "think360_cascade"
 JUDGES = {j.name: j for j in (
@@ -128,6 +168,7 @@ JUDGES = {j.name: j for j in (
     SingleCallJudge("c2rbench_judge", parse.correct_incorrect, final_answer=True),
     SingleCallJudge("morphobench_correctness", parse.morpho_json, final_answer=True),
     Think360Cascade(),
+    ToTEval(),
 )}
 
 # What each benchmark is judged with: its rule judge and the paper's LLM judge.

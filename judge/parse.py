@@ -10,6 +10,8 @@ from typing import Any
 
 import json_repair
 
+from judge import tot
+
 _WORD = r"[\s*_`'\"“”.:：!。]*"
 
 
@@ -79,3 +81,18 @@ def morpho_json(reply: str) -> dict[str, Any] | None:
     if verdict not in ("0", "1"):
         return None
     return {"correct": verdict == "1", "judge_reasoning": obj.get("reasoning")}
+
+
+def true_false(reply: str) -> dict[str, Any] | None:
+    """Think360 ToT node judgement: "True" or "False", and nothing else that states a verdict."""
+    word = _only(reply, r"(true|false)")
+    return None if word is None else {"correct": word == "true"}
+
+
+def reasoning_tree(reply: str) -> dict[str, Any] | None:
+    """Think360 ToT extraction: the nodes of a tree (judge.tot.parse_tree), or None when the reply is no
+    tree even after repair."""
+    try:
+        return {"nodes": tot.parse_tree(reply)}
+    except tot.TreeError:
+        return None

@@ -1,0 +1,200 @@
+"""Think360 ToT-Eval (§4.1, Appendix G): a response's reasoning as a tree, its nodes judged, and the
+tree scored by ToT-Depth (Eq. S1) and ToT-Width (Eq. S2).
+
+    python -m judge.tot score FILE.jsonl     # lines {"id", "nodes": [{"id", "parent", "correct"}]}
+
+prints one JSON line per tree: `id`, `tot_depth`, `tot_width` (fractions in [0, 1]; null where
+undefined). The tables use the same functions.
+
+Where the paper is silent we choose, and the README says so:
+- the depth-1 roots (parent None) are one sibling group, as the extraction prompt calls nodes of the same
+  depth siblings; so every non-empty tree has ToT-Width, and an answer-only response (one root node)
+  scores its root on both metrics;
+- a path of S1 starts at whichever root its deepest leaf descends from (several roots are allowed).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+import json_repair
+
+
+class TreeError(ValueError):
+    """A reply that is not a tree even after repair: a recorded failure, never a silent skip."""
+
+
+@dataclass(frozen=True)
+class Node:
+    id: str
+    parent: str | None
+    text: str = ""
+    type: str = ""
+
+
+def _nodes_of(obj: Any) -> list[dict[str, Any]]:
+    if isinstance(obj, dict):
+        for key in ("nodes", "tree", "reasoning_tree", "steps"):
+            if isinstance(obj.get(key), list):
+                return obj[key]
+        return [obj] if "id" in obj else []
+    return obj if isinstance(obj, list) else []
+
+
+def _parent(value: Any) -> str | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null", "root")):
+        return None
+    return str(value).strip()
+
+
+# LaTeX commands that begin like a JSON escape (\b \f \n \r \t \u): written with one backslash by a
+# judge model, "\frac" would be read as a form feed and "rac".
+_LATEX = set("""frac forall flat frown neq nabla nu ne neg not ni nmid nleq ngeq newline times theta tau tan text
+    textbf textit tfrac to top triangle tilde rho right rightarrow rangle rfloor rceil beta binom boxed bar bot
+    bigcup bigcap backslash bmod underline uparrow upsilon""".split())
+_ESCAPE = re.compile(r"\\(\\|[A-Za-z]+|.)", re.S)
+
+
+def _escape(m: re.Match) -> str:
+    after = m.group(1)
+    if after == "\\" or after in ('"', "/"):
+        return m.group(0)            # an escaped backslash or quote: JSON as written
+    if after[0].isalpha() and after[0] in "bfnrtu" and after not in _LATEX:
+        return m.group(0)            # \n, \t, \u00e9 …: a JSON escape, then text
+    return "\\\\" + after          # \frac, \alpha, \{ …: LaTeX, kept as a backslash
+
+
+def _json(reply: str) -> Any:
+    """The JSON a judge wrote: code fences dropped, single backslashes of LaTeX kept as backslashes, then
+    read strictly, else repaired (json-repair) for a trailing comma or a raw new line in a string."""
+    text = re.sub(r"^\s*```(?:json)?\s*|\s*```\s*$", "", reply.strip())
+    text = _ESCAPE.sub(_escape, text)
+    try:
+        return json.loads(text)
+    except ValueError:
+        return json_repair.loads(text)
+
+
+def parse_tree(reply: str) -> list[Node]:
+    """The nodes a reply gives, read leniently (so text with `]`, new lines or LaTeX survives), then
+    checked and repaired: ids are renumbered `{depth}.{sequence}` from the parents, so a wrong depth in
+    an id does not matter; a missing parent, a cycle or a duplicate id is a TreeError."""
+    try:
+        raw = _nodes_of(_json(reply))
+    except Exception as e:  # json_repair raises on hopeless input
+        raise TreeError(f"no JSON tree in the reply ({type(e).__name__})") from e
+    nodes = []
+    for i, n in enumerate(raw):
+        if not isinstance(n, dict) or n.get("id") in (None, ""):
+            raise TreeError(f"node {i + 1} has no id")
+        text = n.get("content", n.get("text", n.get("step", "")))
+        nodes.append(Node(str(n["id"]).strip(), _parent(n.get("parent", n.get("parent_id"))), str(text or ""),
+                          str(n.get("type", n.get("step_type", "")) or "")))
+    if not nodes:
+        raise TreeError("the reply holds no nodes")
+    return renumber(nodes)
+
+
+def renumber(nodes: list[Node]) -> list[Node]:
+    """Ids `{depth}.{sequence}` computed from the parents (depth 1 = a root), in the given order."""
+    ids = [n.id for n in nodes]
+    if len(set(ids)) != len(ids):
+        raise TreeError(f"duplicate node ids: {sorted({i for i in ids if ids.count(i) > 1})}")
+    by_id = {n.id: n for n in nodes}
+    depth: dict[str, int] = {}
+
+    def depth_of(node_id: str, seen: tuple[str, ...] = ()) -> int:
+        if node_id in depth:
+            return depth[node_id]
+        if node_id in seen:
+            raise TreeError(f"the parents form a cycle through {node_id}")
+        parent = by_id[node_id].parent
+        if parent is not None and parent not in by_id:
+            raise TreeError(f"node {node_id}: parent {parent} is not a node")
+        depth[node_id] = 1 if parent is None else depth_of(parent, seen + (node_id,)) + 1
+        return depth[node_id]
+
+    seq: dict[int, int] = defaultdict(int)
+    new_id = {}
+    for n in nodes:
+        d = depth_of(n.id)
+        seq[d] += 1
+        new_id[n.id] = f"{d}.{seq[d]}"
+    return [Node(new_id[n.id], None if n.parent is None else new_id[n.parent], n.text, n.type) for n in nodes]
+
+
+def depth(node_id: str) -> int:
+    return int(re.match(r"\d+", node_id).group())
+
+
+def ancestors(nodes: list[Node], node: Node) -> list[Node]:
+    """The chain from the root down to the node's parent."""
+    by_id = {n.id: n for n in nodes}
+    chain, parent = [], node.parent
+    while parent is not None:
+        chain.append(by_id[parent])
+        parent = by_id[parent].parent
+    return chain[::-1]
+
+
+def tot_depth(nodes: list[dict[str, Any]]) -> float | None:
+    """Eq. S1: the mean, over the paths from a root to each leaf at the maximum depth, of the share of
+    correct nodes on the path. Nodes: {"id", "parent", "correct"} with ids renumbered by depth."""
+    if not nodes:
+        return None
+    by_id = {n["id"]: n for n in nodes}
+    d_max = max(depth(n["id"]) for n in nodes)
+    scores = []
+    for leaf in (n for n in nodes if depth(n["id"]) == d_max):
+        path, node = [], leaf
+        while node is not None:
+            path.append(bool(node["correct"]))
+            node = by_id.get(node["parent"]) if node["parent"] is not None else None
+        scores.append(sum(path) / len(path))
+    return sum(scores) / len(scores)
+
+
+def tot_width(nodes: list[dict[str, Any]]) -> float | None:
+    """Eq. S2: the mean, over sibling groups (the children of one parent; the roots are one group), of
+    the share of correct children."""
+    groups: dict[str | None, list[bool]] = defaultdict(list)
+    for n in nodes:
+        groups[n["parent"]].append(bool(n["correct"]))
+    if not groups:
+        return None
+    return sum(sum(g) / len(g) for g in groups.values()) / len(groups)
+
+
+def score_tree(nodes: list[dict[str, Any]]) -> dict[str, float | None]:
+    nodes = [{"id": n.id, "parent": n.parent, "correct": c["correct"]}
+             for n, c in zip(renumber([Node(str(c["id"]), _parent(c.get("parent"))) for c in nodes]), nodes)]
+    return {"tot_depth": tot_depth(nodes), "tot_width": tot_width(nodes)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sc = sub.add_parser("score", help="ToT-Depth and ToT-Width of judged trees")
+    sc.add_argument("file")
+    args = ap.parse_args(argv)
+    status = 0
+    with open(args.file, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+                print(json.dumps({"id": obj["id"], **score_tree(obj["nodes"])}))
+            except (ValueError, KeyError, TypeError) as e:
+                print(f"{args.file}:{lineno}: {type(e).__name__}: {e}", file=sys.stderr)
+                status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
