@@ -39,6 +39,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
+from data.converters.fields import Item, with_extra
+from data.converters.release import Release
 from data.jsonl import DataError, iter_json_array, iter_jsonl, problem
 from data.media import Media
 
@@ -66,26 +68,6 @@ def _norm(key: str) -> str:
     return re.sub(r"[\s_\-]+", "", key).lower()
 
 
-class _Task:
-    """One official task and where it came from, for error messages."""
-
-    def __init__(self, path: Path, line: int, data: dict[str, Any]):
-        self.path, self.line, self.data = path, line, data
-        self.keys = {_norm(k): k for k in data}
-        self.used: set[str] = set()
-
-    def get(self, name: str) -> tuple[str, Any] | tuple[None, None]:
-        key = self.keys.get(_norm(name))
-        if key is None:
-            return None, None
-        self.used.add(key)
-        return key, self.data[key]
-
-    def err(self, field: str, msg: str) -> str:
-        tid = self.data.get(self.keys.get("taskid", ""), "?")
-        return problem(self.path, self.line, field, f"task {tid}: {msg}")
-
-
 # ---------------------------------------------------------------- reading the release files
 
 def _data_files(src: Path) -> list[Path]:
@@ -97,30 +79,33 @@ def _data_files(src: Path) -> list[Path]:
     return files
 
 
-def _tasks(path: Path) -> Iterator[_Task]:
+def _tasks(path: Path) -> Iterator[Item]:
+    """Each task of a data file; its problems name the file, the line and the task id."""
     items = iter_jsonl(path) if path.suffix.lower() == ".jsonl" else iter_json_array(path, "tasks")
     for line, obj in items:
         if not isinstance(obj, dict):
             raise DataError([problem(path, line, "-", f"expected a JSON object, got {type(obj).__name__}")])
-        yield _Task(path, line, obj)
+        task = Item(obj, path, line, norm=_norm)
+        task.label = f"task {obj.get(task.key('task_id') or '', '?')}"
+        yield task
 
 
 # ---------------------------------------------------------------- field conversions
 
-def _text(task: _Task, name: str, required: bool = True) -> tuple[str | None, str | None]:
+def _text(task: Item, name: str, required: bool = True) -> tuple[str | None, str | None]:
     key, value = task.get(name)
     if key is None or value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            raise DataError([task.err(key or name, "missing or empty")])
+            raise task.error(key or name, "missing or empty")
         return key, None
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise DataError([task.err(key, f"expected text, got {type(value).__name__}")])
+        raise task.error(key, f"expected text, got {type(value).__name__}")
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return key, str(value)
 
 
-def _int(task: _Task, key: str, value: Any, low: int | None = None, high: int | None = None) -> int:
+def _int(task: Item, key: str, value: Any, low: int | None = None, high: int | None = None) -> int:
     """An integer given as a number or a numeric string ("2", " 8 ")."""
     if isinstance(value, bool):
         number = None
@@ -133,9 +118,9 @@ def _int(task: _Task, key: str, value: Any, low: int | None = None, high: int | 
     else:
         number = None
     if number is None:
-        raise DataError([task.err(key, f"expected an integer, got {value!r}")])
+        raise task.error(key, f"expected an integer, got {value!r}")
     if (low is not None and number < low) or (high is not None and number > high):
-        raise DataError([task.err(key, f"{number} is outside {low}–{high}")])
+        raise task.error(key, f"{number} is outside {low}–{high}")
     return number
 
 
@@ -166,7 +151,26 @@ def answer_type(answer: str, question: str) -> tuple[list[str], str]:
     return [answer], "text"
 
 
-def _attachment_names(task: _Task, key: str, value: Any, folder: Path) -> list[str]:
+def _category(task: Item, task_id: str) -> tuple[str, str | None, str]:
+    """(the paper's subset, the Label key, the Label as given)."""
+    key, label = _text(task, "Label")
+    category = canonical_label(label)
+    if category is None:
+        # Kept as given (the tables then show it as its own subset) rather than failing the release.
+        log.warning("%s:%d: task %s: Label %r is none of the paper's subsets (%s)",
+                    task.path, task.line, task_id, label, ", ".join(SUBSETS))
+        category = label.strip()
+    return category, key, label
+
+
+def _level(task: Item) -> int:
+    key, value = task.get("Level")
+    if key is None:
+        raise task.error("Level", "missing")
+    return _int(task, key, value, 1, 3)
+
+
+def _attachment_names(task: Item, key: str, value: Any, folder: Path) -> list[str]:
     if isinstance(value, list):
         names = value
     elif isinstance(value, str):
@@ -177,9 +181,9 @@ def _attachment_names(task: _Task, key: str, value: Any, folder: Path) -> list[s
         else:
             names = [one]
     else:
-        raise DataError([task.err(key, f"expected a file name or a list of them, got {type(value).__name__}")])
+        raise task.error(key, f"expected a file name or a list of them, got {type(value).__name__}")
     if not all(isinstance(n, str) for n in names):
-        raise DataError([task.err(key, "expected file names (text)")])
+        raise task.error(key, "expected file names (text)")
     return [n.strip() for n in names if n.strip()]
 
 
@@ -191,50 +195,81 @@ def _find(folder: Path, name: str) -> Path | None:
     return None
 
 
-def _steps(task: _Task) -> tuple[Any, Any, str | None, str | None, dict[str, Any]]:
-    """(steps, number of steps, their keys, the rest of Annotator Metadata)."""
-    mkey, meta = task.get("Annotator Metadata")
+def _attachments(task: Item, media: Media, rec: dict[str, Any]) -> None:
+    """Every attachment -> ``files``; image attachments -> ``images`` as well."""
+    key, value = task.get("File_name")
+    if key is None or value in (None, ""):
+        return
+    folder = Path(task.path).parent
+    files: list[str] = []
+    for name in _attachment_names(task, key, value, folder):
+        found = _find(folder, name)
+        if found is None:
+            tried = f"{folder / name}, {folder / 'files' / name}"
+            raise task.error(key, f"attachment {name!r} not found (tried {tried})")
+        ref = media.ref(found)
+        files.append(ref)
+        if found.suffix.lower() in IMAGE_SUFFIXES:
+            rec["images"].append(ref)
+    if files:
+        rec["files"] = files
+
+
+def _caption(task: Item, rec: dict[str, Any]) -> None:
+    # Optional, outside the official schema: a description of the image attachment, for the
+    # caption-instead-of-image settings.
+    key, caption = task.get("caption")
+    if caption in (None, ""):
+        return
+    if len(rec["images"]) != 1 or not isinstance(caption, str):
+        raise task.error(key, "a caption needs exactly one image attachment and must be text")
+    rec["captions"] = [caption]
+
+
+def _metadata(task: Item) -> tuple[str | None, dict[str, Any]]:
+    """(key, object) of ``Annotator Metadata``, which may be given as JSON text; {} when absent."""
+    key, meta = task.get("Annotator Metadata")
     if isinstance(meta, str) and meta.strip():
         try:
             meta = json.loads(meta)
         except json.JSONDecodeError:
-            raise DataError([task.err(mkey, "expected an object (Steps, Number of steps)")]) from None
+            raise task.error(key, "expected an object (Steps, Number of steps)") from None
     if meta in (None, ""):
         meta = {}
     if not isinstance(meta, dict):
-        raise DataError([task.err(mkey, f"expected an object, got {type(meta).__name__}")])
-    inner = {_norm(k): k for k in meta}
-    rest = dict(meta)
-    steps_key = num_key = None
-    steps = num = None
+        raise task.error(key, f"expected an object, got {type(meta).__name__}")
+    return key, meta
+
+
+def _steps(task: Item, rec: dict[str, Any]) -> dict[str, Any]:
+    """Fill ``steps`` and ``num_steps``; return the rest of ``Annotator Metadata``."""
+    mkey, rest = _metadata(task)
+    rest = dict(rest)
+    inner = {_norm(k): k for k in rest}
+    steps_key = num_key = steps = num = None
     if "steps" in inner:
-        steps_key = f"{mkey}.{inner['steps']}"
-        steps = rest.pop(inner["steps"])
+        steps_key, steps = f"{mkey}.{inner['steps']}", rest.pop(inner["steps"])
     if "numberofsteps" in inner:
-        num_key = f"{mkey}.{inner['numberofsteps']}"
-        num = rest.pop(inner["numberofsteps"])
+        num_key, num = f"{mkey}.{inner['numberofsteps']}", rest.pop(inner["numberofsteps"])
     # The paper's example has them at the top level; the nested value wins when both are present.
     if steps is None:
         steps_key, steps = task.get("Steps")
     if num is None:
         num_key, num = task.get("Number of steps")
-    return steps, num, steps_key, num_key, rest
+    if steps not in (None, ""):
+        if not all(isinstance(s, str) for s in (steps if isinstance(steps, list) else [steps])):
+            raise task.error(steps_key, "expected text or a list of texts")
+        rec["steps"] = steps
+    if num not in (None, ""):
+        rec["num_steps"] = _int(task, num_key, num, 0)
+    return rest
 
 
-def convert_task(task: _Task, media: Media) -> dict[str, Any]:
+def convert_task(task: Item, media: Media) -> dict[str, Any]:
     _, task_id = _text(task, "task_id")
     _, question = _text(task, "Question")
-    lkey, label = _text(task, "Label")
-    category = canonical_label(label)
-    if category is None:
-        # Kept as given (the tables then show it as its own subset) rather than failing the release.
-        log.warning("%s:%d: task %s: Label %r is none of the paper's subsets (%s)",
-                    task.path, task.line, task_id, label, ", ".join(SUBSETS))
-        category = label.strip()
-    vkey, level = task.get("Level")
-    if vkey is None:
-        raise DataError([task.err("Level", "missing")])
-    level = _int(task, vkey, level, 1, 3)
+    category, label_key, label = _category(task, task_id)
+    level = _level(task)
     _, final = _text(task, "Final answer")
     answer, atype = answer_type(final, question)
 
@@ -244,68 +279,24 @@ def convert_task(task: _Task, media: Media) -> dict[str, Any]:
         rec["has_inline_choices"] = True
     rec["category"] = category
     rec["level"] = level
+    _attachments(task, media, rec)
+    _caption(task, rec)
+    meta_rest = _steps(task, rec)
 
-    fkey, fvalue = task.get("File_name")
-    files: list[str] = []
-    if fkey is not None and fvalue not in (None, ""):
-        for name in _attachment_names(task, fkey, fvalue, task.path.parent):
-            found = _find(task.path.parent, name)
-            if found is None:
-                tried = f"{task.path.parent / name}, {task.path.parent / 'files' / name}"
-                raise DataError([task.err(fkey, f"attachment {name!r} not found (tried {tried})")])
-            ref = media.ref(found)
-            files.append(ref)
-            if found.suffix.lower() in IMAGE_SUFFIXES:
-                rec["images"].append(ref)
-    if files:
-        rec["files"] = files
-    ckey, caption = task.get("caption")
-    if caption not in (None, ""):
-        # Optional, outside the official schema: a description of the image attachment, for the
-        # caption-instead-of-image settings.
-        if len(rec["images"]) != 1 or not isinstance(caption, str):
-            raise DataError([task.err(ckey, "a caption needs exactly one image attachment and must be text")])
-        rec["captions"] = [caption]
-
-    steps, num, steps_key, num_key, meta_rest = _steps(task)
-    if steps not in (None, ""):
-        as_list = steps if isinstance(steps, list) else [steps]
-        if not all(isinstance(s, str) for s in as_list):
-            raise DataError([task.err(steps_key, "expected text or a list of texts")])
-        rec["steps"] = steps
-    if num not in (None, ""):
-        rec["num_steps"] = _int(task, num_key, num, 0)
-
-    extra = {k: v for k, v in task.data.items() if k not in task.used}
+    extra = task.extra()
     if meta_rest:
-        extra[task.get("Annotator Metadata")[0]] = meta_rest
+        extra[task.key("Annotator Metadata")] = meta_rest
     if category != label:
-        extra[lkey] = label  # the spelling of the release, when it differs from the paper's
-    if extra:
-        rec["extra"] = extra
-    return rec
+        extra[label_key] = label  # the spelling of the release, when it differs from the paper's
+    return with_extra(rec, extra)
 
 
 def convert(src: Path, media: Media) -> list[dict[str, Any]]:
     """Read the C²RBench data file(s) at `src` and return unified records, in file order."""
-    records: list[dict[str, Any]] = []
-    problems: list[str] = []
-    where: dict[str, str] = {}
+    release = Release()
     for path in _data_files(Path(src)):
-        n = 0
+        before = len(release.records)
         for task in _tasks(path):
-            try:
-                rec = convert_task(task, media)
-            except DataError as e:  # report every bad task, then fail once
-                problems += e.problems
-                continue
-            if rec["id"] in where:
-                problems.append(task.err("task_id", f"duplicate id {rec['id']!r} (first at {where[rec['id']]})"))
-                continue
-            where[rec["id"]] = f"{path}:{task.line}"
-            records.append(rec)
-            n += 1
-        log.info("%s: %d tasks", path, n)
-    if problems:
-        raise DataError(problems)
-    return records
+            release.add(task, f"at {path}:{task.line}", convert_task, media, id_field="task_id")
+        log.info("%s: %d tasks", path, len(release.records) - before)
+    return release.finish()

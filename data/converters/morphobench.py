@@ -65,6 +65,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from PIL import Image
 
+from data.converters.fields import Item, with_extra
+from data.converters.release import Release
+from data.converters.values import by_letter, is_caption_list
 from data.jsonl import DataError, iter_json_array, iter_jsonl, problem
 from data.media import Media
 
@@ -103,31 +106,22 @@ _IMAGE_KEYS = ("image_base64", "image", "images", "image_path", "image_paths")
 _STABLE_STR = ("discipline", "subject", "category", "difficulty", "task", "domain")
 
 
-class _Row:
-    """One official row and where it came from, for error messages."""
+class _Row(Item):
+    """One official row, named in problems by its line (JSON, JSONL) or its row number (tables)."""
 
     def __init__(self, root: Path, path: Path, pos: int, is_line: bool, data: dict[str, Any]):
-        self.root, self.path, self.pos, self.is_line = root, path, pos, is_line
         # Keys are matched case-insensitively (`Hints` vs `hint`); the original spelling goes to extra.
-        self.data = data
-        self.keys = {k.lower(): k for k in data}
-        self.used: set[str] = set()
+        super().__init__(data, path if is_line else f"{path} row {pos}", pos if is_line else None, norm=str.lower)
+        self.root, self.file, self.pos = root, path, pos
+        self.label = f"index {data.get(self.key('index') or '', '?')}"
 
-    def get(self, *names: str) -> tuple[str | None, Any]:
-        """(original key, value) of the first of `names` present and non-empty, else (None, None)."""
+    def first(self, *names: str) -> tuple[str | None, Any]:
+        """(key, value) of the first of `names` present and non-empty, else (None, None)."""
         for name in names:
-            key = self.keys.get(name)
-            if key is not None:
-                self.used.add(key)
-                if not _empty(self.data[key]):
-                    return key, self.data[key]
+            key, value = self.get(name)
+            if key is not None and not _empty(value):
+                return key, value
         return None, None
-
-    def err(self, field: str, msg: str) -> str:
-        label = f"index {self.data.get(self.keys.get('index', ''), '?')}"
-        if self.is_line:
-            return problem(self.path, self.pos, field, f"{label}: {msg}")
-        return problem(f"{self.path} row {self.pos}", None, field, f"{label}: {msg}")
 
 
 def _empty(value: Any) -> bool:
@@ -274,18 +268,17 @@ def _answer_letters(answer: str) -> list[str] | None:
 
 
 def _choices(row: _Row) -> list[str]:
-    key, value = row.get("choices", "options")
+    key, value = row.first("choices", "options")
     if key is None:
         return []
     if isinstance(value, str):
         try:
             value = json.loads(value)
         except json.JSONDecodeError:
-            raise DataError([row.err(key, "expected a list of options (or its JSON text)")]) from None
-    if isinstance(value, dict):  # {"A": "...", "B": "..."}
-        value = [value[k] for k in sorted(value)]
+            raise row.error(key, "expected a list of options (or its JSON text)") from None
+    value = by_letter(value)
     if not isinstance(value, list):
-        raise DataError([row.err(key, f"expected a list of options, got {type(value).__name__}")])
+        raise row.error(key, f"expected a list of options, got {type(value).__name__}")
     return [str(v) for v in value]
 
 
@@ -312,7 +305,7 @@ def _decode_base64(row: _Row, key: str, text: str) -> bytes:
     m = _DATA_URL.match(text.strip())
     payload = text.strip()[m.end():] if m else text
     if m and ";base64" not in (m.group(2) or "").lower():
-        raise DataError([row.err(key, "data URL is not base64-encoded")])
+        raise row.error(key, "data URL is not base64-encoded")
     payload = re.sub(r"\s+", "", payload)
     payload += "=" * (-len(payload) % 4)
     try:
@@ -320,7 +313,7 @@ def _decode_base64(row: _Row, key: str, text: str) -> bytes:
             return base64.urlsafe_b64decode(payload)
         return base64.b64decode(payload, validate=True)
     except (binascii.Error, ValueError) as e:
-        raise DataError([row.err(key, f"image does not decode as base64 ({e})")]) from None
+        raise row.error(key, f"image does not decode as base64 ({e})") from None
 
 
 def _save_image(row: _Row, key: str, data: bytes, media: Media, saved: dict[str, str]) -> str:
@@ -332,14 +325,14 @@ def _save_image(row: _Row, key: str, data: bytes, media: Media, saved: dict[str,
             fmt = im.format
             im.verify()
     except Exception as e:  # PIL raises many types for bytes that are not an image
-        raise DataError([row.err(key, f"decoded bytes are not an image ({type(e).__name__}: {e})")]) from None
+        raise row.error(key, f"decoded bytes are not an image ({type(e).__name__}: {e})") from None
     saved[digest] = media.save_bytes(f"{digest}.{_IMAGE_EXT.get(fmt or '', 'png')}", data)
     return saved[digest]
 
 
 def _images(row: _Row, media: Media, saved: dict[str, str]) -> list[str]:
     """Image paths of a row, from the first image field that is not empty."""
-    key, value = row.get(*_IMAGE_KEYS)
+    key, value = row.first(*_IMAGE_KEYS)
     if key is None:
         return []
     out = []
@@ -358,12 +351,12 @@ def _images(row: _Row, media: Media, saved: dict[str, str]) -> list[str]:
         elif isinstance(item, str) and (key.lower() == "image_base64" or _DATA_URL.match(item.strip())):
             out.append(_save_image(row, key, _decode_base64(row, key, item), media, saved))
         elif isinstance(item, str):
-            path = (row.path.parent / item.strip()).resolve()
+            path = (row.file.parent / item.strip()).resolve()
             if not path.is_file():
-                raise DataError([row.err(key, f"image file not found: {path}")])
+                raise row.error(key, f"image file not found: {path}")
             out.append(media.ref(path))
         else:
-            raise DataError([row.err(key, f"expected an image path, data URL or bytes, got {type(item).__name__}")])
+            raise row.error(key, f"expected an image path, data URL or bytes, got {type(item).__name__}")
     return out
 
 
@@ -385,11 +378,11 @@ def _jsonable(value: Any) -> Any:
 
 
 def _level(row: _Row) -> int | str | None:
-    key, value = row.get("level")
+    key, value = row.first("level")
     if key is None:
         return None
     if isinstance(value, bool):
-        raise DataError([row.err(key, "expected a level, got a boolean")])
+        raise row.error(key, "expected a level, got a boolean")
     if isinstance(value, int):
         return value
     if isinstance(value, float) and value.is_integer():
@@ -398,54 +391,61 @@ def _level(row: _Row) -> int | str | None:
     return int(text) if re.fullmatch(r"[+-]?\d+", text) else text
 
 
-def convert_row(row: _Row, media: Media, saved: dict[str, str]) -> dict[str, Any]:
-    key, index = row.get("index")
+def _index(row: _Row) -> tuple[str, Any]:
+    key, index = row.first("index")
     if key is None:
-        raise DataError([row.err("index", "missing")])
+        raise row.error("index", "missing")
     if isinstance(index, float) and index.is_integer():
         index = int(index)
-    qkey, question = row.get("question")
-    if qkey is None or not isinstance(question, str):
-        raise DataError([row.err("question", "missing or empty" if qkey is None else "expected text")])
-    akey, answer = row.get("answer")
-    if akey is None:
-        raise DataError([row.err("answer", "missing or empty")])
+    return key, index
+
+
+def _question(row: _Row) -> str:
+    key, question = row.first("question")
+    if key is None or not isinstance(question, str):
+        raise row.error("question", "missing or empty" if key is None else "expected text")
+    return question
+
+
+def _answer(row: _Row) -> str:
+    key, answer = row.first("answer")
+    if key is None:
+        raise row.error("answer", "missing or empty")
     if isinstance(answer, bool) or isinstance(answer, (dict, list)):
-        raise DataError([row.err(akey, f"expected a single answer, got {type(answer).__name__}")])
+        raise row.error(key, f"expected a single answer, got {type(answer).__name__}")
     if isinstance(answer, float) and answer.is_integer():
         answer = int(answer)
-    answer = str(answer)
+    return str(answer)
 
-    rec: dict[str, Any] = {"id": "", "benchmark": BENCHMARK, "question": question}
-    rec["images"] = _images(row, media, saved)
-    choices = _choices(row)
-    rec["choices"] = choices
-    rec["answer"], rec["answer_type"], inline = answer_and_type(answer, question, choices)
-    if inline:
-        rec["has_inline_choices"] = True
 
-    # Split: a field naming a paper split wins, else the path, else the field verbatim. A field
-    # value the path overrides (e.g. the HF split "train") is kept in `extra`.
-    skey, svalue = row.get("split")
-    field_split = canonical_split(str(svalue)) if skey else None
-    path_split = _split_from_path(row.path, row.root)
-    split = field_split or path_split or (str(svalue) if skey else None)
-    if skey and not field_split and path_split:
-        row.used.discard(skey)
-    if split:
-        rec["split"] = split
-    rec["id"] = f"{split}-{index}" if split else str(index)
-    row.used.discard(key)  # the official index stays in `extra`: predictions are keyed by it
+def _split(row: _Row) -> str | None:
+    """A field naming a paper split wins, else the path, else the field verbatim.
 
-    hkey = next((row.keys[k] for k in _HINT_KEYS if k in row.keys), None)
-    if hkey is not None:
-        row.used.add(hkey)
-        rec["hints"] = parse_hints(row.data[hkey])
+    A field value the path overrides (e.g. the HF split "train") is kept in `extra`.
+    """
+    key, value = row.first("split")
+    field_split = canonical_split(str(value)) if key else None
+    path_split = _split_from_path(row.file, row.root)
+    if key and not field_split and path_split:
+        row.to_extra(key)
+    return field_split or path_split or (str(value) if key else None)
 
+
+def _hints(row: _Row) -> list[str] | None:
+    """Hints from the first hint field present, even an empty one (v0 rows have none)."""
+    for name in _HINT_KEYS:
+        key, value = row.get(name)
+        if key is not None:
+            return parse_hints(value)
+    return None
+
+
+def _groups(row: _Row, rec: dict[str, Any]) -> None:
+    """Grouping fields; a category or subject naming a paper discipline fills `discipline` too."""
     for name in _STABLE_STR:
-        k, v = row.get(name)
-        if k is not None:
-            rec[name] = str(v)
+        key, value = row.first(name)
+        if key is not None:
+            rec[name] = str(value)
     if "discipline" not in rec:
         for name in ("category", "subject"):
             match = [d for d in DISCIPLINES if d.lower() == str(rec.get(name, "")).strip().lower()]
@@ -456,47 +456,60 @@ def convert_row(row: _Row, media: Media, saved: dict[str, str]) -> dict[str, Any
     if level is not None:
         rec["level"] = level
 
-    ckey, captions = row.get("captions")
-    if ckey is None:
-        ckey, captions = row.get("caption")
-        captions = [captions] if ckey is not None else None
-    if ckey is not None:
-        if not isinstance(captions, list) or not all(c is None or isinstance(c, str) for c in captions):
-            raise DataError([row.err(ckey, "expected text (caption) or a list of texts (captions)")])
-        if len(captions) == len(rec["images"]):
-            rec["captions"] = captions
-        elif rec["images"]:
-            raise DataError([row.err(ckey, f"{len(captions)} caption(s) for {len(rec['images'])} image(s)")])
-        else:  # a caption without an image cannot be paired; keep it verbatim
-            row.used.discard(ckey)
 
-    extra = {k: _jsonable(v) for k, v in row.data.items() if k not in row.used}
-    if extra:
-        rec["extra"] = extra
-    return rec
+def _captions(row: _Row, n_images: int) -> list[str | None] | None:
+    """``captions``, or one ``caption`` for a one-image item; a caption with no image stays in extra."""
+    key, captions = row.first("captions")
+    if key is None:
+        key, captions = row.first("caption")
+        captions = [captions] if key is not None else None
+    if key is None:
+        return None
+    if not is_caption_list(captions):
+        raise row.error(key, "expected text (caption) or a list of texts (captions)")
+    if len(captions) == n_images:
+        return captions
+    if n_images:
+        raise row.error(key, f"{len(captions)} caption(s) for {n_images} image(s)")
+    row.to_extra(key)
+    return None
+
+
+def convert_row(row: _Row, media: Media, saved: dict[str, str]) -> dict[str, Any]:
+    index_key, index = _index(row)
+    question = _question(row)
+    answer = _answer(row)
+
+    rec: dict[str, Any] = {"id": "", "benchmark": BENCHMARK, "question": question}
+    rec["images"] = _images(row, media, saved)
+    choices = _choices(row)
+    rec["choices"] = choices
+    rec["answer"], rec["answer_type"], inline = answer_and_type(answer, question, choices)
+    if inline:
+        rec["has_inline_choices"] = True
+    split = _split(row)
+    if split:
+        rec["split"] = split
+    rec["id"] = f"{split}-{index}" if split else str(index)
+    row.to_extra(index_key)  # the official index stays in `extra`: predictions are keyed by it
+
+    hints = _hints(row)
+    if hints is not None:
+        rec["hints"] = hints
+    _groups(row, rec)
+    captions = _captions(row, len(rec["images"]))
+    if captions is not None:
+        rec["captions"] = captions
+    return with_extra(rec, {k: _jsonable(v) for k, v in row.extra().items()})
 
 
 def convert(src: Path, media: Media) -> list[dict[str, Any]]:
     """Read every MorphoBench data file under `src` and return unified records, in file order."""
-    records: list[dict[str, Any]] = []
-    where: dict[str, str] = {}
-    problems: list[str] = []
-    saved: dict[str, str] = {}
+    release = Release()
+    saved: dict[str, str] = {}  # image content hash -> record path: each picture is written once
     for path in _data_files(Path(src)):
-        n = 0
+        before = len(release.records)
         for row in _rows(Path(src), path):
-            try:
-                rec = convert_row(row, media, saved)
-            except DataError as e:  # collect every bad row, then fail once
-                problems += e.problems
-                continue
-            if rec["id"] in where:
-                problems.append(row.err("index", f"duplicate id {rec['id']!r} (first at {where[rec['id']]})"))
-                continue
-            where[rec["id"]] = f"{path}:{row.pos}"
-            records.append(rec)
-            n += 1
-        log.info("%s: %d items", path, n)
-    if problems:
-        raise DataError(problems)
-    return records
+            release.add(row, f"at {path}:{row.pos}", convert_row, media, saved, id_field="index")
+        log.info("%s: %d items", path, len(release.records) - before)
+    return release.finish()

@@ -33,47 +33,52 @@ from __future__ import annotations
 import logging
 import re
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
+from data.converters import values
+from data.converters.fields import Item, with_extra
+from data.converters.release import Release
+from data.converters.values import beyond, is_caption_list
 from data.jsonl import DataError, iter_jsonl, problem
 from data.media import Media
-from data.records import image_tags, letters
+from data.records import image_tags
 
 log = logging.getLogger(__name__)
 
 BENCHMARK = "omibench"
 ANSWER_TYPES = {"mcq": "mcq", "open": "open"}
 
+REQUIRED = ("id", "question", "image_list", "answer", "answer_type")
 # Fields with a stable unified name; every other official field goes to `extra` untouched.
 KNOWN = {"id", "subject", "answer_type", "question", "image_list", "choice_list", "answer",
          "has_inline_choices", "solution", "captions"}
 
-# "CD", "C,D", "C D", "(C)" -> letters. A token is one letter (any case) or a run of distinct
-# capitals ("CD"); words such as "square" or "Boron" are not option letters.
+# "CD", "C,D", "C D", "(C)", and the Chinese separators "C、D", "C，D".
 _SEPARATORS = re.compile(r"[\s,;/、，()\[\]]+")
 
 
-def is_letter_token(token: str) -> bool:
-    if not (token.isascii() and token.isalpha()):
-        return False
-    return len(token) == 1 or (token.isupper() and len(set(token)) == len(token))
-
-
-def split_letters(values: list[str]) -> list[str] | None:
+def split_letters(golds: list[str]) -> list[str] | None:
     """Option letters from MCQ golds, sorted and unique (["D", "C"] and ["CD"] both give ["C", "D"]).
 
-    None when some gold is not made of option letters.
+    None when some gold is not made of option letters (words such as "square" or "Boron" are not).
     """
-    found: set[str] = set()
-    for value in values:
-        tokens = [t for t in _SEPARATORS.split(value.strip()) if t]
-        if not tokens:
-            return None
-        for token in tokens:
-            if not is_letter_token(token):
-                return None
-            found.update(token.upper())
-    return sorted(found) or None
+    return values.split_letters(golds, _SEPARATORS)
+
+
+class _Images:
+    """Record paths of the files named in ``image_list``, looked up once per name (names repeat a lot)."""
+
+    def __init__(self, folder: Path, media: Media):
+        self.folder, self.media = folder, media
+        self.found: dict[str, str | None] = {}  # name -> record path, None when missing
+
+    def ref(self, name: str) -> str | None:
+        if name not in self.found:
+            # Names are relative to images/; a name that already carries the folder is accepted too.
+            candidates = (self.folder / "images" / name, self.folder / name)
+            target = next((c for c in candidates if c.is_file()), None)
+            self.found[name] = self.media.ref(target) if target is not None else None
+        return self.found[name]
 
 
 def _source_file(src: Path) -> Path:
@@ -91,162 +96,130 @@ def convert(src: Path, media: Media) -> list[dict[str, Any]]:
     Raises DataError listing every problem (file:line: field: message); nothing is skipped.
     """
     path = _source_file(src)
-    image_dir = path.parent / "images"
-    problems: list[str] = []
-    records: list[dict[str, Any]] = []
-    first_line: dict[str, int] = {}
-    refs: dict[str, str | None] = {}  # image name -> record path (None: missing); names repeat a lot
-
-    def ref(name: str) -> str | None:
-        if name not in refs:
-            # Names are relative to images/; a name that already carries the folder is accepted too.
-            for candidate in (image_dir / name, path.parent / name):
-                if candidate.is_file():
-                    refs[name] = media.ref(candidate)
-                    break
-            else:
-                refs[name] = None
-        return refs[name]
-
+    images = _Images(path.parent, media)
+    release = Release()
     # Unparseable lines are collected with the rest, so one run reports every problem of the file.
-    for lineno, raw in iter_jsonl(path, errors=problems):
-        def bad(field: str, message: str) -> None:
-            problems.append(problem(path, lineno, field, message))
-
-        rec = _convert_record(raw, bad, ref, image_dir)
-        if rec is None:
-            continue  # its problems are recorded; the whole conversion fails below
-        if rec["id"] in first_line:
-            bad("id", f"duplicate id {rec['id']!r} (first on line {first_line[rec['id']]})")
-        first_line.setdefault(rec["id"], lineno)
-        records.append(rec)
-
-    if problems:
-        raise DataError(problems)
-    if not records:
-        raise DataError([problem(path, None, "-", "no records")])
+    for lineno, raw in iter_jsonl(path, errors=release.problems):
+        release.add(Item(raw, path, lineno, known=KNOWN), f"on line {lineno}", _convert_record, images)
+    records = release.finish(source=path)
     n_refs = sum(len(r["images"]) for r in records)
-    log.info("omibench: %d records, %d image references to %d files", len(records), n_refs, len(refs))
+    log.info("omibench: %d records, %d image references to %d files", len(records), n_refs, len(images.found))
     return records
 
 
-Report = Callable[[str, str], None]  # (field, message) -> records a problem for the current line
+def _convert_record(item: Item, images: _Images) -> dict[str, Any] | None:
+    """One release line -> unified record, or None when it has problems (reported on `item`)."""
+    for field in item.missing(*REQUIRED):
+        item.fail(field, "missing")
+    if not item.ok:
+        return None
+
+    rid = item.identifier("id")
+    question = item.string("question")
+    answer_type = _answer_type(item)
+    names = _string_list(item, "image_list", item.value("image_list"))
+    refs = _image_refs(item, names or [], images)
+    choices = item.value("choice_list")
+    choices = [] if choices is None else _string_list(item, "choice_list", choices)
+    answer = _answer(item, answer_type, choices)
+    if names is not None and question is not None:
+        _check_tags(item, question, choices or [], len(names))
+
+    rec: dict[str, Any] = {"id": rid, "benchmark": BENCHMARK}
+    subject = item.string("subject")
+    if subject is not None:
+        rec["subject"] = subject
+    rec.update(question=question, images=refs, choices=choices or [], answer=answer or [],
+               answer_type=answer_type or "")
+    if item.value("has_inline_choices") is not None:
+        rec["has_inline_choices"] = item.value("has_inline_choices")
+    captions = _captions(item, names)
+    if captions is not None:
+        rec["captions"] = captions
+    solution = item.string("solution")
+    if solution is not None:
+        rec["solution"] = solution
+    return with_extra(rec, item.extra())
 
 
-def _string_list(value: Any, field: str, bad: Report) -> list[str] | None:
+def _answer_type(item: Item) -> str | None:
+    kind = item.value("answer_type")
+    answer_type = ANSWER_TYPES.get(kind.strip().lower()) if isinstance(kind, str) else None
+    if answer_type is None:
+        item.fail("answer_type", f"expected 'mcq' or 'open', got {kind!r}")
+    return answer_type
+
+
+def _string_list(item: Item, field: str, value: Any) -> list[str] | None:
     """A list of strings (numbers are turned into strings); None after reporting a problem."""
     if not isinstance(value, list):
-        bad(field, f"expected a list, got {type(value).__name__}")
+        item.fail(field, f"expected a list, got {type(value).__name__}")
         return None
     out = []
-    for i, item in enumerate(value):
-        if isinstance(item, str):
-            out.append(item)
-        elif isinstance(item, (int, float)) and not isinstance(item, bool):
-            out.append(str(item))
+    for i, entry in enumerate(value):
+        if isinstance(entry, str):
+            out.append(entry)
+        elif isinstance(entry, (int, float)) and not isinstance(entry, bool):
+            out.append(str(entry))
         else:
-            bad(f"{field}[{i}]", f"expected a string, got {type(item).__name__}")
+            item.fail(f"{field}[{i}]", f"expected a string, got {type(entry).__name__}")
             return None
     return out
 
 
-def _convert_record(raw: dict[str, Any], bad: Report, ref: Callable[[str], str | None],
-                    image_dir: Path) -> dict[str, Any] | None:
-    """One release line -> unified record, or None when it has problems (reported through `bad`)."""
-    ok = True  # fail() clears it; the problems are collected and the whole conversion fails
-
-    def fail(field: str, message: str) -> None:
-        nonlocal ok
-        ok = False
-        bad(field, message)
-
-    for field in ("id", "question", "image_list", "answer", "answer_type"):
-        if raw.get(field) is None:
-            fail(field, "missing")
-    if not ok:
-        return None
-
-    rid = raw["id"]
-    if isinstance(rid, bool) or not isinstance(rid, (str, int)) or not str(rid).strip():
-        fail("id", f"expected a non-empty string or integer, got {rid!r}")
-    question = raw["question"]
-    if not isinstance(question, str):
-        fail("question", f"expected a string, got {type(question).__name__}")
-    kind = raw["answer_type"]
-    answer_type = ANSWER_TYPES.get(kind.strip().lower()) if isinstance(kind, str) else None
-    if answer_type is None:
-        fail("answer_type", f"expected 'mcq' or 'open', got {kind!r}")
-
-    names = _string_list(raw["image_list"], "image_list", fail)
-    images: list[str] = []
-    for i, name in enumerate(names or []):
-        target = ref(name)
+def _image_refs(item: Item, names: list[str], images: _Images) -> list[str]:
+    """One record path per ``image_list`` entry, repeats kept: tags count positions, not files."""
+    refs = []
+    for i, name in enumerate(names):
+        target = images.ref(name)
         if target is None:
-            fail(f"image_list[{i}]", f"image not found: {image_dir / name}")
-        images.append(target or "")
+            item.fail(f"image_list[{i}]", f"image not found: {images.folder / 'images' / name}")
+        refs.append(target or "")
+    return refs
 
-    choices = raw.get("choice_list")
-    choices = [] if choices is None else _string_list(choices, "choice_list", fail)
 
-    answer = raw["answer"]
+def _answer(item: Item, answer_type: str | None, choices: list[str] | None) -> list[str] | None:
+    """Gold strings; option letters for MCQ and for open records whose options are in the question."""
+    answer = item.value("answer")
     if isinstance(answer, str):
         answer = [answer]  # the release always uses a list; a bare string is unambiguous
-    answer = _string_list(answer, "answer", fail)
+    answer = _string_list(item, "answer", answer)
     if answer is not None and not any(a.strip() for a in answer):
-        fail("answer", "no gold answer")
+        item.fail("answer", "no gold answer")
         answer = None
-
-    inline = raw.get("has_inline_choices")
+    inline = item.value("has_inline_choices")
     if inline is not None and not isinstance(inline, bool):
-        fail("has_inline_choices", f"expected true/false, got {inline!r}")
+        item.fail("has_inline_choices", f"expected true/false, got {inline!r}")
+    if answer is None or answer_type is None or not (answer_type == "mcq" or inline):
+        return answer
+    picked = split_letters(answer)
+    if picked is not None:
+        if choices and beyond(picked, len(choices)):
+            item.fail("answer", f"{answer!r} names an option beyond the {len(choices)} in choice_list")
+        return picked
+    if answer_type == "mcq":
+        item.fail("answer", f"MCQ gold {answer!r} is not option letters")
+    return answer
 
-    if answer is not None and answer_type is not None:
-        if answer_type == "mcq" or inline:
-            picked = split_letters(answer)
-            if picked is not None:
-                if choices and any(x not in letters(len(choices)) for x in picked):
-                    fail("answer", f"{answer!r} names an option beyond the {len(choices)} in choice_list")
-                answer = picked
-            elif answer_type == "mcq":
-                fail("answer", f"MCQ gold {answer!r} is not option letters")
 
-    # Tags must point inside image_list; check here so the error names the release line.
-    if names is not None and isinstance(question, str):
-        texts = [("question", question)] + [(f"choice_list[{i}]", c) for i, c in enumerate(choices or [])]
-        for field, text in texts:
-            for k in image_tags(text):
-                if k >= len(names):
-                    fail(field, f"[IMAGE{k}] but image_list has {len(names)} image(s)")
+def _check_tags(item: Item, question: str, choices: list[str], n_images: int) -> None:
+    """Tags must point inside image_list; checked here so the problem names the release line."""
+    texts = [("question", question)] + [(f"choice_list[{i}]", c) for i, c in enumerate(choices)]
+    for field, text in texts:
+        for k in image_tags(text):
+            if k >= n_images:
+                item.fail(field, f"[IMAGE{k}] but image_list has {n_images} image(s)")
 
-    rec: dict[str, Any] = {"id": str(rid), "benchmark": BENCHMARK}
-    subject = raw.get("subject")
-    if subject is not None:
-        if isinstance(subject, str):
-            rec["subject"] = subject
-        else:
-            fail("subject", f"expected a string, got {type(subject).__name__}")
-    rec.update(question=question, images=images, choices=choices or [], answer=answer or [],
-               answer_type=answer_type or "")
-    if inline is not None:
-        rec["has_inline_choices"] = inline
 
-    captions = raw.get("captions")
-    if captions is not None:
-        if not isinstance(captions, list) or any(c is not None and not isinstance(c, str) for c in captions):
-            fail("captions", "expected a list of strings (or nulls)")
-        elif names is not None and len(captions) != len(names):
-            fail("captions", f"{len(captions)} captions for {len(names)} images in image_list")
-        else:
-            rec["captions"] = captions
-
-    solution = raw.get("solution")
-    if solution is not None:
-        if isinstance(solution, str):
-            rec["solution"] = solution
-        else:
-            fail("solution", f"expected a string, got {type(solution).__name__}")
-
-    extra = {k: v for k, v in raw.items() if k not in KNOWN}
-    if extra:
-        rec["extra"] = extra
-    return rec if ok else None
+def _captions(item: Item, names: list[str] | None) -> list[str | None] | None:
+    """One caption (or null) per ``image_list`` entry; None when absent or wrong."""
+    captions = item.value("captions")
+    if captions is None:
+        return None
+    if not is_caption_list(captions):
+        item.fail("captions", "expected a list of strings (or nulls)")
+    elif names is not None and len(captions) != len(names):
+        item.fail("captions", f"{len(captions)} captions for {len(names)} images in image_list")
+    else:
+        return captions
+    return None

@@ -41,9 +41,13 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
+from data.converters.fields import Item, with_extra
+from data.converters.release import Release
+from data.converters.values import beyond, norm_key, scalar_strings, spellings, split_letters, squash
 from data.jsonl import DataError, iter_json_array, problem
 from data.media import Media
 from data.records import letters
@@ -53,8 +57,7 @@ log = logging.getLogger(__name__)
 BENCHMARK = "think360"
 
 # normalised key -> unified field
-ALIASES: dict[str, str] = {}
-for _field, _keys in {
+ALIASES = spellings({
     "id": ["id", "pid", "qid", "question_id", "uid"],
     "question": ["question", "query", "problem"],
     "answer": ["answer", "answers", "gt_answer", "ground_truth", "final_answer"],
@@ -68,9 +71,9 @@ for _field, _keys in {
     "captions": ["caption", "image_caption", "captions"],
     "solution": ["solution", "rationale", "explanation"],
     "split": ["split"],
-}.items():
-    for _key in _keys:
-        ALIASES[_key] = _field
+})
+
+REQUIRED = ("id", "question", "answer", "images")
 
 TIERS = ["Easy", "Basic", "Medium", "Hard", "Olympiad"]
 
@@ -90,38 +93,9 @@ SKILLS = ["Perceive-and-Comprehend", "Trial-and-Error", "Divide-and-Conquer", "B
 QUESTION_TYPES = ["Algebra", "Number Theory", "Combinatorics", "Geometry", "Probability & Statistics",
                   "Logic"]
 
-
-def squash(text: str) -> str:
-    """Lower-case letters and digits only: 'Trial and error' == 'trial-and-error'."""
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
 _CANONICAL = {squash(n): n for n in SKILLS + QUESTION_TYPES}
 _CANONICAL.update({"hypothesiseandtest": "Hypothesize-and-Test", "probability": "Probability & Statistics",
                    "probabilitystatistics": "Probability & Statistics"})
-
-
-def norm_key(key: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_")
-
-
-def _is_letter_token(token: str) -> bool:
-    """One letter (any case) or a run of distinct capitals ("AC"); not a word such as "square"."""
-    if not (token.isascii() and token.isalpha()):
-        return False
-    return len(token) == 1 or (token.isupper() and len(set(token)) == len(token))
-
-
-def split_letters(values: list[str]) -> list[str] | None:
-    """Sorted unique option letters from golds like "B", "(B)", "AC", "A, C"; None if not letters."""
-    found: set[str] = set()
-    for value in values:
-        tokens = [t for t in re.split(r"[\s,;/()\[\]]+", value.strip()) if t]
-        if not tokens or not all(_is_letter_token(t) for t in tokens):
-            return None
-        for t in tokens:
-            found.update(t.upper())
-    return sorted(found) or None
 
 
 def _source_file(src: Path) -> Path:
@@ -137,34 +111,95 @@ def _source_file(src: Path) -> Path:
 def convert(src: Path, media: Media) -> list[dict[str, Any]]:
     """Read the release at `src` and return unified records; DataError lists every problem."""
     path = _source_file(src)
-    problems: list[str] = []
-    records: list[dict[str, Any]] = []
-    seen: dict[str, int] = {}
-    unknown_tiers: dict[str, int] = {}
+    release = Release()
     for index, (line, raw) in enumerate(iter_json_array(path)):
-        def bad(field: str, message: str, _line: int = line, _i: int = index) -> None:
-            problems.append(problem(path, _line, f"[{_i}].{field}", message))
-
-        if not isinstance(raw, dict):
-            bad("-", f"expected an object, got {type(raw).__name__}")
-            continue
-        rec = _convert_record(raw, path.parent, media, bad)
-        if rec is None:
-            continue
-        if rec["id"] in seen:
-            bad("id", f"duplicate id {rec['id']!r} (first at record {seen[rec['id']]})")
-        seen.setdefault(rec["id"], index)
-        if rec.get("difficulty") not in (None, *TIERS):
-            unknown_tiers[rec["difficulty"]] = unknown_tiers.get(rec["difficulty"], 0) + 1
-        records.append(rec)
-    if problems:
-        raise DataError(problems)
-    if not records:
-        raise DataError([problem(path, None, "-", "no records")])
+        item = Item(raw, path, line, norm=norm_key, aliases=ALIASES, field_prefix=f"[{index}].")
+        release.add(item, f"at record {index}", _convert_record, path.parent, media)
+    records = release.finish(source=path)
+    unknown_tiers = Counter(r["difficulty"] for r in records if r.get("difficulty") not in (None, *TIERS))
     if unknown_tiers:
-        log.warning("think360: difficulty values outside the paper's five tiers, kept verbatim: %s", unknown_tiers)
+        log.warning("think360: difficulty values outside the paper's five tiers, kept verbatim: %s",
+                    dict(unknown_tiers))
     log.info("think360: %d records from %s", len(records), path)
     return records
+
+
+def _convert_record(item: Item, base: Path, media: Media) -> dict[str, Any] | None:
+    """One array element -> unified record, or None when it has problems (reported on `item`)."""
+    for first, key, field in item.conflicts:
+        item.fail(key, f"both {first!r} and {key!r} given for {field}")
+    for field in item.missing(*REQUIRED):
+        item.fail(field, "missing" if field != "images" else "missing (image_path)")
+    if not item.ok:
+        return None
+
+    rid = item.identifier("id")
+    question = item.string("question")
+    images = item.images("images", base, lambda rel: base / rel if (base / rel).is_file() else None,
+                         index_one=False)
+    choices = item.options("choices")
+    answer_type = _answer_type(item, choices)
+    rec: dict[str, Any] = {"id": rid, "benchmark": BENCHMARK, "question": question,
+                           "images": [media.ref(p) for p in images], "choices": choices,
+                           "answer": _answer(item, answer_type, choices), "answer_type": answer_type or ""}
+    _taxonomy(item, rec)
+    captions = item.captions("captions", len(images))
+    if captions is not None:
+        rec["captions"] = captions
+    for field in ("solution", "split"):
+        text = item.string(field)
+        if text is not None:
+            rec[field] = text
+    return with_extra(rec, item.extra())
+
+
+def _answer_type(item: Item, choices: list[str]) -> str | None:
+    """The paper's answer kind, or MCQ when options are given and open otherwise; None if unknown."""
+    key, kind = item.get("answer_type")
+    if kind is None:
+        return "mcq" if choices else "open"
+    answer_type = ANSWER_KINDS.get(squash(kind)) if isinstance(kind, str) else None
+    if answer_type is None:
+        item.fail(key, f"unknown answer type {kind!r} (the paper's kinds: multiple-choice, "
+                       "numerical, structural, formula, other)")
+    return answer_type
+
+
+def _answer(item: Item, answer_type: str | None, choices: list[str]) -> list[str]:
+    """Gold strings; for MCQ, option letters (from letters, or from an option's text)."""
+    key, value = item.get("answer")
+    answer = scalar_strings(value)
+    if answer is None or not any(a.strip() for a in answer):
+        item.fail(key, f"expected a non-empty string, number or list, got {value!r}")
+        return []
+    if answer_type != "mcq":
+        return answer
+    picked = split_letters(answer)
+    if picked is None and choices and all(a.strip() in choices for a in answer):
+        picked = sorted(letters(len(choices))[choices.index(a.strip())] for a in answer)
+    if picked is None:
+        item.fail(key, f"multiple-choice gold {value!r} is neither option letters nor an option")
+    elif choices and beyond(picked, len(choices)):
+        item.fail(key, f"{value!r} names an option beyond the {len(choices)} given")
+    else:
+        return picked
+    return answer
+
+
+def _taxonomy(item: Item, rec: dict[str, Any]) -> None:
+    """Difficulty tier, skills and question types, spelled as in the paper when recognised."""
+    tier = item.string("difficulty")
+    if tier is not None:
+        rec["difficulty"] = next((t for t in TIERS if t.lower() == tier.strip().lower()), tier)
+    for field in ("skills", "question_type"):
+        key, value = item.get(field)
+        if value is None:
+            continue
+        names = _as_list(value)
+        if names is None:
+            item.fail(key, "expected a list of strings or a string")
+        else:
+            rec[field] = [_CANONICAL.get(squash(n), n) for n in names]
 
 
 def _as_list(value: Any) -> list[str] | None:
@@ -174,129 +209,3 @@ def _as_list(value: Any) -> list[str] | None:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return list(value)
     return None
-
-
-def _scalar_strings(value: Any) -> list[str] | None:
-    """Answer values as strings: a string, a number, or a list of those."""
-    items = value if isinstance(value, list) else [value]
-    if not items or any(isinstance(v, bool) or not isinstance(v, (str, int, float)) for v in items):
-        return None
-    return [str(v) for v in items]
-
-
-def _convert_record(raw: dict[str, Any], base: Path, media: Media,
-                    bad: Callable[[str, str], None]) -> dict[str, Any] | None:
-    """One array element -> unified record, or None when it has problems (reported through `bad`)."""
-    ok = True  # fail() clears it; the problems are collected and the whole conversion fails
-
-    def fail(field: str, message: str) -> None:
-        nonlocal ok
-        ok = False
-        bad(field, message)
-
-    # Sort the official keys into unified fields and leftovers.
-    found: dict[str, tuple[str, Any]] = {}
-    extra: dict[str, Any] = {}
-    for key, value in raw.items():
-        field = ALIASES.get(norm_key(key))
-        if field is None:
-            extra[key] = value
-        elif field in found:
-            fail(key, f"both {found[field][0]!r} and {key!r} given for {field}")
-        else:
-            found[field] = (key, value)
-    for field in ("id", "question", "answer", "images"):
-        if found.get(field, (None, None))[1] is None:
-            fail(field, "missing" if field != "images" else "missing (image_path)")
-    if not ok:
-        return None
-    get = {f: v for f, (_, v) in found.items()}
-    key_of = {f: k for f, (k, _) in found.items()}
-
-    rid = get["id"]
-    if isinstance(rid, bool) or not isinstance(rid, (str, int)) or not str(rid).strip():
-        fail(key_of["id"], f"expected a non-empty string or integer, got {rid!r}")
-    if not isinstance(get["question"], str):
-        fail(key_of["question"], f"expected a string, got {type(get['question']).__name__}")
-
-    # Images: one path, or a list of them, relative to the JSON file.
-    paths = [get["images"]] if isinstance(get["images"], str) else get["images"]
-    images = []
-    if not isinstance(paths, list) or not paths or not all(isinstance(p, str) and p for p in paths):
-        fail(key_of["images"], f"expected a path or a list of paths, got {get['images']!r}")
-        paths = []
-    for i, rel in enumerate(paths):
-        target = base / rel
-        if not target.is_file():
-            fail(key_of["images"] if len(paths) == 1 else f"{key_of['images']}[{i}]", f"image not found: {target}")
-        else:
-            images.append(media.ref(target))
-
-    choices: list[str] = []
-    if get.get("choices") is not None:
-        value = get["choices"]
-        if isinstance(value, dict):  # {"A": "...", "B": "..."}: order by letter
-            value = [value[k] for k in sorted(value)]
-        if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, (str, int, float)) for v in value):
-            fail(key_of["choices"], "expected a list of options (or {letter: option})")
-        else:
-            choices = [str(v) for v in value]
-
-    answer_type = "mcq" if choices else "open"
-    if get.get("answer_type") is not None:
-        kind = get["answer_type"]
-        answer_type = ANSWER_KINDS.get(squash(kind)) if isinstance(kind, str) else None
-        if answer_type is None:
-            fail(key_of["answer_type"], f"unknown answer type {kind!r} (the paper's kinds: multiple-choice, "
-                                        "numerical, structural, formula, other)")
-
-    answer = _scalar_strings(get["answer"])
-    if answer is None or not any(a.strip() for a in answer):
-        fail(key_of["answer"], f"expected a non-empty string, number or list, got {get['answer']!r}")
-    elif answer_type == "mcq":
-        picked = split_letters(answer)
-        if picked is None and choices and all(a.strip() in choices for a in answer):
-            picked = sorted(letters(len(choices))[choices.index(a.strip())] for a in answer)
-        if picked is None:
-            fail(key_of["answer"], f"multiple-choice gold {get['answer']!r} is neither option letters nor an option")
-        elif choices and any(p not in letters(len(choices)) for p in picked):
-            fail(key_of["answer"], f"{get['answer']!r} names an option beyond the {len(choices)} given")
-        else:
-            answer = picked
-
-    rec: dict[str, Any] = {"id": str(rid), "benchmark": BENCHMARK, "question": get["question"],
-                           "images": images, "choices": choices, "answer": answer or [],
-                           "answer_type": answer_type or ""}
-
-    if get.get("difficulty") is not None:
-        tier = get["difficulty"]
-        if not isinstance(tier, str):
-            fail(key_of["difficulty"], f"expected a string, got {type(tier).__name__}")
-        else:
-            rec["difficulty"] = next((t for t in TIERS if t.lower() == tier.strip().lower()), tier)
-    for field in ("skills", "question_type"):
-        if get.get(field) is not None:
-            names = _as_list(get[field])
-            if names is None:
-                fail(key_of[field], "expected a list of strings or a string")
-            else:
-                rec[field] = [_CANONICAL.get(squash(n), n) for n in names]
-
-    if get.get("captions") is not None:
-        caps = get["captions"]
-        caps = [caps] if isinstance(caps, str) else caps
-        if not isinstance(caps, list) or any(c is not None and not isinstance(c, str) for c in caps):
-            fail(key_of["captions"], "expected a string or a list of strings")
-        elif ok and len(caps) != len(images):
-            fail(key_of["captions"], f"{len(caps)} caption(s) for {len(images)} image(s)")
-        else:
-            rec["captions"] = caps
-    for field in ("solution", "split"):
-        if get.get(field) is not None:
-            if isinstance(get[field], str):
-                rec[field] = get[field]
-            else:
-                fail(key_of[field], f"expected a string, got {type(get[field]).__name__}")
-    if extra:
-        rec["extra"] = extra
-    return rec if ok else None
