@@ -3,16 +3,13 @@ the Multimodal subset (Fig. 9), and text-only LLMs on the Logical, Graph Analysi
 (Fig. 10)."""
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from analysis import c2rbench_common as c2r
+from analysis.plot import save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
-from analysis.table import Context, MissingInputs, Table, save_figure
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["c2rbench.F7", "c2rbench.F8", "c2rbench.F9", "c2rbench.F10"]
 F10_SUBSETS = ["Logical", "Graph Analysis", "Reading"]
@@ -45,7 +42,7 @@ def wide(long: pd.DataFrame, df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 def bars(t: pd.DataFrame, keys: list[str], title: str, path, xlabel: str) -> None:
     keys = [k for k in keys if k in t.columns]
-    fig, ax = plt.subplots(figsize=(max(7, len(keys) * (0.6 + 0.25 * len(t))), 4.5))
+    fig, ax = subplots(figsize=(max(7, len(keys) * (0.6 + 0.25 * len(t))), 4.5))
     width = 0.8 / max(1, len(t))
     for i, (_, row) in enumerate(t.iterrows()):
         ax.bar([k + i * width for k in range(len(keys))], row[keys].astype(float), width, label=row["model"])
@@ -55,7 +52,7 @@ def bars(t: pd.DataFrame, keys: list[str], title: str, path, xlabel: str) -> Non
     ax.set_ylim(0, 100)
     ax.set_title(title)
     ax.legend(fontsize=8)
-    path = save_figure(fig, path)
+    save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:

@@ -2,14 +2,11 @@
 response by task category, level, score and final-answer presence; zero-shot, T = 0."""
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from analysis import c2rbench_common as c2r
-from analysis.table import Context, MissingInputs, Table, save_figure
+from analysis.plot import save_figure, subplots
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["c2rbench.F11"]
 PARTS = ["reasoning", "answer", "total"]
@@ -64,7 +61,7 @@ def by_dimension(tok: pd.DataFrame) -> pd.DataFrame:
 
 def figure(table: pd.DataFrame, path) -> None:
     models, dims = sorted(table["model"].unique()), list(dict.fromkeys(table["dimension"]))
-    fig, axes = plt.subplots(len(models), len(dims), figsize=(4.5 * len(dims), 3.6 * len(models)), squeeze=False)
+    fig, axes = subplots(len(models), len(dims), figsize=(4.5 * len(dims), 3.6 * len(models)), squeeze=False)
     for r, model in enumerate(models):
         for c, dim in enumerate(dims):
             ax, d = axes[r][c], table[(table["model"] == model) & (table["dimension"] == dim)]
@@ -75,7 +72,7 @@ def figure(table: pd.DataFrame, path) -> None:
             ax.set_ylabel("mean tokens per response")
     axes[0][0].legend(fontsize=8)
     fig.suptitle("Fig. 11: overthinking — mean reasoning / answer / total tokens per response (zero-shot, T = 0)")
-    path = save_figure(fig, path, dpi=110)
+    save_figure(fig, path, dpi=110)
 
 
 def build(table_id: str, ctx: Context) -> Table:

@@ -2,15 +2,12 @@
 annotated reasoning steps (data only)."""
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from analysis import c2rbench_common as c2r
+from analysis.plot import save_figure, subplots
 from analysis.reference import beside_paper
-from analysis.table import Context, ROOT, Table, save_figure
+from analysis.table import Context, ROOT, Table
 
 IDS = ["c2rbench.F3-5"]
 # §3.5: Level 1 = 3–6 steps, Level 2 = 7–11, Level 3 = ≥ 12.
@@ -47,7 +44,7 @@ def level_steps(rec: pd.DataFrame) -> pd.DataFrame:
 
 def figure(table: pd.DataFrame, hist: pd.DataFrame, path) -> None:
     subsets = table[table["subset"] != "Total"]
-    fig, ax = plt.subplots(1, 3, figsize=(17, 5))
+    fig, ax = subplots(1, 3, figsize=(17, 5))
     ax[0].pie(subsets["tasks"], labels=subsets["subset"], autopct="%1.1f%%", startangle=90)
     ax[0].set_title("Fig. 3: proportion of each subset")
     bottom = pd.Series(0.0, index=subsets.index)
@@ -61,7 +58,7 @@ def figure(table: pd.DataFrame, hist: pd.DataFrame, path) -> None:
     ax[2].set_xlabel("annotated reasoning steps")
     ax[2].set_ylabel("tasks")
     ax[2].set_title("Fig. 5: distribution of reasoning steps")
-    path = save_figure(fig, path)
+    save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:

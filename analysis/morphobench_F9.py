@@ -7,16 +7,14 @@ coverage = observed / possible classes; Shannon entropy H = −Σ p log2 p (bits
 J = H / log2(observed) and, against the whole taxonomy, H / log2(possible)."""
 from __future__ import annotations
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import numpy as np
+import pandas as pd
 
-from analysis import morphobench_common as common  # noqa: E402
-from analysis.reference import beside_paper  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
-from data.jsonl import iter_jsonl  # noqa: E402
+from analysis import morphobench_common as common
+from analysis.plot import save_figure, subplots
+from analysis.reference import beside_paper
+from analysis.table import Context, MissingInputs, Table
+from data.jsonl import iter_jsonl
 
 IDS = ["morphobench.F9"]
 TAXONOMY = {  # abbreviation -> words that name it in full (appendix A.1, C.2)
@@ -79,7 +77,7 @@ def diversity(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def figure(df: pd.DataFrame, path, scope: str) -> None:
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    fig, axes = subplots(2, 2, figsize=(12, 8))
     for ax, level, name in zip(axes.flat, FIELDS, ("L1: task nature", "L2: knowledge closure", "L3: reasoning primitive")):
         counts = df[level].value_counts()
         counts = counts.reindex([*TAXONOMY[level], *(v for v in counts.index if v not in TAXONOMY[level])], fill_value=0)
@@ -93,7 +91,7 @@ def figure(df: pd.DataFrame, path, scope: str) -> None:
     ax.set(title="Leaves <L1, L2, L3> by rank", xlabel="leaf rank", ylabel="items (count)")
     ax.legend()
     fig.suptitle(f"MorphoBench taxonomy diversity ({scope})")
-    path = save_figure(fig, path)
+    save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import json
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis.omibench_b_util import BENCH, run_records  # noqa: E402
-from analysis.stats import ACC_NOTE, accuracy  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
-from judge.agreement import compare, disagreements  # noqa: E402
+from analysis.omibench_b_util import BENCH, run_records
+from analysis.plot import save_figure, subplots
+from analysis.stats import ACC_NOTE, accuracy
+from analysis.table import Context, MissingInputs, Table
+from judge.agreement import compare, disagreements
 
 IDS = ["omibench.F16"]
 SETTING = "cot_boxed"
@@ -64,7 +61,7 @@ def build(table_id: str, ctx: Context) -> Table:
     sheet.parent.mkdir(parents=True, exist_ok=True)
     sheet.write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in review), encoding="utf-8")
 
-    fig, ax = plt.subplots(figsize=(7, 1 + 0.5 * len(table)))
+    fig, ax = subplots(figsize=(7, 1 + 0.5 * len(table)))
     left = np.zeros(len(table))
     share = table[list(QUADRANTS.values())].div(table["items"].replace(0, np.nan), axis=0).fillna(0) * 100
     for q in QUADRANTS.values():

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import yaml
-from matplotlib.figure import Figure
 
 from analysis.omibench_T2 import SUBJECTS
+from analysis.plot import save_figure, subplots
 from analysis.reference import beside_paper
-from analysis.table import Context, MissingInputs, ROOT, Table, save_figure
+from analysis.table import Context, MissingInputs, ROOT, Table
 from data.jsonl import iter_jsonl
 from data.records import IMAGE_TAG
 
@@ -67,8 +67,7 @@ def statistics(df: pd.DataFrame) -> pd.DataFrame:
 def figure(df: pd.DataFrame, long: pd.DataFrame, path: Path) -> Path:
     subjects = [s for s in long["subject"].unique() if s != "All"]
     val = long.set_index(["subject", "statistic"])["number"]
-    fig = Figure(figsize=(14, 4.5))
-    ax1, ax2, ax3 = fig.subplots(1, 3)
+    fig, (ax1, ax2, ax3) = subplots(1, 3, figsize=(14, 4.5))
     x = np.arange(len(subjects))
     open_, mc = [val[(s, "open-ended items")] for s in subjects], [val[(s, "multiple-choice items")] for s in subjects]
     ax1.bar(x, open_, label="open-ended")
@@ -81,8 +80,7 @@ def figure(df: pd.DataFrame, long: pd.DataFrame, path: Path) -> Path:
     ax3.bar(counts.index, counts.values)
     ax3.set(xlabel="images per item", ylabel="items", title="Image-count distribution")
     fig.suptitle("OMIBench Fig. 2: dataset statistics")
-    path = save_figure(fig, path)
-    return path
+    return save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
 from analysis.omibench_T2 import METRICS, SETTING, per_subject
+from analysis.plot import save_figure, subplots
 from analysis.reference import aliases, beside_paper
 from analysis.stats import spearman
 from analysis.external import external_file
-from analysis.table import Context, MissingInputs, ROOT, Table, save_figure
+from analysis.table import Context, MissingInputs, ROOT, Table
 
 IDS = ["omibench.F3a", "omibench.F3d"]
 EXTERNAL = ROOT / "data" / "external" / "omibench" / "other_benchmarks.csv"
@@ -76,8 +76,8 @@ def correlations(table: pd.DataFrame, omi: list[str]) -> pd.DataFrame:
 
 
 def scatter(table: pd.DataFrame, corr: pd.DataFrame, x: str, path: Path) -> Path:
-    fig = Figure(figsize=(10, 4))
-    for ax, bench in zip(fig.subplots(1, 2), BENCHMARKS):
+    fig, axes = subplots(1, 2, figsize=(10, 4))
+    for ax, bench in zip(axes, BENCHMARKS):
         both = table.dropna(subset=[x, bench])
         ax.scatter(both[bench], both[x])
         for _, r in both.iterrows():
@@ -87,22 +87,19 @@ def scatter(table: pd.DataFrame, corr: pd.DataFrame, x: str, path: Path) -> Path
         rho = mine["rho"].iloc[0] if len(mine) else np.nan
         ax.set(xlabel=f"{bench} score (%)", ylabel=f"{x} (%)", title=f"{bench}: Spearman ρ = {rho:.3f}")
     fig.suptitle("OMIBench Fig. 3(a): ranking consistency with OlympiadBench and MMIU")
-    path = save_figure(fig, path)
-    return path
+    return save_figure(fig, path)
 
 
 def bars(table: pd.DataFrame, x: str, path: Path) -> Path:
     cols = [x, *BENCHMARKS]
     t = table.sort_values(x)
-    fig = Figure(figsize=(max(6, 1.2 * len(t) + 2), 4))
-    ax = fig.subplots()
+    fig, ax = subplots(figsize=(max(6, 1.2 * len(t) + 2), 4))
     for i, c in enumerate(cols):
         ax.bar(np.arange(len(t)) + 0.27 * i, t[c], 0.27, label=c)
     ax.set_xticks(np.arange(len(t)) + 0.27, t["model"], rotation=20, ha="right")
     ax.set(xlabel="model", ylabel="score (%)", title="OMIBench Fig. 3(d): OMIBench vs MMIU and OlympiadBench", ylim=(0, 100))
     ax.legend(fontsize=8)
-    path = save_figure(fig, path)
-    return path
+    return save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
 from analysis.omibench_T2 import SETTING
+from analysis.plot import save_figure, subplots
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
-from analysis.table import Context, MissingInputs, Table, save_figure
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.F3b"]
 BINS = ["1", "2", "3", "4", "5", "≥6"]
@@ -33,8 +33,7 @@ def by_images(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def figure(long: pd.DataFrame, bins: list[str], path: Path) -> Path:
-    fig = Figure(figsize=(7, 4))
-    ax = fig.subplots()
+    fig, ax = subplots(figsize=(7, 4))
     x = np.arange(len(bins))
     val = long.set_index(["model", "images"])["acc"]
     ax.bar(x, [val.get((POOLED, b), np.nan) for b in bins], color="lightgray", label=POOLED)
@@ -43,8 +42,7 @@ def figure(long: pd.DataFrame, bins: list[str], path: Path) -> Path:
     ax.set(xticks=x, xticklabels=bins, xlabel="images per item", ylabel="ACC (%)",
            title="OMIBench Fig. 3(b): accuracy by number of images", ylim=(0, 100))
     ax.legend(fontsize=8)
-    path = save_figure(fig, path)
-    return path
+    return save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:

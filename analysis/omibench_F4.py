@@ -9,11 +9,11 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure  # no pyplot: no global state, and PNGs render without a display
 
 from analysis.omibench_T2 import METRICS
+from analysis.plot import save_figure, subplots
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table, counted_correct, mcnemar
-from analysis.table import Context, MissingInputs, Table, save_figure
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.F4a", "omibench.F4b"]
 BASELINE = "cot_boxed"
@@ -102,8 +102,7 @@ def bar_figure(long: pd.DataFrame, settings: list[str], path: Path, title: str) 
     # A metric without any score (e.g. GPTScore with an unconfigured judge model) gets no empty panel.
     metrics = [m for m in METRICS if long.loc[long["metric"] == m, "acc"].notna().any()] or [long["metric"].iloc[0]]
     models = sorted(set(long["model"]))
-    fig = Figure(figsize=(max(5, 1.6 * len(models) * len(metrics) + 2), 4))
-    axes = fig.subplots(1, len(metrics), squeeze=False)
+    fig, axes = subplots(1, len(metrics), figsize=(max(5, 1.6 * len(models) * len(metrics) + 2), 4), squeeze=False)
     width = 0.8 / len(settings)
     for ax, metric in zip(axes[0], metrics):
         sub = long[long["metric"] == metric].set_index(["model", "setting"])["acc"]
@@ -117,8 +116,7 @@ def bar_figure(long: pd.DataFrame, settings: list[str], path: Path, title: str) 
         ax.set_title(metric)
     axes[0][0].legend(fontsize=8)
     fig.suptitle(title)
-    path = save_figure(fig, path)
-    return path
+    return save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:

@@ -5,17 +5,14 @@ from __future__ import annotations
 import math
 import re
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis.omibench_b_util import BENCH, METRICS, model_params  # noqa: E402
-from analysis.reference import beside_paper  # noqa: E402
-from analysis.scaling import saturation_point  # noqa: E402
-from analysis.stats import ACC_NOTE, BESIDE, accuracy_table  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
+from analysis.omibench_b_util import BENCH, METRICS, model_params
+from analysis.plot import save_figure, subplots
+from analysis.reference import beside_paper
+from analysis.scaling import saturation_point
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.F5b"]
 SETTING = "cot_boxed"   # Table 2's runs: the figure plots their totals by size
@@ -86,7 +83,7 @@ def build(table_id: str, ctx: Context) -> Table:
         .sort_values(["family", "metric", "params_total_b"]).reset_index(drop=True)
     sat = saturation(df)
 
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    fig, axes = subplots(1, 2, figsize=(10, 4), sharey=True)
     for ax, (axis, col) in zip(axes, AXES.items()):
         for (family, metric), g in df.groupby(["family", "metric"]):
             g = g.sort_values(col)

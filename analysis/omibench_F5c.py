@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import json
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis.experiments import models_of  # noqa: E402
-from analysis.inputs import Run  # noqa: E402
-from analysis.omibench_b_util import BENCH, METRICS, run_records  # noqa: E402
-from analysis.scaling import PAPER_KS, parallel_scaling  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
+from analysis.experiments import models_of
+from analysis.inputs import Run
+from analysis.omibench_b_util import BENCH, METRICS, run_records
+from analysis.plot import line_figure
+from analysis.scaling import PAPER_KS, parallel_scaling
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.F5c"]
 EXPERIMENT = "omibench_F5c"
@@ -77,16 +74,13 @@ def build(table_id: str, ctx: Context) -> Table:
     if not_run:
         notes.append(f"k beyond the samples any run drew (NaN rows): {not_run}.")
 
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for (model, metric), g in ran.groupby(["model", "metric"]):
-        line, = ax.plot(np.log2(g["k"]), g["maj_at_k"], marker="o", label=f"{model} {metric} maj@k")
-        ax.plot(np.log2(g["k"]), g["avg_at_k"], ls="--", color=line.get_color(), label=f"{model} {metric} avg@k")
-        ax.plot(np.log2(g["k"]), g["pass_at_k"], ls=":", color=line.get_color(), label=f"{model} {metric} pass@k")
-    ax.set_xlabel("log2 k (number of samples)")
-    ax.set_ylabel("score (%)")
-    ax.set_title("OMIBench Fig. 5(c): parallel scaling (majority vote)")
-    ax.legend(fontsize=6)
-    path = save_figure(fig, ctx.figures / f"{table_id}.png")
+    # one colour per model and metric: maj@k solid with markers, avg@k dashed, pass@k dotted
+    curves = [(np.log2(g["k"]), g[col], {"color": f"C{i}", "label": f"{model} {metric} {name}", **style})
+              for i, ((model, metric), g) in enumerate(ran.groupby(["model", "metric"]))
+              for col, name, style in (("maj_at_k", "maj@k", {"marker": "o"}), ("avg_at_k", "avg@k", {"ls": "--"}),
+                                       ("pass_at_k", "pass@k", {"ls": ":"}))]
+    path = line_figure(curves, ctx.figures / f"{table_id}.png", legend_size=6, xlabel="log2 k (number of samples)",
+                       ylabel="score (%)", title="OMIBench Fig. 5(c): parallel scaling (majority vote)")
     return Table(
         table_id,
         "OMIBench Figure 5(c) — parallel scaling: score (%) of the majority-voted answer over k samples at T = 0.6 "

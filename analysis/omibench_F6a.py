@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import re
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis.omibench_b_util import BENCH, METRICS, raw_manifest, runs_named  # noqa: E402
-from analysis.stats import ACC_NOTE, BESIDE, accuracy_table  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
+from analysis.omibench_b_util import BENCH, METRICS, raw_manifest, runs_named
+from analysis.plot import save_figure, subplots
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.F6a"]
 ICL = re.compile(r"icl\+shots(\d+)\+demos-(none|first|all)")
@@ -69,7 +66,7 @@ def build(table_id: str, ctx: Context) -> Table:
     table = table[[c for c in order if c in table.columns]].reset_index()
     table.columns.name = None
 
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = subplots(figsize=(7, 4))
     groups = table[["model", "shots", "metric"]].astype(str).agg(" / ".join, axis=1).tolist()
     conds = [c for c in order if c in table.columns]
     width = 0.8 / max(len(conds), 1)

@@ -6,20 +6,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis.omibench_b_util import (BENCH, EXTERNAL, METRICS, data_file, per_subject,  # noqa: E402
+from analysis.omibench_b_util import (BENCH, EXTERNAL, METRICS, data_file, per_subject,
                                       records, wide)
-from analysis.reference import beside_paper  # noqa: E402
+from analysis.reference import beside_paper
 from analysis.external import EXAMPLE_NOTE
+from analysis.plot import save_figure, subplots
 from analysis.stats import ACC_NOTE, BESIDE
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
-from judge import rules  # noqa: E402
+from analysis.table import Context, MissingInputs, Table
+from judge import rules
 
 IDS = ["omibench.F6bc", "omibench.T10"]
 SETTING = "cot_boxed"
@@ -126,7 +123,7 @@ def build(table_id: str, ctx: Context) -> Table:
                                          for _, row in table.iterrows()]
     fails = long[long["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
 
-    fig, ax = plt.subplots(figsize=(8, 4))
+    fig, ax = subplots(figsize=(8, 4))
     metrics = [m for m in ("ACC", "GPTScore") if f"{m} Total" in table]
     for i, m in enumerate(metrics):
         ax.bar(np.arange(len(table)) + i * 0.4, table[f"{m} Total"].astype(float), 0.4, label=m)

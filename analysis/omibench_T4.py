@@ -8,14 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
 from analysis.experiments import pairs_of
 from analysis.omibench_F4 import paired_tests
 from analysis.omibench_T2 import METRICS, SETTING, per_subject, subject_wide
+from analysis.plot import save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
-from analysis.table import Context, MissingInputs, Table, save_figure
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.T4", "omibench.F4c"]
 EXPERIMENT = "omibench_T4"
@@ -71,8 +71,8 @@ def figure(long: pd.DataFrame, pairs: list[Pair], path: Path) -> Path:
     metrics = [m for m in METRICS if long.loc[long["metric"] == m, "acc"].notna().any()] or ["ACC"]
     total = long[long["subject"] == "Total"].set_index(["metric", "model"])["acc"]
     x = np.arange(len(pairs))
-    fig = Figure(figsize=(max(5.0, 1.2 * len(pairs)) * len(metrics), 4.5))
-    for ax, metric in zip(fig.subplots(1, len(metrics), squeeze=False)[0], metrics):
+    fig, axes = subplots(1, len(metrics), figsize=(max(5.0, 1.2 * len(pairs)) * len(metrics), 4.5), squeeze=False)
+    for ax, metric in zip(axes[0], metrics):
         for i, (side, name) in enumerate(((1, "Instruct"), (0, "Thinking"))):
             ax.bar(x + 0.4 * i, [total.get((metric, pair[side]), np.nan) for pair in pairs], 0.4, label=name)
         ax.set_xticks(x + 0.2, [instruct for _, instruct in pairs], rotation=30, ha="right", fontsize=7)

@@ -63,17 +63,6 @@ class Table:
         return lines
 
 
-def save_figure(fig, path: Path, dpi: int = 120) -> Path:
-    """Lay out, write and close a matplotlib figure (closed, so `--all` does not pile figures up)."""
-    import matplotlib.pyplot as plt
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.tight_layout()
-    fig.savefig(path, dpi=dpi)
-    plt.close(fig)
-    return path
-
-
 def _md(df: pd.DataFrame) -> str:
     return df.to_markdown(index=False, floatfmt=".2f") if not df.empty else "_(empty)_"
 

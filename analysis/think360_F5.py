@@ -2,14 +2,11 @@
 co-occurrence (items needing both). Data only; a heatmap stands in for the paper's chord diagram."""
 from __future__ import annotations
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis import think360_common as common  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
+from analysis import think360_common as common
+from analysis.plot import save_figure, subplots
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["think360.F5"]
 
@@ -32,8 +29,7 @@ def co_occurrence(recs: list[dict], field: str, order: list[str]) -> tuple[pd.Da
 
 
 def draw(freq: pd.DataFrame, matrix: pd.DataFrame, path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [1, 1.1]})
+    fig, (left, right) = subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [1, 1.1]})
     left.barh(freq["category"], freq["frequency_pct"], color="tab:blue", label="share of items")
     left.invert_yaxis()
     left.set_xlabel("items requiring the skill (% of all items)")
@@ -48,7 +44,7 @@ def draw(freq: pd.DataFrame, matrix: pd.DataFrame, path) -> None:
     right.set_title("Skill co-occurrence\n(items needing both; diagonal = the skill's count)")
     fig.colorbar(im, ax=right, label="items (count)")
     fig.suptitle("Think360° Fig. 5 — cognitive skills: frequency and co-occurrence")
-    path = save_figure(fig, path, dpi=150)
+    save_figure(fig, path, dpi=150)
 
 
 def build(table_id: str, ctx: Context) -> Table:

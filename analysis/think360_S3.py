@@ -5,16 +5,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis import think360_common as common  # noqa: E402
-from analysis.reference import beside_paper  # noqa: E402
-from analysis.table import Context, Table, save_figure  # noqa: E402
-from analysis.think360_T1 import words  # noqa: E402
+from analysis import think360_common as common
+from analysis.plot import save_figure, subplots
+from analysis.reference import beside_paper
+from analysis.table import Context, Table
+from analysis.think360_T1 import words
 
 IDS = ["think360.S3"]
 TOP = 30
@@ -40,8 +37,7 @@ def length_stats(lengths: list[int]) -> pd.DataFrame:
 
 
 def draw(counts: pd.DataFrame, lengths: list[int], path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.5))
+    fig, (left, right) = subplots(1, 2, figsize=(13, 5.5))
     top = counts.head(TOP)
     left.barh(top["word"], top["count"], color="tab:green", label=f"top {len(top)} words")
     left.invert_yaxis()
@@ -57,7 +53,7 @@ def draw(counts: pd.DataFrame, lengths: list[int], path) -> None:
     right.set_title("Question length distribution")
     right.legend()
     fig.suptitle("Think360° Fig. S3 — question words and lengths")
-    path = save_figure(fig, path, dpi=150)
+    save_figure(fig, path, dpi=150)
 
 
 def build(table_id: str, ctx: Context) -> Table:

@@ -7,15 +7,12 @@ configs/experiments/think360_S4.yaml, both at Table 3's setting and repeats.
 """
 from __future__ import annotations
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis import experiments, think360_common as common  # noqa: E402
-from analysis.reference import beside_paper  # noqa: E402
-from analysis.table import ROOT, Context, MissingInputs, Table, save_figure  # noqa: E402
+from analysis import experiments, think360_common as common
+from analysis.plot import save_figure, subplots
+from analysis.reference import beside_paper
+from analysis.table import ROOT, Context, MissingInputs, Table
 
 IDS = ["think360.S4"]
 CONFIG = ROOT / "configs" / "experiments" / "think360_S4.yaml"
@@ -46,8 +43,7 @@ def ratios(pairs: pd.DataFrame) -> pd.DataFrame:
 
 
 def draw(table: pd.DataFrame, path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig, ax = plt.subplots(figsize=(8, 6))
+    fig, ax = subplots(figsize=(8, 6))
     base = 60  # marker area (pt²) of the non-thinking circle, radius 1; thinking radius × time ratio (Kimi: ×26.7)
     ax.scatter([1], [1], s=base, facecolors="none", edgecolors="grey", label="non-thinking (radius 1)")
     for i, row in enumerate(table.itertuples(index=False)):

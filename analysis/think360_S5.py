@@ -2,16 +2,13 @@
 Caption+Question (CQ) and Image+Question+Caption (ICQ) per model."""
 from __future__ import annotations
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis import think360_common as common  # noqa: E402
-from analysis.reference import beside_paper  # noqa: E402
-from analysis.stats import ACC_NOTE, BESIDE  # noqa: E402
-from analysis.table import Context, Table, save_figure  # noqa: E402
+from analysis import think360_common as common
+from analysis.plot import save_figure, subplots
+from analysis.reference import beside_paper
+from analysis.stats import ACC_NOTE, BESIDE
+from analysis.table import Context, Table
 
 IDS = ["think360.S5"]
 INPUTS = {"IQ": "direct+temp0.7", "IO": "direct+temp0.7+io", "CQ": "direct+temp0.7+caption",
@@ -31,8 +28,7 @@ def modality_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def draw(table: pd.DataFrame, path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig, ax = plt.subplots(figsize=(max(6, 1.8 * len(table)), 4.5))
+    fig, ax = subplots(figsize=(max(6, 1.8 * len(table)), 4.5))
     width = 0.8 / len(INPUTS)
     for i, name in enumerate(INPUTS):
         xs = [k + (i - (len(INPUTS) - 1) / 2) * width for k in range(len(table))]
@@ -44,7 +40,7 @@ def draw(table: pd.DataFrame, path) -> None:
     ax.set_ylim(0, max(5.0, 1.1 * top) if pd.notna(top) else 5.0)
     ax.set_title("Think360° Fig. S5 — input settings: IQ, IO, CQ, ICQ")
     ax.legend(title="input")
-    path = save_figure(fig, path, dpi=150)
+    save_figure(fig, path, dpi=150)
 
 
 def build(table_id: str, ctx: Context) -> Table:
