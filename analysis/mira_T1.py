@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.mira_common import DOMAIN_ORDER, LEVELS, grouped, scoring_units, verdicts
-from analysis.mira_tasks import HOW
-from analysis.stats import ACC_NOTE, BESIDE
+from analysis.mira_common import DOMAIN_ORDER, HOW, LEVELS, UNIT_NOTE, grouped, scoring_units, verdicts
+from analysis.stats import BESIDE
 from analysis.table import Context, Table
 
 IDS = ["mira.T1"]
@@ -43,7 +42,7 @@ def build(table_id: str, ctx: Context) -> Table:
         vs_paper=None,
         extra={"Scored units and failures": long[["model", "level", "group", "judge", "acc", *BESIDE]]
                .sort_values(["model", "group", "level"])},
-        notes=[ACC_NOTE + " A unit is an item or a Gear Rotation pair.",
+        notes=[UNIT_NOTE,
                "The paper's Table 1 is in the main paper, which our text (supplementary only) does not include: "
                "no reference numbers.",
                "Averaging: over scoring units (items; a Gear Rotation pair counts once), not over tasks.",

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.mira_common import DOMAIN_ORDER, TASK_ORDER, grouped, paper_order, scoring_units, verdicts
-from analysis.stats import ACC_NOTE, BESIDE
+from analysis.mira_common import (DOMAIN_ORDER, TASK_ORDER, UNIT_NOTE, grouped, paper_order, scoring_units,
+                                  verdicts)
+from analysis.stats import BESIDE
 from analysis.table import Context, Table
 
 IDS = ["mira.Tspec"]
@@ -41,7 +42,7 @@ def build(table_id: str, ctx: Context) -> Table:
         table,
         vs_paper=None,
         extra={"Scored units and failures": long[["model", "template", "group", "judge", "acc", *BESIDE]]},
-        notes=[ACC_NOTE + " A unit is an item or a Gear Rotation pair.",
+        notes=[UNIT_NOTE,
                "The paper's numbers for this comparison are in the main text, not in our supplementary text: "
                "no reference numbers (the project page states an average gain of about 1.4-1.5 points).",
                "Gear Rotation is scored by pairs (both questions of a pair right) as in the authors' acc.py.",

@@ -17,16 +17,18 @@ import pandas as pd
 
 from analysis.inputs import Run
 from analysis.reference import load_reference
-from analysis.stats import accuracy_table
+from analysis.stats import ACC_NOTE, accuracy_table
 from analysis.table import Context, MissingInputs
 from data.converters.mira import DOMAINS, TASKS
 from data.jsonl import iter_jsonl
 
 LEVELS = {"direct": "D", "cot_general": "T", "visual_cot": "V"}
 JUDGES = ("mira_judge", "rules")            # preferred first
+HOW = "run the levels experiment: python -m pipeline.experiments --only mira.T4-T10 (demo: bash run_all.sh)"
 TASK_ORDER = [name for name, _, _ in TASKS]
 DOMAIN_ORDER = list(DOMAINS)
 PAIRED_TASKS = {"Gear Rotation"}
+UNIT_NOTE = ACC_NOTE + " A unit is an item or a Gear Rotation pair."
 _UID_KEYS = ("uid", "id", "pid", "qid")     # where the converter keeps the release id (in `extra`)
 
 

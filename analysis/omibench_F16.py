@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from analysis.omibench_b_util import BENCH, run_records
+from analysis.omibench_common import BENCH, run_records
 from analysis.plot import save_figure, subplots
 from analysis.stats import ACC_NOTE, accuracy
 from analysis.table import Context, MissingInputs, Table

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from analysis.omibench_T2 import SUBJECTS
+from analysis.omibench_common import SUBJECTS
 from analysis.plot import save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.table import Context, MissingInputs, ROOT, Table

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.omibench_T2 import METRICS, SETTING, per_subject
+from analysis.omibench_common import METRICS, SETTING, per_subject
 from analysis.plot import save_figure, subplots
 from analysis.reference import aliases, beside_paper
 from analysis.stats import spearman

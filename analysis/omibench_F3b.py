@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.omibench_T2 import SETTING
+from analysis.omibench_common import SETTING
 from analysis.plot import save_figure, subplots
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table

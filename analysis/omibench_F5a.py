@@ -6,7 +6,7 @@ import re
 
 import pandas as pd
 
-from analysis.omibench_b_util import BENCH, METRICS, runs_named
+from analysis.omibench_common import BENCH, METRICS, runs_named
 from analysis.plot import line_figure
 from analysis.scaling import sequential_scaling
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table

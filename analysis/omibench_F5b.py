@@ -7,7 +7,7 @@ import re
 
 import pandas as pd
 
-from analysis.omibench_b_util import BENCH, METRICS, model_params
+from analysis.omibench_common import BENCH, METRICS, model_params
 from analysis.plot import save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.scaling import saturation_point

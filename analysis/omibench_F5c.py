@@ -2,40 +2,16 @@
 T = 0.6 (Appendix H.3); maj@k against log2 k, with avg@k and pass@k beside it."""
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 
-from analysis.experiments import models_of
 from analysis.inputs import Run
-from analysis.omibench_b_util import BENCH, METRICS, run_records
+from analysis.omibench_common import SAMPLING_SETTINGS, run_records, sampling_runs, verdict_lines
 from analysis.plot import line_figure
 from analysis.scaling import PAPER_KS, parallel_scaling
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.F5c"]
-EXPERIMENT = "omibench_F5c"
-# The paper's run (T 0.6, L_max 16384), then the demo's run of the same setting without +max.
-SETTINGS = ["cot_boxed+temp0.6+max16384", "cot_boxed+temp0.6"]
-
-
-def verdict_lines(run: Run) -> list[dict]:
-    """The verdict file's lines as written (parallel_scaling keeps the last per id and sample)."""
-    return [json.loads(x) for x in run.path.read_text(encoding="utf-8").splitlines() if x.strip()]
-
-
-def sampling_runs(ctx: Context) -> dict[str, dict[str, Run]]:
-    """metric → model → its parallel-sampling run (the first of SETTINGS the model has), for the F5c
-    experiment's models only: Table 5 and the significance runs sample cot_boxed+temp0.6 too, and Table 5's
-    GPTScore file holds two judge models' verdicts, which a vote must not mix."""
-    out: dict[str, dict[str, Run]] = {}
-    for metric, judge in METRICS.items():
-        for setting in SETTINGS:
-            for run in ctx.runs(BENCH, [setting], judge):
-                if run.model in models_of(EXPERIMENT):
-                    out.setdefault(metric, {}).setdefault(run.model, run)
-    return out
 
 
 def scaling_of(run: Run, answers: Run | None) -> pd.DataFrame:
@@ -52,7 +28,8 @@ def scaling_of(run: Run, answers: Run | None) -> pd.DataFrame:
 def build(table_id: str, ctx: Context) -> Table:
     runs = sampling_runs(ctx)
     if not runs:
-        raise MissingInputs(f"no judged omibench {' or '.join(SETTINGS)} runs (run configs/experiments/omibench_F5c.yaml "
+        raise MissingInputs(f"no judged omibench {' or '.join(SAMPLING_SETTINGS)} runs (run "
+                            "configs/experiments/omibench_F5c.yaml "
                             "with n = 16 samples, or bash run_all.sh for the demo's 4)")
     frames, sources, notes = [], [], []
     rules = runs.get("ACC", {})

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from analysis.omibench_b_util import BENCH, METRICS, raw_manifest, runs_named
+from analysis.omibench_common import BENCH, METRICS, raw_manifest, runs_named
 from analysis.plot import save_figure, subplots
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.omibench_b_util import (BENCH, EXTERNAL, METRICS, data_file, per_subject,
-                                      records, wide)
+from analysis.omibench_common import (BENCH, EXTERNAL, METRICS, data_file, pooled_per_subject, records,
+                                      subject_wide_present)
 from analysis.reference import beside_paper
 from analysis.external import EXAMPLE_NOTE
 from analysis.plot import save_figure, subplots
@@ -88,8 +88,8 @@ def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, lis
         if unknown:
             notes.append(f"{name}: {len(unknown)} id(s) not in the data file left out, e.g. {unknown[0]!r}")
         for metric, df in frames.items():
-            long.append(per_subject(df, ["model"]).assign(metric=metric, kind="tool" if base_of(name) else "internal",
-                                                          base=base_of(name) or ""))
+            kind = "tool" if base_of(name) else "internal"
+            long.append(pooled_per_subject(df, ["model"]).assign(metric=metric, kind=kind, base=base_of(name) or ""))
     if not long:
         raise MissingInputs(f"no system file in {folder} has an id of {path} (the outputs answer another data file?)")
     bases = {b for b in map(base_of, files) if b}
@@ -100,7 +100,7 @@ def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, lis
             continue
         df = df[df["model"].isin(bases)]
         if not df.empty:
-            base_rows = per_subject(df, ["model"]).assign(metric=metric, kind="base run")
+            base_rows = pooled_per_subject(df, ["model"]).assign(metric=metric, kind="base run")
             long.append(base_rows.assign(base=base_rows["model"]))
             sources += [r for r in ctx.runs(BENCH, [SETTING], judge) if r.model in bases]
     missing = sorted(bases - {m for d in long for m in d.loc[d["kind"] == "base run", "model"]})
@@ -111,7 +111,7 @@ def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, lis
 
 def build(table_id: str, ctx: Context) -> Table:
     long, sources, notes = collect(ctx)
-    table = wide(long, ["base", "kind", "model"])
+    table = subject_wide_present(long, ["base", "kind", "model"])
     # each base model's run, then its tool frameworks; the internal systems last
     table["group"] = [b if b else "\uffff" for b in table["base"]]
     table["order"] = table["kind"].map({"base run": 0, "tool": 1, "internal": 2})

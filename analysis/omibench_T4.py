@@ -10,8 +10,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.experiments import pairs_of
-from analysis.omibench_F4 import paired_tests
-from analysis.omibench_T2 import METRICS, SETTING, per_subject, subject_wide
+from analysis.omibench_common import METRICS, SETTING, paired_tests, per_subject, subject_wide
 from analysis.plot import save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE

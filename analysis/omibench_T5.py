@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.experiments import experiment, models_of
-from analysis.omibench_b_util import BENCH, METRICS, SUBJECTS, evaluator_verdicts
+from analysis.omibench_common import BENCH, METRICS, SUBJECTS, evaluator_verdicts
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, repeat_mean_std
 from analysis.table import Context, MissingInputs, Table

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.omibench_F4 import common_items, paired_tests
-from analysis.omibench_T2 import METRICS, per_subject, subject_wide
+from analysis.omibench_common import METRICS, common_items, paired_tests, per_subject, subject_wide
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.inputs import find_runs, pick_setting
-from analysis.omibench_b_util import BENCH, EXTERNAL, evaluator_verdicts, rel
+from analysis.omibench_common import BENCH, EXTERNAL, evaluator_verdicts, rel
 from analysis.reference import beside_paper
 from analysis.stats import spearman
 from analysis.external import external_file

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.omibench_b_util import BENCH, EXTERNAL, METRICS, data_file, records, rel
+from analysis.omibench_common import BENCH, EXTERNAL, METRICS, data_file, records, rel
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, accuracy_table
 from analysis.external import external_file

@@ -7,7 +7,7 @@ import re
 import pandas as pd
 
 from analysis.experiments import experiment
-from analysis.omibench_b_util import BENCH, METRICS, per_subject, wide
+from analysis.omibench_common import BENCH, METRICS, pooled_per_subject, subject_wide_present
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
@@ -41,14 +41,14 @@ def build(table_id: str, ctx: Context) -> Table:
         sft = {m for m in df["model"].unique() if SFT.fullmatch(m)}
         keep = sft | {backbone(m)[0] for m in sft}
         if sft:
-            long.append(per_subject(df[df["model"].isin(keep)], ["model"]).assign(metric=metric))
+            long.append(pooled_per_subject(df[df["model"].isin(keep)], ["model"]).assign(metric=metric))
             sources += [r for r in ctx.runs(BENCH, [SETTING], judge) if r.model in keep]
     if not long:
         raise MissingInputs(f"no judged omibench {SETTING} run of a fine-tuned checkpoint (<base>-sft-<data>, e.g. "
                             "qwen3-vl-8b-instruct-sft-cmmcot: configs/experiments/omibench_T9.yaml, paper profile)")
     long = pd.concat(long, ignore_index=True)
     long[["backbone", "variant"]] = [backbone(m) for m in long["model"]]
-    table = wide(long, ["backbone", "variant", "model"])
+    table = subject_wide_present(long, ["backbone", "variant", "model"])
     table["order"] = table["variant"] != "base"
     table = table.sort_values(["backbone", "order", "variant"]).drop(columns="order").reset_index(drop=True)
     missing = sorted({b for b, _ in map(backbone, long["model"])} - set(long.loc[long["variant"] == "base", "model"]))

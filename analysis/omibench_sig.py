@@ -11,14 +11,14 @@ import re
 import pandas as pd
 
 from analysis.experiments import experiment, models_of, pairs_of
-from analysis.omibench_b_util import BENCH, METRICS, raw_manifest, run_records, runs_named
-from analysis.omibench_F5c import EXPERIMENT as SAMPLES, sampling_runs, verdict_lines
+from analysis.omibench_common import (BENCH, METRICS, SAMPLING, raw_manifest, run_records, runs_named,
+                                      sampling_runs, verdict_lines)
 from analysis.scaling import PAPER_KS, failed_sample, maj_at_k, vote_key
 from analysis.stats import counted_correct, mcnemar, paired_permutation
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.sig"]
-SIG, ICL = "omibench_sig", "omibench_F6a"   # the experiments of the pair and ICL tests (SAMPLES: F5c's)
+SIG, ICL = "omibench_sig", "omibench_F6a"   # the experiments of the pair and ICL tests (SAMPLING: F5c's)
 TEXT_ICL = re.compile(r"icl\+shots(\d+)\+demos-none")
 
 
@@ -134,5 +134,5 @@ def build(table_id: str, ctx: Context) -> Table:
                         "Paper: Qwen-VL-32B Thinking vs Instruct, 1 vs 16 samples, 0- vs 3-shot textual ICL over five "
                         "repeated runs, all p < 0.05 (no p-values printed: no reference file). Here: the pairs of "
                         f"configs/experiments/{SIG}.yaml on its repeated runs (else Table 4's single run), the largest "
-                        f"drawn k of {SAMPLES}.yaml's sampling run, and the largest-shot demos-none run of {ICL}.yaml "
+                        f"drawn k of {SAMPLING}.yaml's sampling run, and the largest-shot demos-none run of {ICL}.yaml "
                         "against its cot_boxed runs; demonstration items are excluded from both sides."])

@@ -11,7 +11,6 @@ from analysis import think360_common as common
 from analysis.plot import save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
-from analysis.think360_T1 import words
 
 IDS = ["think360.S3"]
 TOP = 30
@@ -59,7 +58,7 @@ def draw(counts: pd.DataFrame, lengths: list[int], path) -> None:
 def build(table_id: str, ctx: Context) -> Table:
     recs, data_note = common.records()
     questions = [r["question"] for r in recs]
-    lengths = [words(q) for q in questions]
+    lengths = [common.words(q) for q in questions]
     counts = word_counts(questions)
     stats = length_stats(lengths).assign(model=common.PAPER_NAME)
     figure = ctx.figures / f"{table_id}.png"

@@ -14,11 +14,6 @@ FREE_FORM = {"numeric": "Numerical", "expression": "Formula", "structured": "Str
              "multi-part": "Others", "open": "Free-form, kind not given"}
 
 
-def words(text: str) -> int:
-    """Length in words (the paper's unit): whitespace-separated tokens."""
-    return len(str(text).split())
-
-
 def percent(count: float, base: float) -> float:
     return 100 * count / base if base else float("nan")
 
@@ -50,8 +45,8 @@ def statistics(recs: list[dict]) -> pd.DataFrame:
         rows.append((section, "categories", "count", len(found)))
         for cat in [c for c in order if c in found] + sorted(c for c in found.index if c not in order):
             counted(section, cat, int(found[cat]), n)
-    for section, lengths in (("Question Length", [words(r["question"]) for r in recs]),
-                             ("Answer Length", [words(" ".join(map(str, r["answer"]))) for r in recs])):
+    for section, lengths in (("Question Length", [common.words(r["question"]) for r in recs]),
+                             ("Answer Length", [common.words(" ".join(map(str, r["answer"]))) for r in recs])):
         s = pd.Series(lengths, dtype=float)
         rows.extend([(section, "Maximum length", "words", s.max()), (section, "Average length", "words", s.mean())])
     return pd.DataFrame(rows, columns=["section", "item", "measure", "score"])

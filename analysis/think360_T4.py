@@ -8,7 +8,6 @@ from analysis import think360_common as common
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
-from analysis.think360_T3 import METRICS, capability_table, to_long
 
 IDS = ["think360.T4", "think360.S2"]
 SETTINGS = {"✗": "direct+temp0.7", "✓": "cot+temp0.7"}
@@ -30,17 +29,17 @@ def with_delta(long: pd.DataFrame, value: str = "score") -> pd.DataFrame:
 
 def build(table_id: str, ctx: Context) -> Table:
     df, sources, notes = common.preferred_verdicts(ctx, list(SETTINGS.values()), "think360.T4")
-    summary = capability_table(df)
+    summary = common.capability_table(df)
     summary["cot"] = summary["setting"].map({s: m for m, s in SETTINGS.items()})
     if table_id == "think360.T4":
         summary = summary[summary["capability"] == "ALL"]
     judge_of = summary.drop_duplicates("model").set_index("model")["judge"]
-    long = with_delta(to_long(summary, ["cot", "capability"]))
+    long = with_delta(common.to_long(summary, ["cot", "capability"]))
     long["judge"] = long["model"].map(judge_of)
 
     table = long.pivot(index=["model", "judge", "cot"], columns=["capability", "metric"], values="score")
     caps = [c for c in ["ALL", *common.SKILLS] if c in table.columns.get_level_values(0)]
-    table = table[[(c, m) for c in caps for m in METRICS.values() if (c, m) in table.columns]]
+    table = table[[(c, m) for c in caps for m in common.METRICS.values() if (c, m) in table.columns]]
     table.columns = [f"{c} {m}" for c, m in table.columns]
     table = table.reset_index()
     order = {m: i for i, m in enumerate(common.paper_order(list(table["model"].unique()), table_id))}

@@ -1,5 +1,6 @@
 """Think360° helpers the table modules share: the data file of the data-only tables, the preferred judge
-per model (the paper's cascade, the rule judge as fallback), and Acc / Time / Token per group.
+per model (the paper's cascade, the rule judge as fallback), Acc / Time / Token per group and the long
+and paper-ordered layouts.
 
 Not a table itself (no IDS): analysis.run registers only modules that define IDS.
 """
@@ -23,6 +24,7 @@ CONFIG = ROOT / "configs" / "experiments" / "think360_T3.yaml"
 DEMO_DATA = ROOT / "data" / "demo" / "build" / "think360.jsonl"
 JUDGES = (CASCADE, RULES)  # the paper's cascade first; the rule judge only where the cascade did not run
 PAPER_NAME = "Think360°"   # the `model` of data-only tables, so that beside_paper can match them
+METRICS = {"acc": "Acc", "time": "Time", "token": "Token"}
 
 
 def data_file() -> tuple[Path, str]:
@@ -38,6 +40,11 @@ def data_file() -> tuple[Path, str]:
 def records() -> tuple[list[dict], str]:
     path, note = data_file()
     return read_jsonl(path), note
+
+
+def words(text: str) -> int:
+    """Length in words (the paper's unit): whitespace-separated tokens."""
+    return len(str(text).split())
 
 
 def as_list(value) -> list[str]:
@@ -114,6 +121,18 @@ def by_group(df: pd.DataFrame, field: str, key: str, order: list[str]) -> pd.Dat
     rank = {c: i for i, c in enumerate(["ALL", *order])}
     return out.sort_values([*keys, key], key=lambda s: s.map(rank).fillna(len(rank)) if s.name == key else s,
                            ignore_index=True)
+
+
+def capability_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per model × capability (ALL first, then the paper's order): acc, time, token and failures."""
+    return by_group(df, "skills", "capability", SKILLS)
+
+
+def to_long(summary: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """One row per metric (Acc, Time, Token) in long form: `metric`, `score`."""
+    long = summary.melt(id_vars=["model", *keys], value_vars=list(METRICS), var_name="metric", value_name="score")
+    long["metric"] = long["metric"].map(METRICS)
+    return long
 
 
 def paper_order(models: list[str], table_id: str) -> list[str]:

@@ -14,7 +14,7 @@ import analysis.omibench_T8 as T8
 import analysis.omibench_T10 as T10
 from analysis import omibench_F5a, omibench_F5b, omibench_F5c, omibench_F6a, omibench_F16, omibench_sig
 from analysis import omibench_T5, omibench_T9
-from analysis.omibench_b_util import PAPER_SIZES, SUBJECTS
+from analysis.omibench_common import SIZES, SUBJECTS
 from analysis.reference import REFERENCE
 from analysis.run import registry
 from analysis.stats import micro_average
@@ -195,7 +195,7 @@ def paper_totals_check(table_id: str) -> dict[tuple, float]:
     out = {}
     for (m, metric), g in ref(table_id).groupby(["paper_model", "metric"]):
         v = g.set_index("subject")["value"]
-        out[(m, metric)] = v["Total"] - micro_average([v[s] for s in SUBJECTS], [PAPER_SIZES[s] for s in SUBJECTS])
+        out[(m, metric)] = v["Total"] - micro_average([v[s] for s in SUBJECTS], [SIZES[s] for s in SUBJECTS])
     return out
 
 
