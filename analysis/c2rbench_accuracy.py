@@ -57,7 +57,7 @@ def bars(t: pd.DataFrame, keys: list[str], title: str, path, xlabel: str) -> Non
 
 def build(table_id: str, ctx: Context) -> Table:
     setting = c2r.TEXT if table_id == "c2rbench.F10" else c2r.MAIN
-    df, runs, notes = c2r.judged(ctx, [setting])
+    df, provenance, notes = c2r.judged(ctx, [setting])
     subsets = c2r.subset_order(df["category"].dropna()) if "category" in df else []
     extra: dict[str, pd.DataFrame] = {}
     if table_id == "c2rbench.F7":
@@ -71,7 +71,7 @@ def build(table_id: str, ctx: Context) -> Table:
             raise MissingInputs(f"no Multimodal-subset task in the judged {setting} runs")
         long = accuracy_table(mm, ["model"]).assign(key="Multimodal")
         keys, ref_key, xlabel = ["Multimodal"], "subset", "subset"
-        kinds = {r.model: "image" in c2r.modalities(r) for r in runs}
+        kinds = {r.model: "image" in c2r.modalities(r) for r in provenance.runs}
         notes.append("Fig. 9 shows MLLMs; column `MLLM` says whether the model's config takes images "
                      "(a text-only model appears only through a +caption demo run).")
     else:
@@ -94,6 +94,6 @@ def build(table_id: str, ctx: Context) -> Table:
     extra = {"Failures and accuracy over scored tasks": fail[["model", "acc", *BESIDE]], **extra}
     fig = ctx.figures / f"{table_id}.png"
     bars(table, keys, CAPTIONS[table_id].split(" — ")[1], fig, xlabel)
-    return Table(table_id, CAPTIONS[table_id] + " Failures (no response, judge error) count as not correct.",
+    return Table(CAPTIONS[table_id] + " Failures (no response, judge error) count as not correct.",
                  table, vs_paper=beside_paper(long.rename(columns={"key": ref_key}), table_id, [ref_key]),
-                 extra=extra, figure=fig, notes=[ACC_NOTE, *notes], sources=runs)
+                 extra=extra, figure=fig, notes=[ACC_NOTE, *notes], provenance=provenance)

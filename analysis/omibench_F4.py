@@ -5,6 +5,7 @@ differences across prompts")."""
 from __future__ import annotations
 
 from analysis.omibench_common import SETTING, bar_figure, compare, missing_runs, settings_wide
+from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
 
@@ -26,9 +27,9 @@ def build(table_id: str, ctx: Context) -> Table:
     long, tests, sources = compare(ctx, settings)
     fig = bar_figure(long, settings, ctx.figures / f"{table_id}.png", TITLES[table_id])
     failures = long[["model", "metric", "setting", "acc", *BESIDE]]
-    return Table(table_id, CAPTIONS[table_id], settings_wide(long, tests, settings),
+    return Table(CAPTIONS[table_id], settings_wide(long, tests, settings),
                  extra={"Paired tests against the default CoT (McNemar, exact)": tests, "Failures": failures},
-                 figure=fig, sources=sources,
+                 figure=fig, provenance=Provenance(sources),
                  notes=[ACC_NOTE, "ACC: rule judge; GPTScore: LLM judge. The paper prints no numbers for this "
                         "figure, so there is nothing to set beside ours.",
                         "Each model's settings are compared on the items all of them ran (`judged` below).",

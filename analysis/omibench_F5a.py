@@ -8,6 +8,7 @@ import pandas as pd
 
 from analysis.omibench_common import BENCH, METRICS, runs_named
 from analysis.plot import line_figure
+from analysis.provenance import Provenance
 from analysis.scaling import sequential_scaling
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
@@ -53,10 +54,9 @@ def build(table_id: str, ctx: Context) -> Table:
     path = line_figure(curves, ctx.figures / f"{table_id}.png", log2_x=True, ylabel="score (%)",
                        xlabel="maximum new tokens L_max (log2 scale)", title="OMIBench Fig. 5(a): sequential scaling")
     return Table(
-        table_id,
         "OMIBench Figure 5(a) — sequential scaling: score (%) per maximum new-token budget L_max, all else fixed; "
         "gain = change from the previous budget. Paper: GPTScore; ACC (rule judge) is shown as well.",
-        df, figure=path, sources=sources,
+        df, figure=path, provenance=Provenance(sources),
         notes=[ACC_NOTE,
                "Budgets are the cot_boxed+max<N> runs present (paper: 512 … 16384; the demo runs 32/64/128). "
                "`missing_budgets` lists the paper's budgets not run.",

@@ -7,15 +7,15 @@ import re
 
 import pandas as pd
 
-from analysis.omibench_common import BENCH, METRICS, model_params
+from analysis.omibench_common import BENCH, METRICS, SETTING, model_params
 from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.scaling import saturation_point
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
 
-IDS = ["omibench.F5b"]
-SETTING = "cot_boxed"   # Table 2's runs: the figure plots their totals by size
+IDS = ["omibench.F5b"]   # Table 2's runs (SETTING): the figure plots their totals by size
 AXES = {"total": "params_total_b", "activated": "params_active_b"}
 # name = <family>-<size>[-a<active>b][-<variant>]; "instruct" is the family's default variant
 SIZE = re.compile(r"(.+?)-(\d+(?:\.\d+)?)[bm](?:-a\d+(?:\.\d+)?b)?(?:-(.+))?")
@@ -108,7 +108,7 @@ def build(table_id: str, ctx: Context) -> Table:
              "(params_total_b / params_active_b), else the config recorded in the run's manifest."]
     if closed:
         notes.append(f"Left out (no parameter count): {', '.join(sorted(closed))}.")
-    return Table(table_id, "OMIBench Figure 5(b) — score (%) of each model family against total and activated "
+    return Table("OMIBench Figure 5(b) — score (%) of each model family against total and activated "
                  "parameters (CoT prompt with \\boxed{}), and where it saturates.", df,
                  vs_paper=beside_paper(df, table_id, ["metric"]), extra={"Saturation": sat}, figure=path,
-                 notes=notes, sources=sources)
+                 notes=notes, provenance=Provenance(sources))

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.inputs import Run
-from analysis.omibench_common import SAMPLING_SETTINGS, run_records, sampling_runs, verdict_lines
+from analysis.inputs import Run, latest
+from analysis.omibench_common import SAMPLING_SETTINGS, run_records, sampling_runs
 from analysis.plot import line_figure
+from analysis.provenance import Provenance
 from analysis.scaling import PAPER_KS, parallel_scaling
 from analysis.table import Context, MissingInputs, Table
 
@@ -17,9 +18,8 @@ IDS = ["omibench.F5c"]
 def scaling_of(run: Run, answers: Run | None) -> pd.DataFrame:
     """maj@k, avg@k, pass@k (%) of one run. An LLM judge extracts nothing, so its votes are cast on the
     rule judge's extracted answers of the same samples (the paper's "common post-processing pipeline")."""
-    lines = verdict_lines(run)
-    ans = verdict_lines(answers) if answers is not None and answers.path != run.path else None
-    df = parallel_scaling(lines, run_records(run), PAPER_KS, answers=ans)
+    ans = latest(answers.path) if answers is not None and answers.path != run.path else None
+    df = parallel_scaling(latest(run.path), run_records(run), PAPER_KS, answers=ans)
     for c in ("maj_at_k", "avg_at_k", "pass_at_k", "maj_at_k_scored", "avg_at_k_scored"):
         df[c] = 100 * df[c]
     return df
@@ -59,10 +59,9 @@ def build(table_id: str, ctx: Context) -> Table:
     path = line_figure(curves, ctx.figures / f"{table_id}.png", legend_size=6, xlabel="log2 k (number of samples)",
                        ylabel="score (%)", title="OMIBench Fig. 5(c): parallel scaling (majority vote)")
     return Table(
-        table_id,
         "OMIBench Figure 5(c) — parallel scaling: score (%) of the majority-voted answer over k samples at T = 0.6 "
         "(maj@k, the paper's curve), with the mean per-sample score avg@k and unbiased pass@k (not in the paper).",
-        df, figure=path, sources=sources,
+        df, figure=path, provenance=Provenance(sources),
         notes=notes + [
             "k reuses the first k samples (sample_idx 0..k−1) of one run (analysis.scaling.parallel_scaling). "
             "A failed sample (no_response, judge_error) is never a vote and is not correct: maj@k, avg@k and "

@@ -9,17 +9,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.omibench_common import (BENCH, EXTERNAL, METRICS, data_file, pooled_per_subject, records,
-                                      subject_wide_present)
-from analysis.reference import beside_paper
 from analysis.external import EXAMPLE_NOTE
+from analysis.inputs import read_records
+from analysis.omibench_common import (BENCH, EXTERNAL, SETTING, metric_verdicts, pooled_per_subject,
+                                      subject_wide_present)
 from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
+from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
 from judge import rules
 
 IDS = ["omibench.F6bc", "omibench.T10"]
-SETTING = "cot_boxed"
 SYSTEMS = EXTERNAL / "systems"
 COLS = ["model", "id", "sample_idx", "status", "correct", "subject"]
 
@@ -70,14 +71,15 @@ def base_of(system: str) -> str | None:
     return system.split("+", 1)[0] if "+" in system else None
 
 
-def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, list, list[str]]:
+def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, Provenance, list[str]]:
     folder = folder or SYSTEMS
     files = system_files(folder)
     if not files:
         raise MissingInputs(f"no system outputs in {folder} (one <system>.jsonl per system with id, response and "
                             "optional correct: see data/external/omibench/README-systems.md and EXAMPLE.jsonl)")
-    path, note = data_file()
-    recs, long, notes, sources = records(path), [], [note], []
+    data = ctx.data_file(BENCH)
+    path = data.path
+    recs, long, notes, sources = read_records(path), [], [], []
     if any("EXAMPLE" in f.name for f in files.values()):
         notes.insert(0, EXAMPLE_NOTE.format(path=folder / "EXAMPLE.jsonl", real=folder / "<system>.jsonl"))
     for name, f in files.items():
@@ -93,24 +95,20 @@ def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, lis
     if not long:
         raise MissingInputs(f"no system file in {folder} has an id of {path} (the outputs answer another data file?)")
     bases = {b for b in map(base_of, files) if b}
-    for metric, judge in METRICS.items():
-        try:
-            df = ctx.verdicts(BENCH, [SETTING], judge)
-        except MissingInputs:
-            continue
+    for metric, df, runs in metric_verdicts(ctx, [SETTING]):
         df = df[df["model"].isin(bases)]
         if not df.empty:
             base_rows = pooled_per_subject(df, ["model"]).assign(metric=metric, kind="base run")
             long.append(base_rows.assign(base=base_rows["model"]))
-            sources += [r for r in ctx.runs(BENCH, [SETTING], judge) if r.model in bases]
+            sources += [r for r in runs if r.model in bases]
     missing = sorted(bases - {m for d in long for m in d.loc[d["kind"] == "base run", "model"]})
     if missing:
         notes.append(f"no {SETTING} run of base model(s) {', '.join(missing)}: their base rows are missing")
-    return pd.concat(long, ignore_index=True), sources, notes
+    return pd.concat(long, ignore_index=True), Provenance(sources, data=data), notes
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    long, sources, notes = collect(ctx)
+    long, provenance, notes = collect(ctx)
     table = subject_wide_present(long, ["base", "kind", "model"])
     # each base model's run, then its tool frameworks; the internal systems last
     table["group"] = [b if b else "\uffff" for b in table["base"]]
@@ -138,9 +136,9 @@ def build(table_id: str, ctx: Context) -> Table:
                "and GPT-5; base rows are our CoT-boxed runs" if table_id == "omibench.T10" else
                "OMIBench Figure 6(b)(c) — tool-based (e.g. GPT-4o + Visual Sketchpad) and internal (e.g. Emu-3.5) "
                "thinking with images against their base models")
-    return Table(table_id, caption + "; Δ = system minus its base (Total).", table,
+    return Table(caption + "; Δ = system minus its base (Total).", table,
                  vs_paper=beside_paper(long, "omibench.T10", ["metric", "subject"]) if table_id == "omibench.T10" else None,
-                 extra={"Failures and accuracy over scored items": fails}, figure=path, sources=sources,
+                 extra={"Failures and accuracy over scored items": fails}, figure=path, provenance=provenance,
                  notes=notes + [ACC_NOTE,
                                 "System ACC: judge.rules.score of each imported response; system GPTScore: the "
                                 "verdicts imported in the file's `correct` field (absent → no GPTScore).",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.omibench_common import METRICS, SETTING, per_subject, subject_wide
+from analysis.omibench_common import SETTING, metric_verdicts, per_subject, subject_wide
+from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
@@ -13,24 +14,16 @@ IDS = ["omibench.T2"]
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    long, sources = [], []
-    for metric, judge in METRICS.items():
-        try:
-            df = ctx.verdicts("omibench", [SETTING], judge)
-        except MissingInputs:
-            continue
-        long.append(per_subject(df, metric))
-        sources += ctx.runs("omibench", [SETTING], judge)
-    if not long:
+    judged = metric_verdicts(ctx, [SETTING])
+    if not judged:
         raise MissingInputs(f"no judged omibench {SETTING} runs (rules or omibench_gptscore)")
-    long_df = pd.concat(long, ignore_index=True)
+    long_df = pd.concat([per_subject(df, metric) for metric, df, _ in judged], ignore_index=True)
     wide = subject_wide(long_df, ["model"])
     order = "GPTScore Total" if "GPTScore Total" in wide else "ACC Total"
     wide = wide.sort_values(order, ascending=False).reset_index(drop=True)
     counts = ["acc", *BESIDE, *(["flagged"] if "flagged" in long_df else [])]
     failures = long_df[long_df["subject"] == "Total"][["model", "metric", *counts]]
     return Table(
-        table_id,
         "OMIBench Table 2 — ACC and GPTScore (%) per subject and micro-averaged total; CoT prompt with \\boxed{}. "
         "Rows are ordered by total GPTScore. Failures (no response, judge errors) count as not correct; they "
         "and the accuracy over scored items are below.",
@@ -43,5 +36,5 @@ def build(table_id: str, ctx: Context) -> Table:
                "The paper's own Totals are its subject columns weighted by 251/217/430/424 except ACC of "
                "GPT-4o (24.05; its subjects give 29.29), InternVL3.5-1B (21.56 vs 20.99) and OpenAI-o4-mini "
                "(33.19 vs 33.18)."],
-        sources=sources,
+        provenance=Provenance([r for _, _, runs in judged for r in runs]),
     )

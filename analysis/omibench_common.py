@@ -7,9 +7,7 @@ Not a table itself (no IDS): analysis.run registers only modules that define IDS
 """
 from __future__ import annotations
 
-import json
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -18,11 +16,10 @@ import pandas as pd
 import yaml
 
 from analysis.experiments import models_of
-from analysis.inputs import Run, find_runs, pick_setting
+from analysis.inputs import Run, data_file, find_runs, latest, read_records, stand_in
 from analysis.plot import save_figure, subplots
 from analysis.stats import accuracy_table, counted_correct, mcnemar, micro_average
 from analysis.table import ROOT, Context, MissingInputs
-from data.jsonl import iter_jsonl
 
 BENCH = "omibench"
 SETTING = "cot_boxed"     # CoT prompt with \boxed{}: Table 2's runs, and the baseline of every comparison
@@ -39,68 +36,29 @@ SAMPLING, SAMPLING_SETTINGS = "omibench_F5c", ["cot_boxed+temp0.6+max16384", "co
 
 # --- what the tables read ------------------------------------------------------------------------------
 
-def data_file() -> tuple[Path, str]:
-    """The unified OMIBench file: the paper profile's (experiment `data`, else data/omibench/test.jsonl),
-    falling back to the demo build. Returns the path and a sentence for the table notes."""
-    exp = yaml.safe_load((ROOT / "configs" / "experiments" / "omibench_T2.yaml").read_text(encoding="utf-8"))
-    paper = ROOT / (exp.get("data") or "data/omibench/test.jsonl")
-    if paper.exists():
-        return paper, f"records from {paper.relative_to(ROOT)} (paper profile)"
-    demo = ROOT / "data" / "demo" / "build" / f"{BENCH}.jsonl"
-    if not demo.exists():
-        raise MissingInputs(f"no OMIBench data: neither {paper.relative_to(ROOT)} (python -m data.convert omibench) "
-                            f"nor {demo.relative_to(ROOT)} (python -m data.demo)")
-    return demo, f"records from {demo.relative_to(ROOT)} (demo build; {paper.relative_to(ROOT)} does not exist)"
-
-
-@lru_cache(maxsize=16)
-def records(path: Path) -> dict[str, dict]:
-    """Full unified records by id (rule scoring and vote keys need answers and choices)."""
-    return {str(rec["id"]): rec for _, rec in iter_jsonl(path)}
-
-
 def run_records(run: Run) -> dict[str, dict]:
-    """The records a run was judged against (its manifest's data file), else the default data file."""
-    data = run.manifest.get("data")
-    return records(Path(data) if data and Path(data).exists() else data_file()[0])
-
-
-def raw_manifest(run: Run) -> dict:
-    """The inference manifest of a run (holds `excluded_ids` of ICL runs)."""
-    p = run.raw.with_suffix(".manifest.json")
-    return json.loads(p.read_text()) if p.exists() else {}
-
-
-def base_setting(setting: str) -> str:
-    """The paper's setting name of a run setting (the demo's text-only models add "+caption")."""
-    return setting[: -len("+caption")] if setting.endswith("+caption") else setting
+    """The records a run was judged against (its manifest's data file), else the benchmark's data file."""
+    return read_records(run.data or data_file(BENCH).path)
 
 
 def runs_named(ctx: Context, judge: str, pattern: re.Pattern) -> dict[tuple[str, str], Run]:
-    """(model, paper setting) → run, for every run of `judge` whose paper setting matches the regex."""
+    """(model, setting) → run, for every setting of `judge`'s runs that matches the regex (a run counts under
+    the setting it stands for; the run of that very name is preferred)."""
     found = find_runs(ctx.results, BENCH, judge)
-    out: dict[tuple[str, str], Run] = {}
-    for r in found:
-        wanted = base_setting(r.setting)
-        if pattern.fullmatch(wanted):
-            mine = [x for x in found if x.model == r.model]
-            got = pick_setting(mine, wanted)  # prefers the exact setting over its caption variant
-            out[(r.model, wanted)] = next(x for x in mine if x.setting == got)
-    return out
+    return {(r.model, r.stands_for): stand_in([x for x in found if x.model == r.model], r.stands_for)
+            for r in found if pattern.fullmatch(r.stands_for)}
 
 
 def evaluator_verdicts(run: Run) -> pd.DataFrame:
     """A verdict file's current lines per evaluator: one file holds every judge model that judged it,
     so (judge.model, id, sample_idx) is the key; the rule judge's evaluator is "rules"."""
-    latest: dict[tuple, dict] = {}
-    if run.path.exists():
-        for line in run.path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                v = json.loads(line)
-                ev = (v.get("judge") or {}).get("model") or (v.get("judge") or {}).get("name") or run.judge
-                latest[(ev, v["id"], v["sample_idx"])] = v
+    def key(v: dict) -> tuple:
+        judge = v.get("judge") or {}
+        return judge.get("model") or judge.get("name") or run.judge, v["id"], v["sample_idx"]
+
     rows = [{"evaluator": ev, "id": i, "sample_idx": s, "status": v.get("status", "ok"),
-             "correct": v.get("correct"), "extracted": v.get("extracted")} for (ev, i, s), v in latest.items()]
+             "correct": v.get("correct"), "extracted": v.get("extracted")}
+            for (ev, i, s), v in latest(run.path, key).items()]
     df = pd.DataFrame(rows, columns=["evaluator", "id", "sample_idx", "status", "correct", "extracted"])
     recs = run_records(run)
     df["subject"] = [recs.get(i, {}).get("subject") for i in df["id"]]
@@ -119,11 +77,6 @@ def metric_verdicts(ctx: Context, settings: list[str]) -> list[tuple[str, pd.Dat
     return out
 
 
-def verdict_lines(run: Run) -> list[dict]:
-    """The verdict file's lines as written (parallel_scaling keeps the last per id and sample)."""
-    return [json.loads(x) for x in run.path.read_text(encoding="utf-8").splitlines() if x.strip()]
-
-
 def sampling_runs(ctx: Context) -> dict[str, dict[str, Run]]:
     """metric → model → its parallel-sampling run (the first of SAMPLING_SETTINGS the model has), for the
     sampling experiment's models only: Table 5 and the significance runs sample cot_boxed+temp0.6 too, and
@@ -137,18 +90,13 @@ def sampling_runs(ctx: Context) -> dict[str, dict[str, Run]]:
     return out
 
 
-def rel(path: Path) -> str:
-    """A path for notes: relative to the checkout when inside it."""
-    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
-
-
 def model_params(model: str, run: Run | None = None) -> tuple[float | None, float | None]:
     """(total, activated) parameters in billions: configs/models/paper/<model>.yaml, else the config
     recorded in the run's raw manifest (the demo's models are not paper configs)."""
     cfg_path = ROOT / "configs" / "models" / "paper" / f"{model}.yaml"
     cfg = yaml.safe_load(cfg_path.read_text(encoding="utf-8")) if cfg_path.exists() else None
     if cfg is None and run is not None:
-        cfg = raw_manifest(run).get("model")
+        cfg = run.raw_manifest.get("model")
     cfg = cfg or {}
     total = cfg.get("params_total_b")
     return total, cfg.get("params_active_b", total)

@@ -6,6 +6,7 @@ import pandas as pd
 
 from analysis import think360_common as common
 from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["think360.F5"]
@@ -48,7 +49,7 @@ def draw(freq: pd.DataFrame, matrix: pd.DataFrame, path) -> None:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    recs, data_note = common.records()
+    recs, data = common.records(ctx)
     if not any(common.as_list(r.get("skills")) for r in recs):
         raise MissingInputs("the Think360 data file has no `skills` field (convert the release with its "
                             "cognitive-capability annotations)")
@@ -58,14 +59,14 @@ def build(table_id: str, ctx: Context) -> Table:
     draw(freq, matrix, figure)
     table = freq.merge(matrix.reset_index(names="category"), on="category")
     return Table(
-        table_id,
         "Think360° Figure 5 — frequency distribution (left) and co-occurrence (right) of the cognitive skills "
         "required to solve the problems; frequency = occurrence count / total samples (%).",
         table,
         extra={"Question types: frequency": q_freq,
                "Question types: co-occurrence": q_matrix.reset_index(names="question type")},
         figure=figure,
-        notes=[data_note, f"{len(recs)} items; skills are non-exclusive, so the frequencies sum past 100%.",
+        notes=[f"{len(recs)} items; skills are non-exclusive, so the frequencies sum past 100%.",
                "The paper draws the co-occurrence as a chord diagram; here it is a heatmap of the same counts "
                "(matplotlib has no chord diagram)."],
+        provenance=Provenance(data=data),
     )

@@ -9,6 +9,7 @@ import pandas as pd
 
 from analysis import think360_common as common
 from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
 
@@ -56,7 +57,7 @@ def draw(counts: pd.DataFrame, lengths: list[int], path) -> None:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    recs, data_note = common.records()
+    recs, data = common.records(ctx)
     questions = [r["question"] for r in recs]
     lengths = [common.words(q) for q in questions]
     counts = word_counts(questions)
@@ -67,15 +68,15 @@ def build(table_id: str, ctx: Context) -> Table:
     histogram = edges.value_counts(sort=False).rename_axis("words").reset_index(name="questions")
     histogram["words"] = histogram["words"].astype(str)
     return Table(
-        table_id,
         "Think360° Figure S3 — word frequencies and length distribution histogram of the questions "
         f"(top {TOP} words shown as bars instead of a word cloud).",
         counts.head(TOP),
         vs_paper=beside_paper(stats, table_id, ["statistic"], value="score"),
         extra={"Length statistics": stats[["statistic", "score"]], "Length histogram": histogram},
         figure=figure,
-        notes=[data_note, "Words: lower-cased letter runs of the question text; articles, prepositions, copulas and "
+        notes=["Words: lower-cased letter runs of the question text; articles, prepositions, copulas and "
                "pronouns are dropped (the paper's cloud keeps 'which', 'all', 'how many').",
                "Appendix E's numbers (mean 73.72, median 60, max 298) disagree with Table 1 (average 82, max 369): "
                "they seem to describe different item sets (testmini vs the full benchmark); the paper does not say."],
+        provenance=Provenance(data=data),
     )

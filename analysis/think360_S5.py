@@ -9,6 +9,7 @@ from analysis.plot import save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
+from judge.judges import DEFAULT_JUDGES
 
 IDS = ["think360.S5"]
 INPUTS = {"IQ": "direct+temp0.7", "IO": "direct+temp0.7+io", "CQ": "direct+temp0.7+caption",
@@ -44,7 +45,7 @@ def draw(table: pd.DataFrame, path) -> None:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, sources, notes = common.preferred_verdicts(ctx, list(INPUTS.values()), table_id)
+    df, provenance = common.verdicts(ctx, list(INPUTS.values()), table_id)
     df["input"] = df["setting"].map({s: k for k, s in INPUTS.items()})
     summary = common.summarize(df, ["model", "input", "judge"])
     table = modality_table(summary)
@@ -53,11 +54,12 @@ def build(table_id: str, ctx: Context) -> Table:
     table = table.sort_values("model", key=lambda s: s.map(order), ignore_index=True)
     figure = ctx.figures / f"{table_id}.png"
     draw(table, figure)
+    notes = []
     as_caption = df[(df["input"] == "IQ") & (df["run_setting"] != df["setting"])]["model"].unique()
     if len(as_caption):
         notes.append(f"IQ of {', '.join(as_caption)} was run as {INPUTS['IQ']}+caption (a text-only model: the demo "
                      "replaces images by captions), so its IQ is the CQ condition, not Image+Question.")
-    if any(ctx.runs(common.BENCH, [INPUTS["IQ"] + "+text"], j) for j in common.JUDGES):
+    if any(ctx.runs(common.BENCH, [INPUTS["IQ"] + "+text"], j) for j in DEFAULT_JUDGES[common.BENCH]):
         notes.append("The demo also runs direct+temp0.7+text (question only); Fig. S5 has no such condition, "
                      "so it is not read.")
     both = table.dropna(subset=["IO", "IQ"])
@@ -67,7 +69,6 @@ def build(table_id: str, ctx: Context) -> Table:
               ACC_NOTE]
     long = table.melt(id_vars="model", value_vars=list(DIFFS), var_name="input", value_name="score")
     return Table(
-        table_id,
         "Think360° Figure S5 — ablation of input settings: Image+Question (IQ), Image-Only (IO, the question drawn "
         "onto the image), Caption+Question (CQ) and Image+Question+Caption (ICQ); accuracy (%) and differences.",
         table,
@@ -75,5 +76,5 @@ def build(table_id: str, ctx: Context) -> Table:
         extra={"Failures": summary[["model", "input", "judge", "acc", *BESIDE]]},
         figure=figure,
         notes=notes,
-        sources=sources,
+        provenance=provenance,
     )

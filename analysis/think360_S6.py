@@ -47,7 +47,7 @@ def draw(table: pd.DataFrame, types: list[str], path) -> None:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, sources, notes = common.preferred_verdicts(ctx, [SETTING], "think360.T3")
+    df, provenance = common.verdicts(ctx, [SETTING], "think360.T3")
     summary = common.by_group(df, "question_type", "question_type", common.QUESTION_TYPES)
     overall = summary[summary["question_type"] == "ALL"].set_index("model")
     table = summary.pivot_table(index="model", columns="question_type", values="acc", aggfunc="first", dropna=False)
@@ -61,18 +61,18 @@ def build(table_id: str, ctx: Context) -> Table:
     figure = ctx.figures / f"{table_id}.png"
     draw(table, types, figure)
     counts = summary[summary["question_type"] != "ALL"][["model", "question_type", "acc", *BESIDE]]
-    notes += [common.runs_note(df),
-              f"System-2 = mean tokens ≥ {SYSTEM2_MIN_TOKENS} and mean time ≥ {SYSTEM2_MIN_TIME_S:.0f} s (over ALL); "
-              "the paper's thresholds are not given — ours, chosen on the paper's Table 3 (see the module).",
-              "Question types are non-exclusive: an item counts in each of its types. Acc over every item × repeat "
-              "(direct prompt, T = 0.7).", ACC_NOTE]
+    notes = [common.runs_note(df),
+             f"System-2 = mean tokens ≥ {SYSTEM2_MIN_TOKENS} and mean time ≥ {SYSTEM2_MIN_TIME_S:.0f} s "
+             "(over ALL); the paper's thresholds are not given — ours, chosen on the paper's Table 3 (see the "
+             "module).",
+             "Question types are non-exclusive: an item counts in each of its types. Acc over every item × repeat "
+             "(direct prompt, T = 0.7).", ACC_NOTE]
     return Table(
-        table_id,
         "Think360° Figure S6 — reasoning performance across question types; models grouped as system-1 / system-2 "
         "by time/token thresholds. Accuracy (%).",
         table,
         extra={"Scored and failed verdicts per question type": counts.reset_index(drop=True)},
         figure=figure,
         notes=notes,
-        sources=sources,
+        provenance=provenance,
     )

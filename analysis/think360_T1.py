@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import think360_common as common
+from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
 
@@ -53,22 +54,22 @@ def statistics(recs: list[dict]) -> pd.DataFrame:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    recs, data_note = common.records()
+    recs, data = common.records(ctx)
     long = statistics(recs).assign(model=common.PAPER_NAME)
     table = long.pivot_table(index=["section", "item"], columns="measure", values="score", aggfunc="first",
                              sort=False).reset_index()
     table = table[["section", "item", *[c for c in ("count", "percent", "words") if c in table]]]
     table.columns.name = None
     return Table(
-        table_id,
         "Think360° Table 1 — key statistics: answer type, difficulty tier, cognitive capability/skill and question "
         "type (non-exclusive: an item counts in each of its categories), question and answer lengths (words).",
         table,
         vs_paper=beside_paper(long, table_id, ["section", "item", "measure"], value="score"),
-        notes=[data_note,
-               "Percentages are of all items, except the free-form answer kinds: of the free-form items (as the paper).",
+        notes=["Percentages are of all items, except the free-form answer kinds: of the free-form items (as the "
+               "paper).",
                "Lengths count whitespace-separated words of the question text (options not included) and of the gold "
                "answer(s); an MCQ gold is its letter.",
                "The paper's Table 1 counts the whole benchmark (1225 items, 740 in testmini); the paper profile's "
                "data file is testmini, so counts differ by construction where only testmini is converted."],
+        provenance=Provenance(data=data),
     )

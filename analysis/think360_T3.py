@@ -26,21 +26,21 @@ def wide(summary: pd.DataFrame, index: list[str], table_id: str) -> pd.DataFrame
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, sources, notes = common.preferred_verdicts(ctx, [SETTING], table_id)
+    df, provenance = common.verdicts(ctx, [SETTING], table_id)
     summary = common.capability_table(df)
     table = wide(summary, ["model", "judge"], table_id)
     failures = summary[summary["capability"] == "ALL"][["model", "judge", "acc", *BESIDE]]
     repeats = repeat_mean_std(df, ["model"]).rename(columns={"mean": "acc_mean", "std": "acc_std_over_repeats",
                                                              "mean_scored": "acc_scored_mean",
                                                              "std_scored": "acc_scored_std_over_repeats"})
-    notes += [common.runs_note(df), ACC_NOTE,
-              "Acc over every item × repeat (= the mean of the repeats' accuracies for complete runs); Time = mean "
-              "latency_s (the successful attempt, request sent to last byte: no retries or back-off), Token = mean completion tokens, over the requests that got a response (a judge error "
-              "does not undo the model's answer, so its time and tokens count).",
-              "Capabilities are non-exclusive: an item counts in each of its skills; ALL counts it once.",
-              "Rows follow the paper's order (closed-source, then open-source); models not in the paper last."]
+    notes = [common.runs_note(df), ACC_NOTE,
+             "Acc over every item × repeat (= the mean of the repeats' accuracies for complete runs); Time = mean "
+             "latency_s (the successful attempt, request sent to last byte: no retries or back-off), Token = mean "
+             "completion tokens, over the requests that got a response (a judge error does not undo the model's "
+             "answer, so its time and tokens count).",
+             "Capabilities are non-exclusive: an item counts in each of its skills; ALL counts it once.",
+             "Rows follow the paper's order (closed-source, then open-source); models not in the paper last."]
     return Table(
-        table_id,
         "Think360° Table 3 — reasoning performance (Acc./%, Time/s, Token) on ALL and the five cognitive "
         "capabilities; direct prompt (Image+Question), T = 0.7, mean of three repeats. Failures count as not "
         "correct in Acc; they and the accuracy over scored verdicts are below.",
@@ -49,5 +49,5 @@ def build(table_id: str, ctx: Context) -> Table:
                               ["setting", "capability", "metric"], value="score"),
         extra={"Failures (ALL)": failures.reset_index(drop=True), "Repeats (ALL accuracy per repeat)": repeats},
         notes=notes,
-        sources=sources,
+        provenance=provenance,
     )

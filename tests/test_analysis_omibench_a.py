@@ -117,7 +117,7 @@ def test_micro_total_weights_subjects_by_all_their_items():
     assert (total["judged"], total["scored"], total["no_response"]) == (4, 2, 2)
 
 
-def test_F2_statistics(tmp_path, monkeypatch):
+def test_F2_statistics(tmp_path):
     path = write_data(tmp_path / "d.jsonl", [
         {"id": "a", "benchmark": "omibench", "subject": "Biology", "images": ["x", "y"], "answer_type": "mcq",
          "question": "Which [IMAGE0] one [IMAGE1]", "solution": "one two three"},
@@ -125,8 +125,7 @@ def test_F2_statistics(tmp_path, monkeypatch):
          "answer_type": "open", "question": "a b c d e f", "solution": "s"},
         {"id": "c", "benchmark": "omibench", "subject": "Physics", "images": ["x", "y", "z"],
          "answer_type": "open", "question": "a b"}])
-    monkeypatch.setattr(omibench_F2, "data_file", lambda: path)
-    t = omibench_F2.build("omibench.F2", ctx(tmp_path))
+    t = omibench_F2.build("omibench.F2", Context(tmp_path / "results", tmp_path / "fig", data={"omibench": path}))
     stat = t.table.set_index("subject")
     assert list(stat.index) == ["Biology", "Physics", "All"]
     assert stat.loc["All", "items"] == 3 and stat.loc["Physics", "avg images"] == 3.5
