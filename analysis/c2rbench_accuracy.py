@@ -3,16 +3,13 @@ the Multimodal subset (Fig. 9), and text-only LLMs on the Logical, Graph Analysi
 (Fig. 10)."""
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from analysis import c2rbench_common as c2r
+from analysis.plot import save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
-from analysis.table import Context, MissingInputs, Table, save_figure
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["c2rbench.F7", "c2rbench.F8", "c2rbench.F9", "c2rbench.F10"]
 F10_SUBSETS = ["Logical", "Graph Analysis", "Reading"]
@@ -45,7 +42,7 @@ def wide(long: pd.DataFrame, df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 def bars(t: pd.DataFrame, keys: list[str], title: str, path, xlabel: str) -> None:
     keys = [k for k in keys if k in t.columns]
-    fig, ax = plt.subplots(figsize=(max(7, len(keys) * (0.6 + 0.25 * len(t))), 4.5))
+    fig, ax = subplots(figsize=(max(7, len(keys) * (0.6 + 0.25 * len(t))), 4.5))
     width = 0.8 / max(1, len(t))
     for i, (_, row) in enumerate(t.iterrows()):
         ax.bar([k + i * width for k in range(len(keys))], row[keys].astype(float), width, label=row["model"])
@@ -55,12 +52,12 @@ def bars(t: pd.DataFrame, keys: list[str], title: str, path, xlabel: str) -> Non
     ax.set_ylim(0, 100)
     ax.set_title(title)
     ax.legend(fontsize=8)
-    path = save_figure(fig, path)
+    save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:
     setting = c2r.TEXT if table_id == "c2rbench.F10" else c2r.MAIN
-    df, runs, notes = c2r.judged(ctx, [setting])
+    df, provenance, notes = c2r.judged(ctx, [setting])
     subsets = c2r.subset_order(df["category"].dropna()) if "category" in df else []
     extra: dict[str, pd.DataFrame] = {}
     if table_id == "c2rbench.F7":
@@ -74,7 +71,7 @@ def build(table_id: str, ctx: Context) -> Table:
             raise MissingInputs(f"no Multimodal-subset task in the judged {setting} runs")
         long = accuracy_table(mm, ["model"]).assign(key="Multimodal")
         keys, ref_key, xlabel = ["Multimodal"], "subset", "subset"
-        kinds = {r.model: "image" in c2r.modalities(r) for r in runs}
+        kinds = {r.model: "image" in c2r.modalities(r) for r in provenance.runs}
         notes.append("Fig. 9 shows MLLMs; column `MLLM` says whether the model's config takes images "
                      "(a text-only model appears only through a +caption demo run).")
     else:
@@ -97,6 +94,6 @@ def build(table_id: str, ctx: Context) -> Table:
     extra = {"Failures and accuracy over scored tasks": fail[["model", "acc", *BESIDE]], **extra}
     fig = ctx.figures / f"{table_id}.png"
     bars(table, keys, CAPTIONS[table_id].split(" — ")[1], fig, xlabel)
-    return Table(table_id, CAPTIONS[table_id] + " Failures (no response, judge error) count as not correct.",
+    return Table(CAPTIONS[table_id] + " Failures (no response, judge error) count as not correct.",
                  table, vs_paper=beside_paper(long.rename(columns={"key": ref_key}), table_id, [ref_key]),
-                 extra=extra, figure=fig, notes=[ACC_NOTE, *notes], sources=runs)
+                 extra=extra, figure=fig, notes=[ACC_NOTE, *notes], provenance=provenance)

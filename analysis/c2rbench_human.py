@@ -9,7 +9,9 @@ from analysis import c2rbench_common as c2r
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table, counted_correct, micro_average
 from analysis.external import external_file
+from analysis.provenance import Provenance
 from analysis.table import Context, MissingInputs, Table
+from judge.judges import RULES
 from judge.agreement import cohen_kappa
 
 IDS = ["c2rbench.T3", "c2rbench.agree"]
@@ -44,7 +46,8 @@ def category_accuracy(scores: pd.DataFrame, who: str) -> pd.DataFrame:
 def build_t3(table_id: str, ctx: Context) -> Table:
     answers = read_csv("human_answers.csv", ["task_id", "annotator", "answer", "correct"], "correct")
     example_note = answers.attrs.get("example_note")
-    cats = c2r.records().set_index("id")["category"]
+    tasks_of, data = c2r.records(ctx)
+    cats = tasks_of.set_index("id")["category"]
     unknown = sorted(set(answers["task_id"]) - set(cats.index))
     answers = answers[answers["task_id"].isin(cats.index)]
     tasks = answers.groupby("task_id").agg(score=("correct", "mean"), answers=("correct", "size")).reset_index()
@@ -53,13 +56,13 @@ def build_t3(table_id: str, ctx: Context) -> Table:
     human["answers"] = human["category"].map(tasks.groupby("category")["answers"].sum()).fillna(tasks["answers"].sum())
     table = human[["category", "tasks", "answers", "acc"]].rename(columns={"acc": "Human"})
     notes = [f"Human answers: {c2r.EXTERNAL / 'human_answers.csv'}; a task's score is the share of its annotators "
-             f"who answered correctly; categories from {c2r.data_file()}."]
+             f"who answered correctly; categories from the data file (see Provenance)."]
     if unknown:
         notes.append(f"{len(unknown)} task id(s) of the answers file are not in the data and are left out: "
                      f"{unknown[:10]}")
-    extra, sources = {}, []
+    extra, provenance = {}, Provenance()
     try:
-        df, sources, judge_notes = c2r.judged(ctx, [c2r.MAIN])
+        df, provenance, judge_notes = c2r.judged(ctx, [c2r.MAIN])
         same = df[df["id"].isin(tasks["task_id"])]
         for model, g in same.groupby("model"):
             acc = category_accuracy(g.assign(score=counted_correct(g).astype(float)), model)
@@ -75,10 +78,11 @@ def build_t3(table_id: str, ctx: Context) -> Table:
     except MissingInputs as e:
         notes.append(f"No model beside the humans: {e}")
     long = pd.concat([human.assign(stat="acc"), human.assign(stat="n_tasks", acc=human["tasks"].astype(float))])
-    return Table(table_id, "C²RBench Table 3 — human performance (%) across the subsets, with the models' accuracy "
+    provenance.data = data
+    return Table("C²RBench Table 3 — human performance (%) across the subsets, with the models' accuracy "
                  "on the same sampled tasks beside it.", table,
                  vs_paper=beside_paper(long, table_id, ["category", "stat"]), extra=extra,
-                 notes=([example_note] if example_note else []) + notes, sources=sources)
+                 notes=([example_note] if example_note else []) + notes, provenance=provenance)
 
 
 def build_agree(table_id: str, ctx: Context) -> Table:
@@ -88,7 +92,7 @@ def build_agree(table_id: str, ctx: Context) -> Table:
         labels["setting"] = c2r.MAIN  # the optional column: which run of the model was labelled
     labels["setting"] = labels["setting"].replace("", c2r.MAIN)
     rows, sources = [], []
-    for judge in (c2r.LLM_JUDGE, c2r.RULES):
+    for judge in (c2r.LLM_JUDGE, RULES):
         try:
             v = ctx.verdicts(c2r.BENCH, sorted(labels["setting"].unique()), judge)
         except MissingInputs:
@@ -107,15 +111,15 @@ def build_agree(table_id: str, ctx: Context) -> Table:
                          "cohen_kappa": cohen_kappa(h, j), "human_acc_%": 100 * sum(h) / len(h) if h else float("nan"),
                          "judge_acc_%": 100 * sum(j) / len(j) if j else float("nan")})
     if not rows:
-        raise MissingInputs(f"no judged {c2r.BENCH} runs (judge {c2r.LLM_JUDGE} or {c2r.RULES}) for the labelled "
+        raise MissingInputs(f"no judged {c2r.BENCH} runs (judge {c2r.LLM_JUDGE} or {RULES}) for the labelled "
                             f"settings {sorted(labels['setting'].unique())}")
     table = pd.DataFrame(rows)
-    return Table(table_id, "C²RBench §4.1 — agreement of the automatic judge with human judgements, per round of "
+    return Table("C²RBench §4.1 — agreement of the automatic judge with human judgements, per round of "
                  "sampled responses and over all rounds (paper: GPT-4o agrees > 98% in 10 rounds of 100).",
                  table, notes=([example_note] if example_note else []) + [f"Human labels: {c2r.EXTERNAL / 'human_labels.csv'} (one consensus label per response). "
                                "Only verdicts the judge scored are compared; missing and failed verdicts are counted.",
                                "The paper gives no exact agreement per round, so there is no reference file."],
-                 sources=sources)
+                 provenance=Provenance(sources))
 
 
 def build(table_id: str, ctx: Context) -> Table:

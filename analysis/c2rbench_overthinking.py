@@ -2,14 +2,12 @@
 response by task category, level, score and final-answer presence; zero-shot, T = 0."""
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from analysis import c2rbench_common as c2r
-from analysis.table import Context, MissingInputs, Table, save_figure
+from analysis.plot import save_figure, subplots
+from analysis.table import Context, MissingInputs, Table
+from judge.judges import RULES
 
 IDS = ["c2rbench.F11"]
 PARTS = ["reasoning", "answer", "total"]
@@ -64,7 +62,7 @@ def by_dimension(tok: pd.DataFrame) -> pd.DataFrame:
 
 def figure(table: pd.DataFrame, path) -> None:
     models, dims = sorted(table["model"].unique()), list(dict.fromkeys(table["dimension"]))
-    fig, axes = plt.subplots(len(models), len(dims), figsize=(4.5 * len(dims), 3.6 * len(models)), squeeze=False)
+    fig, axes = subplots(len(models), len(dims), figsize=(4.5 * len(dims), 3.6 * len(models)), squeeze=False)
     for r, model in enumerate(models):
         for c, dim in enumerate(dims):
             ax, d = axes[r][c], table[(table["model"] == model) & (table["dimension"] == dim)]
@@ -75,14 +73,14 @@ def figure(table: pd.DataFrame, path) -> None:
             ax.set_ylabel("mean tokens per response")
     axes[0][0].legend(fontsize=8)
     fig.suptitle("Fig. 11: overthinking — mean reasoning / answer / total tokens per response (zero-shot, T = 0)")
-    path = save_figure(fig, path, dpi=110)
+    save_figure(fig, path, dpi=110)
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, runs, notes = c2r.judged(ctx, [c2r.MAIN])
-    text = {(r.model, i, s): f["reasoning"] for r in runs for (i, s), f in c2r.raw_fields(r).items()}
+    df, provenance, notes = c2r.judged(ctx, [c2r.MAIN])
+    text = {(r.model, i, s): t for r in provenance.runs for (i, s), t in c2r.reasoning(r).items()}
     try:
-        rules = ctx.verdicts(c2r.BENCH, [c2r.MAIN], c2r.RULES)
+        rules = ctx.verdicts(c2r.BENCH, [c2r.MAIN], RULES)
         cols = rules[["model", "id", "sample_idx", "extracted"]].itertuples(index=False)
         found = {(m, i, s): bool(pd.notna(e)) for m, i, s, e in cols}
     except MissingInputs:
@@ -105,7 +103,6 @@ def build(table_id: str, ctx: Context) -> Table:
     fig = ctx.figures / f"{table_id}.png"
     figure(table, fig)
     return Table(
-        table_id,
         "C²RBench Fig. 11 — overthinking analysis across task category, level, score and final-answer presence: "
         "mean reasoning, answer and total tokens per response.",
         table,
@@ -121,5 +118,5 @@ def build(table_id: str, ctx: Context) -> Table:
             "panel codes absence as 1.",
             "Failed requests (no response) have no tokens and are left out (counted under 'Responses per status').",
             "The figure's numbers are not in the paper's text: no reference file."],
-        sources=runs,
+        provenance=provenance,
     )

@@ -2,15 +2,13 @@
 annotated reasoning steps (data only)."""
 from __future__ import annotations
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from analysis import c2rbench_common as c2r
+from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
 from analysis.reference import beside_paper
-from analysis.table import Context, ROOT, Table, save_figure
+from analysis.table import Context, Table
 
 IDS = ["c2rbench.F3-5"]
 # §3.5: Level 1 = 3–6 steps, Level 2 = 7–11, Level 3 = ≥ 12.
@@ -47,7 +45,7 @@ def level_steps(rec: pd.DataFrame) -> pd.DataFrame:
 
 def figure(table: pd.DataFrame, hist: pd.DataFrame, path) -> None:
     subsets = table[table["subset"] != "Total"]
-    fig, ax = plt.subplots(1, 3, figsize=(17, 5))
+    fig, ax = subplots(1, 3, figsize=(17, 5))
     ax[0].pie(subsets["tasks"], labels=subsets["subset"], autopct="%1.1f%%", startangle=90)
     ax[0].set_title("Fig. 3: proportion of each subset")
     bottom = pd.Series(0.0, index=subsets.index)
@@ -61,12 +59,11 @@ def figure(table: pd.DataFrame, hist: pd.DataFrame, path) -> None:
     ax[2].set_xlabel("annotated reasoning steps")
     ax[2].set_ylabel("tasks")
     ax[2].set_title("Fig. 5: distribution of reasoning steps")
-    path = save_figure(fig, path)
+    save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    path = c2r.data_file()
-    rec = c2r.records(path)
+    rec, data = c2r.records(ctx)
     table = subset_table(rec)
     levels = level_steps(rec)
     steps = rec["num_steps"].dropna().astype(int)
@@ -77,20 +74,17 @@ def build(table_id: str, ctx: Context) -> Table:
     long["model"] = DATASET
     fig = ctx.figures / f"{table_id}.png"
     figure(table, hist, fig)
-    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     return Table(
-        table_id,
         "C²RBench Figs. 3–5 — proportion of the subsets (Fig. 3), difficulty levels in each subset (Fig. 4) and "
         "the distribution of annotated reasoning steps (Fig. 5).",
         table,
         vs_paper=beside_paper(long, table_id, ["stat"]),
         extra={"Reasoning steps per level": levels, "Steps distribution (Fig. 5)": hist},
         figure=fig,
-        notes=[f"Data file: {shown}" + (" (the demo set: the paper-profile data is not converted)"
-                                        if "demo" in shown.parts else ""),
-               "Levels follow §3.5 (Level 1: 3–6 steps, 2: 7–11, 3: ≥ 12); `outside_level_range` counts tasks "
+        notes=["Levels follow §3.5 (Level 1: 3–6 steps, 2: 7–11, 3: ≥ 12); `outside_level_range` counts tasks "
                "whose annotated step count disagrees with their level.",
                "The paper reports 1,115 tasks and 8.44 / 4.63 / 8.56 / 13.03 mean steps (overall / levels 1–3); "
                "Appendix A.2.1 says 140 tasks per subset (1,120) and A.2.2 '12.03 for Level 3' — the figures "
                "themselves are not in the text, so only these totals are compared."],
+        provenance=Provenance(data=data),
     )

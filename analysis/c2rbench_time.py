@@ -49,7 +49,7 @@ def paper_implied() -> pd.DataFrame:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, runs, notes = c2r.judged(ctx, [c2r.MAIN, c2r.TEXT])
+    df, provenance, notes = c2r.judged(ctx, [c2r.MAIN, c2r.TEXT])
     logical = df[df["category"] == SUBSET]
     if logical.empty:
         raise MissingInputs(f"no {SUBSET}-subset task in the judged c2rbench runs ({c2r.MAIN}, {c2r.TEXT})")
@@ -57,7 +57,6 @@ def build(table_id: str, ctx: Context) -> Table:
     long = table.melt(id_vars=["model", "setting", "level"], value_vars=["All", "Correct", "Wrong"],
                       var_name="time", value_name="seconds")
     return Table(
-        table_id,
         "C²RBench Table 4 — average reasoning time per task (s) on the Logical subset: all, correct and wrong "
         "answers, per level and overall.",
         table,
@@ -73,5 +72,5 @@ def build(table_id: str, ctx: Context) -> Table:
             ACC_NOTE,
             "The paper's Table 4 is DeepSeek-R1 tested through its web interface (74.48% on Logical, §4.4), "
             "not the API run compared here; its All/Correct/Wrong imply ≈ 74.8% overall (extra table)."],
-        sources=runs,
+        provenance=provenance,
     )

@@ -1,30 +1,111 @@
-"""Judged results as one table: a row per (model, setting, judge, item, sample), with the item's data
-fields and the request's latency and tokens.
+"""The files a table reads, and only through here: judged verdicts, their raw requests and manifests, and
+the unified data.
 
-Only the files a table asks for are read: results/judged/<bench>/<model>/<setting>.<judge>.jsonl, its
-raw file, and the data file named in the verdict file's manifest.
+results/judged/<bench>/<model>/<setting>.<judge>.jsonl and results/raw/<bench>/<model>/<setting>.jsonl are
+append-only, so the last line of a key is the current one: every such file is read with the store's own
+reader (infer.store.load_latest). A run stands for the setting of the paper its manifest names
+(`stands_for`: the demo's X+caption stands for X), else for its own. Whatever is read is cached per version
+of the file (its mtime and size), so `analysis.run --all` reads each file once and a rewritten file is read
+again.
 """
 from __future__ import annotations
 
 import json
 import logging
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Callable, Hashable, Iterable, TypeVar
 
 import pandas as pd
 
+from analysis.experiments import experiment
 from data.jsonl import iter_jsonl
+from infer.store import load_latest
 
 log = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parent.parent
+DEMO_DATA = ROOT / "data" / "demo" / "build"
+# The experiment whose `data` is a benchmark's paper-profile data file (as pipeline.experiments reads it).
+PAPER_DATA_OF = {"think360": "think360_T3", "omibench": "omibench_T2", "mira": "mira_levels",
+                 "c2rbench": "c2rbench_main", "morphobench": "morphobench_main"}
 RECORD_FIELDS = ("subject", "category", "discipline", "task", "domain", "split", "level", "difficulty",
                  "skills", "question_type", "answer_type")
+T = TypeVar("T")
+
+
+class MissingInputs(Exception):
+    """The table's inputs are not there (yet): the message says which and how to make them."""
+
+
+def shown(path: Path) -> str:
+    """A path as notes and provenance show it: relative to the checkout when inside it."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def version(path: Path) -> tuple[int, int] | None:
+    """What tells one state of a file from another: its mtime and size (None when it is absent)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def per_version(read: Callable[[Path], T]) -> Callable[[Path], T]:
+    """Cache `read(path)` per version of the file. The value is shared: callers must not change it."""
+    cached = lru_cache(maxsize=256)(lambda path, _version: read(path))
+
+    @wraps(read)
+    def wrapper(path: Path) -> T:
+        return cached(Path(path), version(Path(path)))
+    return wrapper
+
+
+def by_answer(line: dict[str, Any]) -> Hashable:
+    """The key of a raw or verdict line: the item and the sample."""
+    return line["id"], line["sample_idx"]
+
+
+def latest(path: Path, key: Callable[[dict[str, Any]], Hashable] = by_answer) -> dict[Hashable, dict[str, Any]]:
+    """The current line of each key of an append-only result file (infer.store.load_latest): a bad line is
+    an error naming it; a half-written last line (a run still writing, or killed) is left out, with a warning."""
+    if _ends_mid_line(path):
+        log.warning("%s: half-written last line (a run still writing, or killed): left out unless complete", path)
+    return load_latest(path, key)
+
+
+def _ends_mid_line(path: Path) -> bool:
+    if not path.exists() or path.stat().st_size == 0:
+        return False
+    with open(path, "rb") as f:
+        f.seek(-1, 2)
+        return f.read(1) != b"\n"
+
+
+@per_version
+def read_json(path: Path) -> dict[str, Any]:
+    """A manifest; {} when there is none."""
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+@per_version
+def read_records(path: Path) -> dict[str, dict[str, Any]]:
+    """The unified records of a data file by id."""
+    return {str(rec["id"]): rec for _, rec in iter_jsonl(path)}
+
+
+@per_version
+def record_fields(path: Path) -> pd.DataFrame:
+    """The fields tables group by (RECORD_FIELDS, and the number of images) of every record, indexed by id."""
+    rows = [{"id": rid, "n_images": len(rec["images"]), **{f: rec[f] for f in RECORD_FIELDS if f in rec}}
+            for rid, rec in read_records(path).items()]
+    return pd.DataFrame(rows).set_index("id")
 
 
 @dataclass(frozen=True)
 class Run:
-    """One judged file."""
+    """One judged file: a model's run of a setting, judged by one judge."""
 
     bench: str
     model: str
@@ -37,13 +118,27 @@ class Run:
         return self.path.parents[3] / "raw" / self.bench / self.model / f"{self.setting}.jsonl"
 
     @property
-    def manifest(self) -> dict:
-        p = self.path.with_suffix(".manifest.json")
-        return json.loads(p.read_text()) if p.exists() else {}
+    def manifest(self) -> dict[str, Any]:
+        return read_json(self.path.with_suffix(".manifest.json"))
+
+    @property
+    def raw_manifest(self) -> dict[str, Any]:
+        return read_json(self.raw.with_suffix(".manifest.json"))
+
+    @property
+    def stands_for(self) -> str:
+        """The experiment's setting this run stands for, as its manifests record it; else its own."""
+        return self.manifest.get("stands_for") or self.raw_manifest.get("stands_for") or self.setting
+
+    @property
+    def data(self) -> Path | None:
+        """The data file the run was judged against (its manifest's `data`), when it is there."""
+        data = self.manifest.get("data")
+        return Path(data) if data and Path(data).exists() else None
 
 
 def find_runs(results: Path, bench: str, judge: str | None = None) -> list[Run]:
-    """Every judged file of a benchmark (optionally of one judge)."""
+    """Every judged file of a benchmark (optionally of one judge), in path order."""
     runs = []
     for path in sorted((results / "judged" / bench).glob("*/*.jsonl")):
         setting, _, judge_name = path.name[: -len(".jsonl")].rpartition(".")
@@ -52,99 +147,89 @@ def find_runs(results: Path, bench: str, judge: str | None = None) -> list[Run]:
     return runs
 
 
-def pick_setting(runs: Iterable[Run], wanted: str) -> str | None:
-    """The setting as run: itself, or its caption variant (how a text-only model takes it in the demo)."""
-    have = {r.setting for r in runs}
-    for s in (wanted, wanted + "+caption"):
-        if s in have:
-            return s
-    return None
+def stand_in(runs: Iterable[Run], setting: str) -> Run | None:
+    """Of one model's runs under one judge, the run that stands for `setting`: the run of that name, else
+    one whose manifest says it stands for it."""
+    runs = list(runs)
+    return (next((r for r in runs if r.setting == setting), None)
+            or next((r for r in runs if r.stands_for == setting), None))
 
 
-def _latest(path: Path, key: tuple[str, ...]) -> dict[tuple, dict]:
-    """The last line of each key. A half-written last line (a run still writing, or killed) is left
-    out with a warning; a bad line anywhere else is an error naming it."""
-    out: dict[tuple, dict] = {}
-    if not path.exists():
-        return out
-    with open(path, "rb") as f:
-        lines = f.read().split(b"\n")
-    for lineno, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except ValueError as e:
-            if lineno == len(lines):  # no newline after it: still being written, or cut by a crash
-                log.warning("%s:%d: ignoring a half-written last line", path, lineno)
-                continue
-            raise ValueError(f"{path}:{lineno}: -: corrupt result line ({e})") from e
-        out[tuple(obj[k] for k in key)] = obj
+def chosen_runs(results: Path, bench: str, settings: list[str], judge: str) -> list[tuple[str, Run]]:
+    """(setting, the run standing for it) for every model, in model then `settings` order."""
+    runs = find_runs(results, bench, judge)
+    out = []
+    for model in sorted({r.model for r in runs}):
+        mine = [r for r in runs if r.model == model]
+        out += [(s, run) for s in settings if (run := stand_in(mine, s)) is not None]
     return out
 
 
-@lru_cache(maxsize=32)
-def load_records(path: Path) -> pd.DataFrame:
-    rows = []
-    for _, rec in iter_jsonl(path):
-        row = {"id": rec["id"], "n_images": len(rec["images"])}
-        row.update({f: rec[f] for f in RECORD_FIELDS if f in rec})
-        rows.append(row)
-    return pd.DataFrame(rows).set_index("id")
-
-
 def load_run(run: Run) -> pd.DataFrame:
-    """Current verdicts of one file, with the raw request's timing and tokens and the item's fields.
+    """Current verdicts of one file, with the raw request's timing and tokens and the item's data fields.
 
-    Cached per file version within a process: `analysis.run --all` reads each judged file once, however
-    many tables use it (callers get a copy, so a table cannot change another's input)."""
-    stamp = tuple(p.stat().st_mtime_ns if p.exists() else 0 for p in (run.path, run.raw))
+    Cached per version of the files read (callers get a copy, so a table cannot change another's input)."""
+    stamp = (version(run.path), version(run.raw), version(run.data) if run.data else None)
     return _load_run(run, stamp).copy()
 
 
 @lru_cache(maxsize=256)
-def _load_run(run: Run, stamp: tuple[int, ...]) -> pd.DataFrame:
-    verdicts = _latest(run.path, ("id", "sample_idx"))
-    raw = _latest(run.raw, ("id", "sample_idx"))
+def _load_run(run: Run, _stamp: tuple) -> pd.DataFrame:
+    raw = latest(run.raw)
     rows = []
-    for (rid, idx), v in verdicts.items():
+    for (rid, idx), v in latest(run.path).items():
         r = raw.get((rid, idx))
         if r is None or v.get("outcome") is None:
             continue
         usage = r.get("usage") or {}
         rows.append({"id": rid, "sample_idx": idx, "correct": v.get("correct"), "status": v["status"],
-                     "flagged": bool(v.get("flags")),
-                     "extracted": v.get("extracted"), "latency_s": r.get("latency_s"),
-                     "completion_tokens": usage.get("completion_tokens"),
-                     "reasoning_tokens": usage.get("reasoning_tokens"),
-                     "finish_reason": r.get("finish_reason"), "response": r.get("response")})
+                     "flagged": bool(v.get("flags")), "extracted": v.get("extracted"),
+                     "latency_s": r.get("latency_s"), "completion_tokens": usage.get("completion_tokens"),
+                     "reasoning_tokens": usage.get("reasoning_tokens"), "finish_reason": r.get("finish_reason"),
+                     "response": r.get("response")})
     df = pd.DataFrame(rows, columns=["id", "sample_idx", "correct", "status", "flagged", "extracted", "latency_s",
                                      "completion_tokens", "reasoning_tokens", "finish_reason", "response"])
     df.insert(0, "judge", run.judge)
     df.insert(0, "setting", run.setting)
     df.insert(0, "model", run.model)
-    data = run.manifest.get("data")
-    if data and Path(data).exists():
-        df = df.join(load_records(Path(data)), on="id")
-    return df
+    return df.join(record_fields(run.data), on="id") if run.data else df
 
 
 def load(results: Path, bench: str, settings: list[str], judge: str) -> pd.DataFrame:
-    """Every model's verdicts for the given settings (each as run, see `pick_setting`) and judge.
-
-    The `setting` column holds the paper's setting name, whatever variant was run.
-    """
-    runs = find_runs(results, bench, judge)
-    frames = []
-    for model in sorted({r.model for r in runs}):
-        mine = [r for r in runs if r.model == model]
-        for wanted in settings:
-            got = pick_setting(mine, wanted)
-            if got:
-                df = load_run(next(r for r in mine if r.setting == got))
-                df["setting"] = wanted
-                df["run_setting"] = got
-                frames.append(df)
+    """Every model's verdicts of the given settings under one judge: column `setting` holds the setting
+    asked for, `run_setting` the run that stands for it."""
+    frames = [load_run(run).assign(setting=s, run_setting=run.setting)
+              for s, run in chosen_runs(results, bench, settings, judge)]
     if not frames:
         return pd.DataFrame(columns=["model", "setting", "judge", "id", "sample_idx", "correct", "status"])
     return pd.concat(frames, ignore_index=True)
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """The unified data file a table reads directly, and the paper profile's file it stands in for."""
+
+    path: Path
+    paper: Path
+
+    @property
+    def demo(self) -> bool:
+        return self.path != self.paper
+
+    def note(self) -> str:
+        if not self.demo:
+            return f"{shown(self.path)} (the paper profile's data)"
+        return (f"{shown(self.path)} (the demo set: {shown(self.paper)} is not converted, so its numbers say "
+                "nothing about the paper)")
+
+
+def data_file(bench: str) -> DataFile:
+    """The paper profile's data file (its experiment's `data`, else data/<bench>/test.jsonl), else the demo
+    set's."""
+    paper = ROOT / (experiment(PAPER_DATA_OF[bench]).data or f"data/{bench}/test.jsonl")
+    demo = DEMO_DATA / f"{bench}.jsonl"
+    for path in (paper, demo):
+        if path.exists():
+            return DataFile(path, paper)
+    raise MissingInputs(f"no {bench} data: neither {shown(paper)} (convert the release: python -m data.convert "
+                        f"{bench}) nor {shown(demo)} (python -m data.demo)")

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.mira_common import DOMAIN_ORDER, LEVELS, grouped, scoring_units, verdicts
-from analysis.mira_tasks import HOW
-from analysis.stats import ACC_NOTE, BESIDE
+from analysis.mira_common import DOMAIN_ORDER, LEVELS, UNIT_NOTE, grouped, scoring_units, verdicts
+from analysis.stats import BESIDE
 from analysis.table import Context, Table
 
 IDS = ["mira.T1"]
@@ -26,27 +25,23 @@ def domain_long(units: pd.DataFrame) -> pd.DataFrame:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, sources = verdicts(ctx, list(LEVELS), HOW)
-    long = domain_long(scoring_units(df, sources))
+    df, provenance = verdicts(ctx, list(LEVELS))
+    long = domain_long(scoring_units(df, provenance.runs))
     cols = [(g, lv) for g in GROUPS for lv in LEVELS.values()]
     wide = long.pivot_table(index="model", columns=["group", "level"], values="acc", aggfunc="first")
     wide = wide.reindex(columns=pd.MultiIndex.from_tuples(cols))
     wide.columns = [f"{g} {lv}" for g, lv in cols]
     wide = wide.sort_values("Overall V", ascending=False, na_position="last").reset_index()
-    judges = df.groupby("model")["judge"].first().to_dict()
     return Table(
-        table_id,
         "MIRA Table 1 — accuracy (%) per domain (EG: Euclidean Geometry, PBR: Physics-Based Reasoning, ASLP: "
         "Abstract Spatial & Logical Puzzles, CT: Causal Transformations) and overall, at level D (direct), "
         "T (Text-CoT) and V (simulated Visual-CoT); micro-averaged over scoring units.",
         wide,
-        vs_paper=None,
         extra={"Scored units and failures": long[["model", "level", "group", "judge", "acc", *BESIDE]]
                .sort_values(["model", "group", "level"])},
-        notes=[ACC_NOTE + " A unit is an item or a Gear Rotation pair.",
+        notes=[UNIT_NOTE,
                "The paper's Table 1 is in the main paper, which our text (supplementary only) does not include: "
                "no reference numbers.",
-               "Averaging: over scoring units (items; a Gear Rotation pair counts once), not over tasks.",
-               f"Judge per model: {', '.join(f'{m}: {j}' for m, j in judges.items())}."],
-        sources=sources,
+               "Averaging: over scoring units (items; a Gear Rotation pair counts once), not over tasks."],
+        provenance=provenance,
     )

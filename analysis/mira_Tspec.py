@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.mira_common import DOMAIN_ORDER, TASK_ORDER, grouped, paper_order, scoring_units, verdicts
-from analysis.stats import ACC_NOTE, BESIDE
+from analysis.mira_common import DOMAIN_ORDER, TASK_ORDER, UNIT_NOTE, grouped, paper_order, scoring_units, verdicts
+from analysis.stats import BESIDE
 from analysis.table import Context, Table
 
 IDS = ["mira.Tspec"]
@@ -28,23 +28,19 @@ def gain_table(long: pd.DataFrame, models: list[str]) -> pd.DataFrame:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, sources = verdicts(ctx, list(SETTINGS), HOW)
-    long = grouped(scoring_units(df, sources), ["model", "setting", "judge"])
+    df, provenance = verdicts(ctx, list(SETTINGS), HOW)
+    long = grouped(scoring_units(df, provenance.runs), ["model", "setting", "judge"])
     long["template"] = long["setting"].map(SETTINGS)
     table = gain_table(long, paper_order(table_id, sorted(set(long["model"]))))
-    judges = df.groupby("model")["judge"].first().to_dict()
     return Table(
-        table_id,
         "MIRA §4.3 — Text-CoT with the general template (T_gen) vs the task-specific templates (T_spec): "
         "accuracy (%) per task, per domain and overall (micro over scoring units), and Δ = T_spec − T_gen "
         "(points).",
         table,
-        vs_paper=None,
         extra={"Scored units and failures": long[["model", "template", "group", "judge", "acc", *BESIDE]]},
-        notes=[ACC_NOTE + " A unit is an item or a Gear Rotation pair.",
+        notes=[UNIT_NOTE,
                "The paper's numbers for this comparison are in the main text, not in our supplementary text: "
                "no reference numbers (the project page states an average gain of about 1.4-1.5 points).",
-               "Gear Rotation is scored by pairs (both questions of a pair right) as in the authors' acc.py.",
-               f"Judge per model: {', '.join(f'{m}: {j}' for m, j in judges.items())}."],
-        sources=sources,
+               "Gear Rotation is scored by pairs (both questions of a pair right) as in the authors' acc.py."],
+        provenance=provenance,
     )

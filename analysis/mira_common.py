@@ -1,5 +1,5 @@
-"""What the MIRA tables share: the judge each model is read with, Gear Rotation pairs, accuracy per
-task, domain and overall.
+"""What the MIRA tables share: the verdicts each model is read with (the paper's mira_judge, else the rule
+judge: table.Context.judged), Gear Rotation pairs, accuracy per task, domain and overall.
 
 Scoring follows the authors' acc.py (github.com/aiming-lab/MIRA): a Gear Rotation item is one of a
 pair (uids n.1 / n.2, the same gears asked both ways) and the pair scores 1 only when both answers
@@ -9,63 +9,42 @@ unit is not correct, as acc.py counts a missing answer.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
-from analysis.inputs import Run
+from analysis.inputs import Run, read_records
+from analysis.provenance import Provenance
 from analysis.reference import load_reference
-from analysis.stats import accuracy_table
+from analysis.stats import ACC_NOTE, accuracy_table
 from analysis.table import Context, MissingInputs
 from data.converters.mira import DOMAINS, TASKS
-from data.jsonl import iter_jsonl
 
 LEVELS = {"direct": "D", "cot_general": "T", "visual_cot": "V"}
-JUDGES = ("mira_judge", "rules")            # preferred first
+HOW = "run the levels experiment: python -m pipeline.experiments --only mira.T4-T10 (demo: bash run_all.sh)"
 TASK_ORDER = [name for name, _, _ in TASKS]
 DOMAIN_ORDER = list(DOMAINS)
 PAIRED_TASKS = {"Gear Rotation"}
+UNIT_NOTE = ACC_NOTE + " A unit is an item or a Gear Rotation pair."
 _UID_KEYS = ("uid", "id", "pid", "qid")     # where the converter keeps the release id (in `extra`)
 
 
-def verdicts(ctx: Context, settings: list[str], how: str) -> tuple[pd.DataFrame, list[Run]]:
-    """Every model's verdicts for `settings`, each model read with one judge for all its settings:
-    mira_judge when it scored items in every setting the rule judge did, else the rule judge (so D, T
-    and V of one model are never scored by different judges)."""
-    frames: dict[str, pd.DataFrame] = {}
-    for judge in JUDGES:
-        try:
-            frames[judge] = ctx.verdicts("mira", settings, judge)
-        except MissingInputs:
-            pass
-    if not frames:
-        raise MissingInputs(f"no judged mira runs of {settings} (judge mira_judge or rules) under "
-                            f"{ctx.results}/judged/mira; {how}")
-    chosen, sources = [], []
-    for model in sorted(set().union(*(set(df["model"]) for df in frames.values()))):
-        mine = {j: df[df["model"] == model] for j, df in frames.items() if (df["model"] == model).any()}
-        scored = {j: set(d.loc[d["status"] == "ok", "setting"]) for j, d in mine.items()}
-        llm = scored.get("mira_judge", set())
-        judge = "mira_judge" if llm and llm >= scored.get("rules", set()) else "rules" if "rules" in mine else "mira_judge"
-        chosen.append(mine[judge])
-        sources += [r for r in ctx.runs("mira", settings, judge) if r.model == model]
-    df = pd.concat(chosen, ignore_index=True)
+def verdicts(ctx: Context, settings: list[str], how: str = HOW) -> tuple[pd.DataFrame, Provenance]:
+    """Every model's verdicts of `settings` under one judge for all its settings (table.Context.judged), so
+    D, T and V of one model are never scored by different judges."""
+    df, provenance = ctx.judged("mira", settings, how)
     if "task" not in df:
         raise MissingInputs("the data file named in the mira verdict manifests is missing (it gives each "
                             "item's task); convert the release again (python -m data.convert mira)")
-    return df, sources
+    return df, provenance
 
 
-@lru_cache(maxsize=8)
-def _release_items(data: Path) -> dict[str, tuple[str, str]]:
-    """id -> (task, release uid as text, e.g. "3.1"), from the unified data file (uid kept in `extra`)."""
+def _release_items(records: dict[str, dict]) -> dict[str, tuple[str, str]]:
+    """id -> (task, release uid as text, e.g. "3.1"), from the unified records (uid kept in `extra`)."""
     out = {}
-    for _, rec in iter_jsonl(data):
+    for rid, rec in records.items():
         extra = rec.get("extra") or {}
-        uid = next((extra[k] for k in _UID_KEYS if k in extra), rec["id"].rsplit("/", 1)[-1])
-        out[rec["id"]] = (rec.get("task", ""), str(uid))
+        uid = next((extra[k] for k in _UID_KEYS if k in extra), rid.rsplit("/", 1)[-1])
+        out[rid] = (rec.get("task", ""), str(uid))
     return out
 
 
@@ -84,9 +63,8 @@ def scoring_units(df: pd.DataFrame, sources: list[Run]) -> pd.DataFrame:
     wrong.
     """
     items: dict[str, tuple[str, str]] = {}
-    for path in {Path(r.manifest["data"]) for r in sources if r.manifest.get("data")}:
-        if path.exists():
-            items.update(_release_items(path))
+    for path in {r.data for r in sources if r.data}:
+        items.update(_release_items(read_records(path)))
     expected = pd.Series([_unit(t, i, u) for i, (t, u) in items.items()], dtype=object).value_counts()
     df = df.copy()
     df["unit"] = [_unit(t, i, items.get(i, ("", i.rsplit("/", 1)[-1]))[1]) for t, i in zip(df["task"], df["id"])]

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.mira_common import LEVELS, grouped, paper_order, scoring_units, verdicts
+from analysis.mira_common import LEVELS, UNIT_NOTE, grouped, paper_order, scoring_units, verdicts
 from analysis.reference import beside_paper
-from analysis.stats import ACC_NOTE, BESIDE
+from analysis.stats import BESIDE
 from analysis.table import Context, Table
 
 GROUPS: dict[str, list[str]] = {
@@ -22,7 +22,6 @@ GROUPS: dict[str, list[str]] = {
     "mira.T10": ["Trailer Cubes Count", "Trailer Cubes Missing"],
 }
 IDS = list(GROUPS)
-HOW = "run the levels experiment: python -m pipeline.experiments --only mira.T4-T10 (demo: bash run_all.sh)"
 
 
 def task_long(units: pd.DataFrame, tasks: list[str]) -> pd.DataFrame:
@@ -44,13 +43,10 @@ def wide(long: pd.DataFrame, tasks: list[str], models: list[str]) -> pd.DataFram
 
 def build(table_id: str, ctx: Context) -> Table:
     tasks = GROUPS[table_id]
-    df, sources = verdicts(ctx, list(LEVELS), HOW)
-    long = task_long(scoring_units(df, sources), tasks)
+    df, provenance = verdicts(ctx, list(LEVELS))
+    long = task_long(scoring_units(df, provenance.runs), tasks)
     models = paper_order(table_id, sorted(set(df["model"])))
-    judges = df.groupby("model")["judge"].first().to_dict()
-    notes = [ACC_NOTE + " A unit is an item or a Gear Rotation pair.",
-             f"Judge per model (mira_judge preferred, the rule judge when mira_judge does not cover every "
-             f"level): {', '.join(f'{m}: {j}' for m, j in judges.items())}.",
+    notes = [UNIT_NOTE,
              "Levels: D = direct, T = cot_general (T_gen), V = visual_cot; a text-only model runs each as its "
              "+caption variant."]
     if "Gear Rotation" in tasks:
@@ -61,7 +57,7 @@ def build(table_id: str, ctx: Context) -> Table:
     caption = (f"MIRA Table {table_id.split('.T')[1]} — accuracy (%) on {', '.join(tasks)} at level D (direct), "
                "T (Text-CoT, general template) and V (simulated Visual-CoT). Failures count as not correct; "
                "they and the accuracy over scored units are below.")
-    return Table(table_id, caption, wide(long, tasks, models),
+    return Table(caption, wide(long, tasks, models),
                  vs_paper=beside_paper(long, table_id, ["task", "level"]),
                  extra={"Scored units and failures": failures.sort_values(["model", "task", "level"])},
-                 notes=notes, sources=sources)
+                 notes=notes, provenance=provenance)

@@ -7,16 +7,15 @@ coverage = observed / possible classes; Shannon entropy H = −Σ p log2 p (bits
 J = H / log2(observed) and, against the whole taxonomy, H / log2(possible)."""
 from __future__ import annotations
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import numpy as np
+import pandas as pd
 
-from analysis import morphobench_common as common  # noqa: E402
-from analysis.reference import beside_paper  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
-from data.jsonl import iter_jsonl  # noqa: E402
+from analysis.inputs import read_records, shown
+from analysis.morphobench_common import BENCH
+from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
+from analysis.reference import beside_paper
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["morphobench.F9"]
 TAXONOMY = {  # abbreviation -> words that name it in full (appendix A.1, C.2)
@@ -79,7 +78,7 @@ def diversity(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def figure(df: pd.DataFrame, path, scope: str) -> None:
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    fig, axes = subplots(2, 2, figsize=(12, 8))
     for ax, level, name in zip(axes.flat, FIELDS, ("L1: task nature", "L2: knowledge closure", "L3: reasoning primitive")):
         counts = df[level].value_counts()
         counts = counts.reindex([*TAXONOMY[level], *(v for v in counts.index if v not in TAXONOMY[level])], fill_value=0)
@@ -93,19 +92,18 @@ def figure(df: pd.DataFrame, path, scope: str) -> None:
     ax.set(title="Leaves <L1, L2, L3> by rank", xlabel="leaf rank", ylabel="items (count)")
     ax.legend()
     fig.suptitle(f"MorphoBench taxonomy diversity ({scope})")
-    path = save_figure(fig, path)
+    save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    path = common.data_path()
-    if not path.exists():
-        raise MissingInputs(f"no morphobench data at {path} (python -m data.convert morphobench, or build the demo set)")
-    tax = taxonomy([rec for _, rec in iter_jsonl(path)])
+    data = ctx.data_file(BENCH)
+    tax = taxonomy(list(read_records(data.path).values()))
     has_base = tax["split"].isin(BASE_SPLITS).any()
     base, scope = (tax[tax["split"].isin(BASE_SPLITS)], "R(v0) ∪ P(v0) items") if has_base else (tax, "all items")
     labelled = base.dropna(subset=["leaf"])
     if labelled.empty:
-        raise MissingInputs(f"{path}: no item carries the three taxonomy levels ({', '.join(sum(FIELDS.values(), ()))})")
+        raise MissingInputs(f"{shown(data.path)}: no item carries the three taxonomy levels "
+                            f"({', '.join(sum(FIELDS.values(), ()))})")
     table = diversity(labelled)
     per_split = pd.concat([diversity(g).assign(split=s) for s, g in tax.dropna(subset=["leaf"]).groupby("split")],
                           ignore_index=True)
@@ -115,14 +113,14 @@ def build(table_id: str, ctx: Context) -> Table:
     figure(labelled, fig, scope)
     long = table.assign(model="dataset", metric="coverage (%)").rename(columns={"coverage (%)": "coverage"})
     return Table(
-        table_id,
         f"MorphoBench Figure 9 — taxonomy diversity of the {scope}: per level and for the leaves, coverage of "
         "the possible classes, Shannon entropy (bits) and Pielou evenness.",
         table, vs_paper=beside_paper(long, table_id, ["level", "metric"], value="coverage"),
         extra={"Per split": per_split, "Leaves": labelled["leaf"].value_counts().rename_axis("leaf").reset_index()},
         figure=fig,
-        notes=[f"Data: {path}.", f"{len(base) - len(labelled)} item(s) without all three levels left out.",
+        notes=[f"{len(base) - len(labelled)} item(s) without all three levels left out.",
                "The paper gives no formulas and its figure is not in our text; it states leaf coverage of about "
                "60% of the possible taxonomy paths (the reference row)."]
         + ([f"Values outside the paper's taxonomy, kept as written: {', '.join(unknown)}."] if unknown else []),
+        provenance=Provenance(data=data),
     )

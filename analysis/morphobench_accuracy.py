@@ -10,6 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.morphobench_common import SETTING, SPLITS, verdicts
+from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
@@ -29,13 +30,7 @@ def with_deltas(wide: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _judges_note(df: pd.DataFrame) -> str:
-    judges = df.groupby("model")["judge"].first()
-    return ("Judge per model (morphobench_correctness preferred, the rule judge where it has no run): "
-            + ", ".join(f"{m}: {j}" for m, j in judges.items()) + ".")
-
-
-def build_T1(table_id: str, df: pd.DataFrame) -> Table:
+def build_T1(table_id: str, df: pd.DataFrame, provenance: Provenance) -> Table:
     v0 = df[df["split"] == "Morpho_R_v0"]
     if v0.empty or "discipline" not in v0 or v0["discipline"].isna().all():
         raise MissingInputs("no judged Morpho_R_v0 items with a `discipline` in the morphobench runs "
@@ -47,18 +42,18 @@ def build_T1(table_id: str, df: pd.DataFrame) -> Table:
     total = pd.DataFrame({"discipline": DISCIPLINES, "questions": items.values,
                           "share (%)": 100 * items.values / max(items.sum(), 1)})
     return Table(
-        table_id,
         "MorphoBench Table 1 — subject-level answer correctness on MORPHO-R(v0): accuracy (%) per discipline. "
         "Total (share): questions per discipline in the R(v0) items that were run, and their proportion.",
         wide, vs_paper=beside_paper(long, table_id, ["discipline"]),
         extra={"Total (share)": total, "Scored and failures": long.drop(columns="acc")},
         notes=[ACC_NOTE,
-               _judges_note(df), f"Setting {SETTING}: v0 items carry no hints, so this is the plain question.",
+               f"Setting {SETTING}: v0 items carry no hints, so this is the plain question.",
                "The paper's Total row (439+560+250+86+212 = 1547 questions) does not add up to the N = 1307 "
-               "of its caption; its shares are of 1547."])
+               "of its caption; its shares are of 1547."],
+        provenance=provenance)
 
 
-def build_T2(table_id: str, df: pd.DataFrame) -> Table:
+def build_T2(table_id: str, df: pd.DataFrame, provenance: Provenance) -> Table:
     long = accuracy_table(df[df["split"].isin(SPLITS)], ["model", "judge", "split"])
     long["split"] = long["split"].map(SPLITS)
     wide = long.pivot_table(index="model", columns="split", values="acc", aggfunc="first")
@@ -68,19 +63,17 @@ def build_T2(table_id: str, df: pd.DataFrame) -> Table:
     wide = wide.sort_values("R(v0)", ascending=False, na_position="last").reset_index()
     other = sorted(set(df["split"].dropna()) - set(SPLITS))
     return Table(
-        table_id,
         "MorphoBench Table 2 — answer correctness (accuracy, %) on the MORPHO-R and MORPHO-P splits; Δ columns "
         "are absolute changes (points) to the family's v0 split (R(v0) for Lite and Complex, P(v0) for "
         "Perturbed).",
         wide, vs_paper=beside_paper(both, table_id, ["split"]),
         extra={"Scored and failures": long.drop(columns="acc")},
-        notes=[ACC_NOTE, _judges_note(df), f"Setting {SETTING}: R(Lite) and R(Complex) items carry their (helpful or "
+        notes=[ACC_NOTE, f"Setting {SETTING}: R(Lite) and R(Complex) items carry their (helpful or "
                "misleading) hints; the other splits have none."]
-        + ([f"Items of other splits left out: {', '.join(other)}."] if other else []))
+        + ([f"Items of other splits left out: {', '.join(other)}."] if other else []),
+        provenance=provenance)
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, sources = verdicts(ctx)
-    t = build_T1(table_id, df) if table_id == "morphobench.T1" else build_T2(table_id, df)
-    t.sources = sources
-    return t
+    df, provenance = verdicts(ctx)
+    return (build_T1 if table_id == "morphobench.T1" else build_T2)(table_id, df, provenance)

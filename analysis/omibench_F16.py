@@ -4,21 +4,18 @@ from __future__ import annotations
 
 import json
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis.omibench_b_util import BENCH, run_records  # noqa: E402
-from analysis.stats import ACC_NOTE, accuracy  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
-from judge.agreement import compare, disagreements  # noqa: E402
+from analysis.omibench_common import BENCH, METRICS, SETTING, run_records
+from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
+from analysis.stats import ACC_NOTE, accuracy
+from analysis.table import Context, MissingInputs, Table
+from judge.agreement import compare, disagreements
 
 IDS = ["omibench.F16"]
-SETTING = "cot_boxed"
-RULE, MODEL = "rules", "omibench_gptscore"
+RULE, MODEL = METRICS["ACC"], METRICS["GPTScore"]
 SAMPLE, SEED = 100, 0   # C.3: 100 disagreements per model, reviewed by two annotators
 QUADRANTS = {"both_correct": "both correct", "both_incorrect": "both incorrect",
              "a_incorrect_b_correct": "model correct, rule incorrect", "a_correct_b_incorrect": "model incorrect, rule correct"}
@@ -64,7 +61,7 @@ def build(table_id: str, ctx: Context) -> Table:
     sheet.parent.mkdir(parents=True, exist_ok=True)
     sheet.write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in review), encoding="utf-8")
 
-    fig, ax = plt.subplots(figsize=(7, 1 + 0.5 * len(table)))
+    fig, ax = subplots(figsize=(7, 1 + 0.5 * len(table)))
     left = np.zeros(len(table))
     share = table[list(QUADRANTS.values())].div(table["items"].replace(0, np.nan), axis=0).fillna(0) * 100
     for q in QUADRANTS.values():
@@ -77,10 +74,10 @@ def build(table_id: str, ctx: Context) -> Table:
     path = save_figure(fig, ctx.figures / f"{table_id}.png")
     shown = pd.DataFrame(review).assign(response=lambda d: d["response"].astype(str).str.slice(0, 160)) if review \
         else pd.DataFrame(columns=["model", "id"])
-    return Table(table_id, "OMIBench Figure 16 — agreement of the rule judge (match accuracy) and the model judge "
+    return Table("OMIBench Figure 16 — agreement of the rule judge (match accuracy) and the model judge "
                  "(GPTScore) per model: counts of the four quadrants over the items both scored.",
                  table, extra={"Disagreement sample for review": shown}, figure=path,
-                 sources=list(runs.values()) + ctx.runs(BENCH, [SETTING], MODEL),
+                 provenance=Provenance(list(runs.values()) + ctx.runs(BENCH, [SETTING], MODEL)),
                  notes=[ACC_NOTE + " rule_acc and model_acc are each judge's accuracy over all its verdicts.",
                         f"Review sheet: {sheet} — up to {SAMPLE} disagreements per model (seed {SEED}) with "
                         "question, gold and response; fill `category` with the paper's sources (No Effective "

@@ -7,31 +7,17 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
-from matplotlib.figure import Figure
 
-from analysis.omibench_T2 import SUBJECTS
+from analysis.inputs import read_records
+from analysis.omibench_common import BENCH, SUBJECTS
+from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
 from analysis.reference import beside_paper
-from analysis.table import Context, MissingInputs, ROOT, Table, save_figure
-from data.jsonl import iter_jsonl
+from analysis.table import Context, Table
 from data.records import IMAGE_TAG
 
 IDS = ["omibench.F2"]
-EXPERIMENT = ROOT / "configs" / "experiments" / "omibench_T2.yaml"
-DEMO = ROOT / "data" / "demo" / "build" / "omibench.jsonl"
 WORD = re.compile(r"\S+")
-
-
-def data_file() -> Path:
-    """The paper profile's data (the experiment's `data`, else data/omibench/test.jsonl, as pipeline.experiments
-    reads it), falling back to the demo set."""
-    exp = yaml.safe_load(EXPERIMENT.read_text(encoding="utf-8")) if EXPERIMENT.exists() else {}
-    paper = ROOT / (exp.get("data") or "data/omibench/test.jsonl")
-    for path in (paper, DEMO):
-        if path.exists():
-            return path
-    raise MissingInputs(f"no OMIBench data at {paper} or {DEMO} (python -m data.convert omibench ..., or "
-                        f"python -m data.demo)")
 
 
 def words(text: str) -> int:
@@ -43,7 +29,7 @@ def records(path: Path) -> pd.DataFrame:
     rows = [{"subject": r.get("subject"), "mcq": r["answer_type"] == "mcq", "images": len(r["images"]),
              "question_words": words(r["question"]), "question_chars": len(IMAGE_TAG.sub("", r["question"])),
              "rationale": bool((r.get("solution") or "").strip()), "rationale_words": words(r.get("solution") or "")}
-            for _, r in iter_jsonl(path)]
+            for r in read_records(path).values()]
     return pd.DataFrame(rows)
 
 
@@ -67,8 +53,7 @@ def statistics(df: pd.DataFrame) -> pd.DataFrame:
 def figure(df: pd.DataFrame, long: pd.DataFrame, path: Path) -> Path:
     subjects = [s for s in long["subject"].unique() if s != "All"]
     val = long.set_index(["subject", "statistic"])["number"]
-    fig = Figure(figsize=(14, 4.5))
-    ax1, ax2, ax3 = fig.subplots(1, 3)
+    fig, (ax1, ax2, ax3) = subplots(1, 3, figsize=(14, 4.5))
     x = np.arange(len(subjects))
     open_, mc = [val[(s, "open-ended items")] for s in subjects], [val[(s, "multiple-choice items")] for s in subjects]
     ax1.bar(x, open_, label="open-ended")
@@ -81,28 +66,25 @@ def figure(df: pd.DataFrame, long: pd.DataFrame, path: Path) -> Path:
     ax3.bar(counts.index, counts.values)
     ax3.set(xlabel="images per item", ylabel="items", title="Image-count distribution")
     fig.suptitle("OMIBench Fig. 2: dataset statistics")
-    path = save_figure(fig, path)
-    return path
+    return save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    path = data_file()
-    df = records(path)
+    data = ctx.data_file(BENCH)
+    df = records(data.path)
     long = statistics(df)
     wide = long.pivot_table(index="subject", columns="statistic", values="number", aggfunc="first", sort=False)
     wide = wide[list(dict.fromkeys(long["statistic"]))].reset_index().rename_axis(columns=None)
     return Table(
-        table_id,
         "OMIBench Fig. 2 — key statistics: items per subject, open-ended and multiple-choice items, average "
         "images per item, average question and rationale lengths (images excluded from lengths).",
         wide,
         vs_paper=beside_paper(long, table_id, ["subject", "statistic"], value="number"),
         figure=figure(df, long, ctx.figures / f"{table_id}.png"),
-        notes=[f"Data: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
-               + (" (the demo set: its statistics say nothing about the paper)" if path == DEMO else ""),
-               "Lengths are whitespace words with [IMAGEn] tags removed (question text only, options excluded); "
+        notes=["Lengths are whitespace words with [IMAGEn] tags removed (question text only, options excluded); "
                "the paper counts tokens of an unnamed tokenizer, so its 210.12 / 420.18 are not the same unit.",
                "Images = entries of `images` (a file repeated within an item counts each time).",
                "Multiple-choice = answer_type mcq; open records with inline lettered options count as open-ended. "
                "The paper prints 574 (44.4%), but 574 of 1,322 is 43.4%."],
+        provenance=Provenance(data=data),
     )

@@ -8,13 +8,15 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
-from analysis.omibench_T2 import METRICS, SETTING, per_subject
+from analysis.external import external_file
+from analysis.inputs import Run, shown
+from analysis.omibench_common import METRICS, SETTING, metric_verdicts, per_subject
+from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
 from analysis.reference import aliases, beside_paper
 from analysis.stats import spearman
-from analysis.external import external_file
-from analysis.table import Context, MissingInputs, ROOT, Table, save_figure
+from analysis.table import Context, MissingInputs, ROOT, Table
 
 IDS = ["omibench.F3a", "omibench.F3d"]
 EXTERNAL = ROOT / "data" / "external" / "omibench" / "other_benchmarks.csv"
@@ -36,19 +38,16 @@ def external_scores(path: Path) -> pd.DataFrame:
     return df[["model", "benchmark", "score"]]
 
 
-def scores(ctx: Context) -> tuple[pd.DataFrame, list[str], list]:
-    """One row per model: OMIBench total per metric (as Table 2) and the external scores."""
+def scores(ctx: Context) -> tuple[pd.DataFrame, list[str], list[Run], str | None]:
+    """One row per model: OMIBench total per metric (as Table 2) and the external scores; the OMIBench
+    columns, the runs read and the note an example file needs."""
     ours, sources = [], []
-    for metric, judge in METRICS.items():
-        try:
-            df = ctx.verdicts("omibench", [SETTING], judge)
-        except MissingInputs:
-            continue
+    for metric, df, runs in metric_verdicts(ctx, [SETTING]):
         if not df["status"].eq("ok").any():  # a judge that failed on every item ranks nothing
             continue
         total = per_subject(df, metric).query("subject == 'Total'")
         ours.append(total.assign(benchmark=f"OMIBench {metric}")[["model", "benchmark", "acc"]].rename(columns={"acc": "score"}))
-        sources += ctx.runs("omibench", [SETTING], judge)
+        sources += runs
     if not ours:
         raise MissingInputs(f"no judged omibench {SETTING} runs (rules or omibench_gptscore)")
     path, example_note = external_file(EXTERNAL)
@@ -76,8 +75,8 @@ def correlations(table: pd.DataFrame, omi: list[str]) -> pd.DataFrame:
 
 
 def scatter(table: pd.DataFrame, corr: pd.DataFrame, x: str, path: Path) -> Path:
-    fig = Figure(figsize=(10, 4))
-    for ax, bench in zip(fig.subplots(1, 2), BENCHMARKS):
+    fig, axes = subplots(1, 2, figsize=(10, 4))
+    for ax, bench in zip(axes, BENCHMARKS):
         both = table.dropna(subset=[x, bench])
         ax.scatter(both[bench], both[x])
         for _, r in both.iterrows():
@@ -87,42 +86,39 @@ def scatter(table: pd.DataFrame, corr: pd.DataFrame, x: str, path: Path) -> Path
         rho = mine["rho"].iloc[0] if len(mine) else np.nan
         ax.set(xlabel=f"{bench} score (%)", ylabel=f"{x} (%)", title=f"{bench}: Spearman ρ = {rho:.3f}")
     fig.suptitle("OMIBench Fig. 3(a): ranking consistency with OlympiadBench and MMIU")
-    path = save_figure(fig, path)
-    return path
+    return save_figure(fig, path)
 
 
 def bars(table: pd.DataFrame, x: str, path: Path) -> Path:
     cols = [x, *BENCHMARKS]
     t = table.sort_values(x)
-    fig = Figure(figsize=(max(6, 1.2 * len(t) + 2), 4))
-    ax = fig.subplots()
+    fig, ax = subplots(figsize=(max(6, 1.2 * len(t) + 2), 4))
     for i, c in enumerate(cols):
         ax.bar(np.arange(len(t)) + 0.27 * i, t[c], 0.27, label=c)
     ax.set_xticks(np.arange(len(t)) + 0.27, t["model"], rotation=20, ha="right")
     ax.set(xlabel="model", ylabel="score (%)", title="OMIBench Fig. 3(d): OMIBench vs MMIU and OlympiadBench", ylim=(0, 100))
     ax.legend(fontsize=8)
-    path = save_figure(fig, path)
-    return path
+    return save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:
     table, omi, sources, example_note = scores(ctx)
     corr = correlations(table, omi)
     x = omi[-1]  # GPTScore when judged (the paper's headline: Gemini-3-Pro 75.67 → 50.53), else ACC
-    where = EXTERNAL.relative_to(ROOT) if EXTERNAL.is_relative_to(ROOT) else EXTERNAL
-    notes = [f"External scores: {where}. OMIBench = total of Table 2's {SETTING} runs.",
+    notes = [f"External scores: {shown(EXTERNAL)}. OMIBench = total of Table 2's {SETTING} runs.",
              "The paper's ρ are set beside our GPTScore-based ρ: its example (OlympiadBench 75.67% → OMIBench "
              "50.53%) is Gemini-3-Pro's total GPTScore. The paper does not list its models or their scores."]
     if example_note:
         notes.insert(0, example_note)
     if table_id == "omibench.F3a":
-        return Table(table_id, "OMIBench Fig. 3(a) — Spearman rank correlation across models of OMIBench with "
+        return Table("OMIBench Fig. 3(a) — Spearman rank correlation across models of OMIBench with "
                      "OlympiadBench and with MMIU, and of OlympiadBench with MMIU.", corr,
                      vs_paper=beside_paper(corr, table_id, ["metric", "pair"], value="rho"), extra={"Scores (%)": table},
-                     figure=scatter(table, corr, x, ctx.figures / f"{table_id}.png"), notes=notes, sources=sources)
-    return Table(table_id, "OMIBench Fig. 3(d) — per-model scores (%) on OMIBench, MMIU and OlympiadBench.",
+                     figure=scatter(table, corr, x, ctx.figures / f"{table_id}.png"), notes=notes,
+                     provenance=Provenance(sources))
+    return Table("OMIBench Fig. 3(d) — per-model scores (%) on OMIBench, MMIU and OlympiadBench.",
                  table.sort_values(x, ascending=False, na_position="last").reset_index(drop=True),
                  extra={"Spearman ρ": corr}, figure=bars(table, x, ctx.figures / f"{table_id}.png"),
                  notes=notes + ["The paper prints no numbers for Fig. 3(d) (MMIU: even the weakest models "
                                 "above 40%; OMIBench: the best around 40%), so there is no reference file."],
-                 sources=sources)
+                 provenance=Provenance(sources))

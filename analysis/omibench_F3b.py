@@ -6,11 +6,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
-from analysis.omibench_T2 import SETTING
+from analysis.omibench_common import BENCH, SETTING
+from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
-from analysis.table import Context, MissingInputs, Table, save_figure
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.F3b"]
 BINS = ["1", "2", "3", "4", "5", "≥6"]
@@ -33,8 +34,7 @@ def by_images(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def figure(long: pd.DataFrame, bins: list[str], path: Path) -> Path:
-    fig = Figure(figsize=(7, 4))
-    ax = fig.subplots()
+    fig, ax = subplots(figsize=(7, 4))
     x = np.arange(len(bins))
     val = long.set_index(["model", "images"])["acc"]
     ax.bar(x, [val.get((POOLED, b), np.nan) for b in bins], color="lightgray", label=POOLED)
@@ -43,12 +43,11 @@ def figure(long: pd.DataFrame, bins: list[str], path: Path) -> Path:
     ax.set(xticks=x, xticklabels=bins, xlabel="images per item", ylabel="ACC (%)",
            title="OMIBench Fig. 3(b): accuracy by number of images", ylim=(0, 100))
     ax.legend(fontsize=8)
-    path = save_figure(fig, path)
-    return path
+    return save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df = ctx.verdicts("omibench", [SETTING], "rules")
+    df = ctx.verdicts(BENCH, [SETTING])
     if "n_images" not in df or df["n_images"].isna().all():
         raise MissingInputs("the cot_boxed verdict files' manifests name no readable data file, so image counts "
                             "are unknown (rerun the judge, which writes the manifest)")
@@ -59,14 +58,13 @@ def build(table_id: str, ctx: Context) -> Table:
     wide = pd.concat([wide[wide["model"] == POOLED], wide[wide["model"] != POOLED]], ignore_index=True)
     items = long.drop_duplicates("images").set_index("images")["items"].reindex(bins, fill_value=0)
     return Table(
-        table_id,
         "OMIBench Fig. 3(b) — ACC (%) by number of images per item (1, 2, 3, 4, 5, ≥6); CoT prompt with "
         "\\boxed{}, rule judge; first row pooled over every model's predictions.",
         wide,
         extra={"Items per bin": items.reset_index(),
                "Per bin with failures": long[["model", "images", "acc", *BESIDE]]},
         figure=figure(long, bins, ctx.figures / f"{table_id}.png"),
-        sources=ctx.runs("omibench", [SETTING], "rules"),
+        provenance=Provenance(ctx.runs(BENCH, [SETTING])),
         notes=[ACC_NOTE, "Images per item = entries of the item's `images`. The paper states only that single-image "
                "accuracy reaches 40% and falls below 15% at ≥6 images (no table), so there is no reference file.",
                "The official release's items have 2–11 images (data/converters/omibench.py), so bin 1 may be "

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.omibench_F4 import bar_figure, compare, missing_runs, wide
+from analysis.omibench_common import SETTING, bar_figure, compare, missing_runs, settings_wide
+from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.F3c"]
-BASELINE = "cot_boxed"
-SETTINGS = [BASELINE, "cot_boxed+first", "cot_boxed+text"]
+SETTINGS = [SETTING, "cot_boxed+first", "cot_boxed+text"]
 
 
 def multi_image(df: pd.DataFrame) -> pd.DataFrame:
@@ -21,22 +21,21 @@ def multi_image(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    long, tests, sources = compare(ctx, SETTINGS, BASELINE)
-    long_k, tests_k, _ = compare(ctx, SETTINGS, BASELINE, where=multi_image)
-    table = pd.concat([wide(long, tests, SETTINGS).assign(items="all"),
-                       wide(long_k, tests_k, SETTINGS).assign(items="K > 1")], ignore_index=True)
+    long, tests, sources = compare(ctx, SETTINGS)
+    long_k, tests_k, _ = compare(ctx, SETTINGS, where=multi_image)
+    table = pd.concat([settings_wide(long, tests, SETTINGS).assign(items="all"),
+                       settings_wide(long_k, tests_k, SETTINGS).assign(items="K > 1")], ignore_index=True)
     table = table[["model", "metric", "items", *[c for c in table if c not in ("model", "metric", "items")]]]
     table = table.sort_values(["model", "metric"], kind="stable").reset_index(drop=True)
     fig = bar_figure(long, SETTINGS, ctx.figures / f"{table_id}.png", "OMIBench Fig. 3(c): first image only vs all images")
     return Table(
-        table_id,
         "OMIBench Fig. 3(c) — all images vs first image only vs no image: accuracy (%) per model, Δ and exact "
         "McNemar p against all images, on all items and on multi-image items (K > 1).",
         table,
         extra={"Paired tests against all images (McNemar, exact), all items": tests,
                "Paired tests, K > 1 items": tests_k,
                "Failures": long[["model", "metric", "setting", "acc", *BESIDE]]},
-        figure=fig, sources=sources,
+        figure=fig, provenance=Provenance(sources),
         notes=[ACC_NOTE,
                "The paper reports no numbers: \"the mean accuracy drops by at least 10% in the single-image "
                "setting relative to the multi-image baseline\" (E.3), so there is no reference file.",

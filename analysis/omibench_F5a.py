@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import re
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis.omibench_b_util import BENCH, METRICS, runs_named  # noqa: E402
-from analysis.scaling import sequential_scaling  # noqa: E402
-from analysis.stats import ACC_NOTE, BESIDE, accuracy_table  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
+from analysis.omibench_common import BENCH, METRICS, runs_named
+from analysis.plot import line_figure
+from analysis.provenance import Provenance
+from analysis.scaling import sequential_scaling
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.F5a"]
 BUDGET = re.compile(r"cot_boxed\+max(\d+)")
@@ -51,20 +49,14 @@ def build(table_id: str, ctx: Context) -> Table:
     cols = ["model", "metric", "budget", "acc", "gain", "monotonic", *BESIDE, "truncated", "missing_budgets"]
     df = df[cols].sort_values(["model", "metric", "budget"]).reset_index(drop=True)
 
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for (model, metric), g in df.groupby(["model", "metric"]):
-        ax.plot(g["budget"], g["acc"], marker="o", label=f"{model} ({metric})")
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("maximum new tokens L_max (log2 scale)")
-    ax.set_ylabel("score (%)")
-    ax.set_title("OMIBench Fig. 5(a): sequential scaling")
-    ax.legend(fontsize=7)
-    path = save_figure(fig, ctx.figures / f"{table_id}.png")
+    curves = [(g["budget"], g["acc"], {"marker": "o", "label": f"{model} ({metric})"})
+              for (model, metric), g in df.groupby(["model", "metric"])]
+    path = line_figure(curves, ctx.figures / f"{table_id}.png", log2_x=True, ylabel="score (%)",
+                       xlabel="maximum new tokens L_max (log2 scale)", title="OMIBench Fig. 5(a): sequential scaling")
     return Table(
-        table_id,
         "OMIBench Figure 5(a) — sequential scaling: score (%) per maximum new-token budget L_max, all else fixed; "
         "gain = change from the previous budget. Paper: GPTScore; ACC (rule judge) is shown as well.",
-        df, figure=path, sources=sources,
+        df, figure=path, provenance=Provenance(sources),
         notes=[ACC_NOTE,
                "Budgets are the cot_boxed+max<N> runs present (paper: 512 … 16384; the demo runs 32/64/128). "
                "`missing_budgets` lists the paper's budgets not run.",

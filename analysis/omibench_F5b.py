@@ -5,20 +5,17 @@ from __future__ import annotations
 import math
 import re
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+from analysis.omibench_common import BENCH, METRICS, SETTING, model_params
+from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
+from analysis.reference import beside_paper
+from analysis.scaling import saturation_point
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
+from analysis.table import Context, MissingInputs, Table
 
-from analysis.omibench_b_util import BENCH, METRICS, model_params  # noqa: E402
-from analysis.reference import beside_paper  # noqa: E402
-from analysis.scaling import saturation_point  # noqa: E402
-from analysis.stats import ACC_NOTE, BESIDE, accuracy_table  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
-
-IDS = ["omibench.F5b"]
-SETTING = "cot_boxed"   # Table 2's runs: the figure plots their totals by size
+IDS = ["omibench.F5b"]   # Table 2's runs (SETTING): the figure plots their totals by size
 AXES = {"total": "params_total_b", "activated": "params_active_b"}
 # name = <family>-<size>[-a<active>b][-<variant>]; "instruct" is the family's default variant
 SIZE = re.compile(r"(.+?)-(\d+(?:\.\d+)?)[bm](?:-a\d+(?:\.\d+)?b)?(?:-(.+))?")
@@ -86,7 +83,7 @@ def build(table_id: str, ctx: Context) -> Table:
         .sort_values(["family", "metric", "params_total_b"]).reset_index(drop=True)
     sat = saturation(df)
 
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    fig, axes = subplots(1, 2, figsize=(10, 4), sharey=True)
     for ax, (axis, col) in zip(axes, AXES.items()):
         for (family, metric), g in df.groupby(["family", "metric"]):
             g = g.sort_values(col)
@@ -111,7 +108,7 @@ def build(table_id: str, ctx: Context) -> Table:
              "(params_total_b / params_active_b), else the config recorded in the run's manifest."]
     if closed:
         notes.append(f"Left out (no parameter count): {', '.join(sorted(closed))}.")
-    return Table(table_id, "OMIBench Figure 5(b) — score (%) of each model family against total and activated "
+    return Table("OMIBench Figure 5(b) — score (%) of each model family against total and activated "
                  "parameters (CoT prompt with \\boxed{}), and where it saturates.", df,
                  vs_paper=beside_paper(df, table_id, ["metric"]), extra={"Saturation": sat}, figure=path,
-                 notes=notes, sources=sources)
+                 notes=notes, provenance=Provenance(sources))

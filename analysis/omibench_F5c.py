@@ -2,51 +2,24 @@
 T = 0.6 (Appendix H.3); maj@k against log2 k, with avg@k and pass@k beside it."""
 from __future__ import annotations
 
-import json
+import numpy as np
+import pandas as pd
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis.experiments import models_of  # noqa: E402
-from analysis.inputs import Run  # noqa: E402
-from analysis.omibench_b_util import BENCH, METRICS, run_records  # noqa: E402
-from analysis.scaling import PAPER_KS, parallel_scaling  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
+from analysis.inputs import Run, latest
+from analysis.omibench_common import SAMPLING_SETTINGS, run_records, sampling_runs
+from analysis.plot import line_figure
+from analysis.provenance import Provenance
+from analysis.scaling import PAPER_KS, parallel_scaling
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.F5c"]
-EXPERIMENT = "omibench_F5c"
-# The paper's run (T 0.6, L_max 16384), then the demo's run of the same setting without +max.
-SETTINGS = ["cot_boxed+temp0.6+max16384", "cot_boxed+temp0.6"]
-
-
-def verdict_lines(run: Run) -> list[dict]:
-    """The verdict file's lines as written (parallel_scaling keeps the last per id and sample)."""
-    return [json.loads(x) for x in run.path.read_text(encoding="utf-8").splitlines() if x.strip()]
-
-
-def sampling_runs(ctx: Context) -> dict[str, dict[str, Run]]:
-    """metric → model → its parallel-sampling run (the first of SETTINGS the model has), for the F5c
-    experiment's models only: Table 5 and the significance runs sample cot_boxed+temp0.6 too, and Table 5's
-    GPTScore file holds two judge models' verdicts, which a vote must not mix."""
-    out: dict[str, dict[str, Run]] = {}
-    for metric, judge in METRICS.items():
-        for setting in SETTINGS:
-            for run in ctx.runs(BENCH, [setting], judge):
-                if run.model in models_of(EXPERIMENT):
-                    out.setdefault(metric, {}).setdefault(run.model, run)
-    return out
 
 
 def scaling_of(run: Run, answers: Run | None) -> pd.DataFrame:
     """maj@k, avg@k, pass@k (%) of one run. An LLM judge extracts nothing, so its votes are cast on the
     rule judge's extracted answers of the same samples (the paper's "common post-processing pipeline")."""
-    lines = verdict_lines(run)
-    ans = verdict_lines(answers) if answers is not None and answers.path != run.path else None
-    df = parallel_scaling(lines, run_records(run), PAPER_KS, answers=ans)
+    ans = latest(answers.path) if answers is not None and answers.path != run.path else None
+    df = parallel_scaling(latest(run.path), run_records(run), PAPER_KS, answers=ans)
     for c in ("maj_at_k", "avg_at_k", "pass_at_k", "maj_at_k_scored", "avg_at_k_scored"):
         df[c] = 100 * df[c]
     return df
@@ -55,7 +28,8 @@ def scaling_of(run: Run, answers: Run | None) -> pd.DataFrame:
 def build(table_id: str, ctx: Context) -> Table:
     runs = sampling_runs(ctx)
     if not runs:
-        raise MissingInputs(f"no judged omibench {' or '.join(SETTINGS)} runs (run configs/experiments/omibench_F5c.yaml "
+        raise MissingInputs(f"no judged omibench {' or '.join(SAMPLING_SETTINGS)} runs (run "
+                            "configs/experiments/omibench_F5c.yaml "
                             "with n = 16 samples, or bash run_all.sh for the demo's 4)")
     frames, sources, notes = [], [], []
     rules = runs.get("ACC", {})
@@ -77,21 +51,17 @@ def build(table_id: str, ctx: Context) -> Table:
     if not_run:
         notes.append(f"k beyond the samples any run drew (NaN rows): {not_run}.")
 
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for (model, metric), g in ran.groupby(["model", "metric"]):
-        line, = ax.plot(np.log2(g["k"]), g["maj_at_k"], marker="o", label=f"{model} {metric} maj@k")
-        ax.plot(np.log2(g["k"]), g["avg_at_k"], ls="--", color=line.get_color(), label=f"{model} {metric} avg@k")
-        ax.plot(np.log2(g["k"]), g["pass_at_k"], ls=":", color=line.get_color(), label=f"{model} {metric} pass@k")
-    ax.set_xlabel("log2 k (number of samples)")
-    ax.set_ylabel("score (%)")
-    ax.set_title("OMIBench Fig. 5(c): parallel scaling (majority vote)")
-    ax.legend(fontsize=6)
-    path = save_figure(fig, ctx.figures / f"{table_id}.png")
+    # one colour per model and metric: maj@k solid with markers, avg@k dashed, pass@k dotted
+    curves = [(np.log2(g["k"]), g[col], {"color": f"C{i}", "label": f"{model} {metric} {name}", **style})
+              for i, ((model, metric), g) in enumerate(ran.groupby(["model", "metric"]))
+              for col, name, style in (("maj_at_k", "maj@k", {"marker": "o"}), ("avg_at_k", "avg@k", {"ls": "--"}),
+                                       ("pass_at_k", "pass@k", {"ls": ":"}))]
+    path = line_figure(curves, ctx.figures / f"{table_id}.png", legend_size=6, xlabel="log2 k (number of samples)",
+                       ylabel="score (%)", title="OMIBench Fig. 5(c): parallel scaling (majority vote)")
     return Table(
-        table_id,
         "OMIBench Figure 5(c) — parallel scaling: score (%) of the majority-voted answer over k samples at T = 0.6 "
         "(maj@k, the paper's curve), with the mean per-sample score avg@k and unbiased pass@k (not in the paper).",
-        df, figure=path, sources=sources,
+        df, figure=path, provenance=Provenance(sources),
         notes=notes + [
             "k reuses the first k samples (sample_idx 0..k−1) of one run (analysis.scaling.parallel_scaling). "
             "A failed sample (no_response, judge_error) is never a vote and is not correct: maj@k, avg@k and "

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import re
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis.omibench_b_util import BENCH, METRICS, raw_manifest, runs_named  # noqa: E402
-from analysis.stats import ACC_NOTE, BESIDE, accuracy_table  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
+from analysis.omibench_common import BENCH, METRICS, SETTING, runs_named
+from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.F6a"]
 ICL = re.compile(r"icl\+shots(\d+)\+demos-(none|first|all)")
-ZERO = "cot_boxed"
+ZERO = SETTING   # zero-shot CoT, the baseline
 CONDITIONS = {ZERO: "Zero-shot", "none": "No-Image ICL", "first": "Single-Image ICL", "all": "Multi-Image ICL"}
 
 
@@ -35,7 +33,7 @@ def compare(icl: pd.DataFrame, zero: pd.DataFrame, runs: dict, metric: str) -> p
     icl = icl.assign(shots=icl["setting"].map(lambda s: int(ICL.fullmatch(s).group(1))))
     out = []
     for (model, shots), g in icl.groupby(["model", "shots"]):
-        excluded = {str(i) for s in set(g["setting"]) for i in raw_manifest(runs[(model, s)]).get("excluded_ids", [])}
+        excluded = {str(i) for s in set(g["setting"]) for i in runs[(model, s)].raw_manifest.get("excluded_ids", [])}
         z = zero[zero["model"] == model] if not zero.empty else zero
         items = same_items(g, z, excluded)
         sel = pd.concat([g, z.assign(shots=shots)], ignore_index=True)
@@ -69,7 +67,7 @@ def build(table_id: str, ctx: Context) -> Table:
     table = table[[c for c in order if c in table.columns]].reset_index()
     table.columns.name = None
 
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = subplots(figsize=(7, 4))
     groups = table[["model", "shots", "metric"]].astype(str).agg(" / ".join, axis=1).tolist()
     conds = [c for c in order if c in table.columns]
     width = 0.8 / max(len(conds), 1)
@@ -84,10 +82,9 @@ def build(table_id: str, ctx: Context) -> Table:
     path = save_figure(fig, ctx.figures / f"{table_id}.png")
     fails = df[["model", "shots", "metric", "condition", "setting", "acc", *BESIDE]]
     return Table(
-        table_id,
         "OMIBench Figure 6(a) — score (%) with k demonstrations without images (No-Image), with their first image "
         "(Single-Image) or all images (Multi-Image), and zero-shot CoT, on the same items; demonstration items not scored.",
-        table, extra={"Failures and accuracy over scored items": fails}, figure=path, sources=sources,
+        table, extra={"Failures and accuracy over scored items": fails}, figure=path, provenance=Provenance(sources),
         notes=[ACC_NOTE,
                "`items`: items every condition ran, minus the demonstration items (`excluded_ids` of the ICL runs' "
                "raw manifests), which are dropped from the zero-shot baseline too.",

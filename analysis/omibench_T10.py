@@ -6,23 +6,21 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis.omibench_b_util import (BENCH, EXTERNAL, METRICS, data_file, per_subject,  # noqa: E402
-                                      records, wide)
-from analysis.reference import beside_paper  # noqa: E402
 from analysis.external import EXAMPLE_NOTE
+from analysis.inputs import read_records
+from analysis.omibench_common import (BENCH, EXTERNAL, SETTING, metric_verdicts, pooled_per_subject,
+                                      subject_wide_present)
+from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
+from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
-from judge import rules  # noqa: E402
+from analysis.table import Context, MissingInputs, Table
+from judge import rules
 
 IDS = ["omibench.F6bc", "omibench.T10"]
-SETTING = "cot_boxed"
 SYSTEMS = EXTERNAL / "systems"
 COLS = ["model", "id", "sample_idx", "status", "correct", "subject"]
 
@@ -73,14 +71,15 @@ def base_of(system: str) -> str | None:
     return system.split("+", 1)[0] if "+" in system else None
 
 
-def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, list, list[str]]:
+def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, Provenance, list[str]]:
     folder = folder or SYSTEMS
     files = system_files(folder)
     if not files:
         raise MissingInputs(f"no system outputs in {folder} (one <system>.jsonl per system with id, response and "
                             "optional correct: see data/external/omibench/README-systems.md and EXAMPLE.jsonl)")
-    path, note = data_file()
-    recs, long, notes, sources = records(path), [], [note], []
+    data = ctx.data_file(BENCH)
+    path = data.path
+    recs, long, notes, sources = read_records(path), [], [], []
     if any("EXAMPLE" in f.name for f in files.values()):
         notes.insert(0, EXAMPLE_NOTE.format(path=folder / "EXAMPLE.jsonl", real=folder / "<system>.jsonl"))
     for name, f in files.items():
@@ -91,30 +90,26 @@ def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, lis
         if unknown:
             notes.append(f"{name}: {len(unknown)} id(s) not in the data file left out, e.g. {unknown[0]!r}")
         for metric, df in frames.items():
-            long.append(per_subject(df, ["model"]).assign(metric=metric, kind="tool" if base_of(name) else "internal",
-                                                          base=base_of(name) or ""))
+            kind = "tool" if base_of(name) else "internal"
+            long.append(pooled_per_subject(df, ["model"]).assign(metric=metric, kind=kind, base=base_of(name) or ""))
     if not long:
         raise MissingInputs(f"no system file in {folder} has an id of {path} (the outputs answer another data file?)")
     bases = {b for b in map(base_of, files) if b}
-    for metric, judge in METRICS.items():
-        try:
-            df = ctx.verdicts(BENCH, [SETTING], judge)
-        except MissingInputs:
-            continue
+    for metric, df, runs in metric_verdicts(ctx, [SETTING]):
         df = df[df["model"].isin(bases)]
         if not df.empty:
-            base_rows = per_subject(df, ["model"]).assign(metric=metric, kind="base run")
+            base_rows = pooled_per_subject(df, ["model"]).assign(metric=metric, kind="base run")
             long.append(base_rows.assign(base=base_rows["model"]))
-            sources += [r for r in ctx.runs(BENCH, [SETTING], judge) if r.model in bases]
+            sources += [r for r in runs if r.model in bases]
     missing = sorted(bases - {m for d in long for m in d.loc[d["kind"] == "base run", "model"]})
     if missing:
         notes.append(f"no {SETTING} run of base model(s) {', '.join(missing)}: their base rows are missing")
-    return pd.concat(long, ignore_index=True), sources, notes
+    return pd.concat(long, ignore_index=True), Provenance(sources, data=data), notes
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    long, sources, notes = collect(ctx)
-    table = wide(long, ["base", "kind", "model"])
+    long, provenance, notes = collect(ctx)
+    table = subject_wide_present(long, ["base", "kind", "model"])
     # each base model's run, then its tool frameworks; the internal systems last
     table["group"] = [b if b else "\uffff" for b in table["base"]]
     table["order"] = table["kind"].map({"base run": 0, "tool": 1, "internal": 2})
@@ -126,7 +121,7 @@ def build(table_id: str, ctx: Context) -> Table:
                                          for _, row in table.iterrows()]
     fails = long[long["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
 
-    fig, ax = plt.subplots(figsize=(8, 4))
+    fig, ax = subplots(figsize=(8, 4))
     metrics = [m for m in ("ACC", "GPTScore") if f"{m} Total" in table]
     for i, m in enumerate(metrics):
         ax.bar(np.arange(len(table)) + i * 0.4, table[f"{m} Total"].astype(float), 0.4, label=m)
@@ -141,9 +136,9 @@ def build(table_id: str, ctx: Context) -> Table:
                "and GPT-5; base rows are our CoT-boxed runs" if table_id == "omibench.T10" else
                "OMIBench Figure 6(b)(c) — tool-based (e.g. GPT-4o + Visual Sketchpad) and internal (e.g. Emu-3.5) "
                "thinking with images against their base models")
-    return Table(table_id, caption + "; Δ = system minus its base (Total).", table,
+    return Table(caption + "; Δ = system minus its base (Total).", table,
                  vs_paper=beside_paper(long, "omibench.T10", ["metric", "subject"]) if table_id == "omibench.T10" else None,
-                 extra={"Failures and accuracy over scored items": fails}, figure=path, sources=sources,
+                 extra={"Failures and accuracy over scored items": fails}, figure=path, provenance=provenance,
                  notes=notes + [ACC_NOTE,
                                 "System ACC: judge.rules.score of each imported response; system GPTScore: the "
                                 "verdicts imported in the file's `correct` field (absent → no GPTScore).",

@@ -8,14 +8,15 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
 from analysis.experiments import pairs_of
-from analysis.omibench_F4 import paired_tests
-from analysis.omibench_T2 import METRICS, SETTING, per_subject, subject_wide
+from analysis.inputs import Run
+from analysis.omibench_common import METRICS, SETTING, metric_verdicts, paired_tests, per_subject, subject_wide
+from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
-from analysis.table import Context, MissingInputs, Table, save_figure
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.T4", "omibench.F4c"]
 EXPERIMENT = "omibench_T4"
@@ -27,15 +28,11 @@ def label(pair: Pair) -> str:
     return f"{pair[0]} vs {pair[1]}"
 
 
-def load(ctx: Context, pairs: list[Pair]) -> tuple[pd.DataFrame, pd.DataFrame, list]:
+def load(ctx: Context, pairs: list[Pair]) -> tuple[pd.DataFrame, pd.DataFrame, list[Run]]:
     """Per-subject accuracy of the pairs' models, and each pair's paired test, for every judge with runs."""
     models = {m for pair in pairs for m in pair}
     long, tests, sources = [], [], []
-    for metric, judge in METRICS.items():
-        try:
-            df = ctx.verdicts("omibench", [SETTING], judge)
-        except MissingInputs:
-            continue
+    for metric, df, runs in metric_verdicts(ctx, [SETTING]):
         df = df[df["model"].isin(models)]
         if df.empty:
             continue
@@ -45,7 +42,7 @@ def load(ctx: Context, pairs: list[Pair]) -> tuple[pd.DataFrame, pd.DataFrame, l
             pair = df[df["model"].isin([think, instruct])]
             pair = pair.assign(setting=pair["model"], model=label((think, instruct)))
             tests.append(paired_tests(pair, instruct).assign(metric=metric))
-        sources += [r for r in ctx.runs("omibench", [SETTING], judge) if r.model in models]
+        sources += [r for r in runs if r.model in models]
     if not long:
         raise MissingInputs(f"no judged omibench {SETTING} runs of the Qwen3-VL thinking/instruct pairs: run "
                             f"python -m pipeline.experiments --profile paper --only omibench.T4")
@@ -71,8 +68,8 @@ def figure(long: pd.DataFrame, pairs: list[Pair], path: Path) -> Path:
     metrics = [m for m in METRICS if long.loc[long["metric"] == m, "acc"].notna().any()] or ["ACC"]
     total = long[long["subject"] == "Total"].set_index(["metric", "model"])["acc"]
     x = np.arange(len(pairs))
-    fig = Figure(figsize=(max(5.0, 1.2 * len(pairs)) * len(metrics), 4.5))
-    for ax, metric in zip(fig.subplots(1, len(metrics), squeeze=False)[0], metrics):
+    fig, axes = subplots(1, len(metrics), figsize=(max(5.0, 1.2 * len(pairs)) * len(metrics), 4.5), squeeze=False)
+    for ax, metric in zip(axes[0], metrics):
         for i, (side, name) in enumerate(((1, "Instruct"), (0, "Thinking"))):
             ax.bar(x + 0.4 * i, [total.get((metric, pair[side]), np.nan) for pair in pairs], 0.4, label=name)
         ax.set_xticks(x + 0.2, [instruct for _, instruct in pairs], rotation=30, ha="right", fontsize=7)
@@ -96,16 +93,17 @@ def build(table_id: str, ctx: Context) -> Table:
     failures = long[long["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
     extra = {"Paired test thinking vs instruct (McNemar, exact)": tests, "Failures": failures}
     if table_id == "omibench.T4":
-        return Table(table_id, "OMIBench Table 4 — \"Thinking\" and \"Instruct\" results (ACC and GPTScore, %) per "
+        return Table("OMIBench Table 4 — \"Thinking\" and \"Instruct\" results (ACC and GPTScore, %) per "
                      "subject and micro-averaged total, Qwen3-VL at each size; CoT prompt with \\boxed{}.",
                      with_delta(subject_wide(long, ["model"]), ran),
                      vs_paper=beside_paper(long, table_id, ["metric", "subject"]),
-                     extra=extra, sources=sources, notes=notes)
+                     extra=extra, provenance=Provenance(sources), notes=notes)
     total = long[long["subject"] == "Total"]
     table = with_delta(total.pivot_table(index="model", columns="metric", values="acc", aggfunc="first")
                        .reset_index().rename_axis(columns=None), ran)
-    return Table(table_id, "OMIBench Fig. 4(c) — Qwen3-VL Thinking vs Instruct: total ACC and GPTScore (%) of each "
+    return Table("OMIBench Fig. 4(c) — Qwen3-VL Thinking vs Instruct: total ACC and GPTScore (%) of each "
                  "size and the difference (the paper: thinking ahead by about 10%).", table,
                  vs_paper=beside_paper(total, table_id, ["metric", "subject"], ref_id="omibench.T4"),
-                 extra=extra, figure=figure(long, ran, ctx.figures / f"{table_id}.png"), sources=sources,
+                 extra=extra, figure=figure(long, ran, ctx.figures / f"{table_id}.png"),
+                 provenance=Provenance(sources),
                  notes=notes + ["Numbers beside the paper's come from its Table 4 (the figure's source)."])

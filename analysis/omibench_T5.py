@@ -10,7 +10,8 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.experiments import experiment, models_of
-from analysis.omibench_b_util import BENCH, METRICS, SUBJECTS, evaluator_verdicts
+from analysis.omibench_common import BENCH, METRICS, SUBJECTS, evaluator_verdicts
+from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, repeat_mean_std
 from analysis.table import Context, MissingInputs, Table
@@ -77,6 +78,7 @@ def build(table_id: str, ctx: Context) -> Table:
              f"GPTScore evaluators found: {', '.join(sorted(found)) or 'none'}"
              + (f" — not yet judged by {', '.join(missing)} (the experiment's judge models; the demo judges "
                 "with the rule judge only)." if missing else ".")]
-    return Table(table_id, f"OMIBench Table 5 — stability of GPTScore and accuracy (%) across {exp.n} independent runs "
+    return Table(f"OMIBench Table 5 — stability of GPTScore and accuracy (%) across {exp.n} independent runs "
                  "(mean and standard deviation), per evaluator.", table,
-                 vs_paper=paper_side(stats, table_id, exp.judge_models), notes=notes, sources=sources)
+                 vs_paper=paper_side(stats, table_id, exp.judge_models), notes=notes,
+                 provenance=Provenance(sources))

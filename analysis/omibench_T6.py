@@ -5,31 +5,27 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.omibench_F4 import common_items, paired_tests
-from analysis.omibench_T2 import METRICS, per_subject, subject_wide
+from analysis.omibench_common import SETTING, common_items, metric_verdicts, paired_tests, per_subject, subject_wide
+from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.T6"]
-MULTI, SINGLE = "cot_boxed", "cot_boxed+composite"
+MULTI, SINGLE = SETTING, "cot_boxed+composite"
 ROWS = {MULTI: "Original multi-image", SINGLE: "Inform.-equivalent single-image"}
 
 
 def build(table_id: str, ctx: Context) -> Table:
     long, tests, sources = [], [], []
-    for metric, judge in METRICS.items():
-        try:
-            df = ctx.verdicts("omibench", [MULTI, SINGLE], judge)
-        except MissingInputs:
-            continue
+    for metric, df, runs in metric_verdicts(ctx, [MULTI, SINGLE]):
         # Only models with the composite run: the table is a paired comparison.
         df = common_items(df[df["model"].isin(set(df.loc[df["setting"] == SINGLE, "model"]))])
         if df.empty:
             continue
         long.append(per_subject(df, metric, by=["model", "setting"]))
         tests.append(paired_tests(df, MULTI).assign(metric=metric))
-        sources += [r for r in ctx.runs("omibench", [MULTI, SINGLE], judge) if r.model in set(df["model"])]
+        sources += [r for r in runs if r.model in set(df["model"])]
     if not long:
         raise MissingInputs(f"no judged omibench {SINGLE} run (it needs an image model): run "
                             f"python -m pipeline.experiments --profile paper --only omibench.F3c")
@@ -48,13 +44,12 @@ def build(table_id: str, ctx: Context) -> Table:
     table.insert(2, "row", table["setting"].map(ROWS).fillna(table["setting"]))
     failures = long_df[long_df["subject"] == "Total"][["model", "setting", "metric", "acc", *BESIDE]]
     return Table(
-        table_id,
         "OMIBench Table 6 — original multi-image setting vs information-equivalent single-image setting "
         "(ACC and GPTScore, %, per subject and micro-averaged total); CoT prompt with \\boxed{}.",
         table,
         vs_paper=beside_paper(long_df, table_id, ["setting", "metric", "subject"]),
         extra={"Paired test single vs multi (McNemar, exact)": tests, "Failures": failures},
-        sources=sources,
+        provenance=Provenance(sources),
         notes=[ACC_NOTE, "Each model's two settings are compared on the items both ran; McNemar pairs every "
                "(item, sample), a failure counting as not correct.",
                "The paper's Table 6 is GPT-4o only. Its totals are not the micro-average of its own subject "

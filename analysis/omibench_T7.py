@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.inputs import find_runs, pick_setting
-from analysis.omibench_b_util import BENCH, EXTERNAL, evaluator_verdicts, rel
+from analysis.external import external_file
+from analysis.inputs import find_runs, shown, stand_in
+from analysis.omibench_common import BENCH, EXTERNAL, evaluator_verdicts
+from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import spearman
-from analysis.external import external_file
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.T7"]
@@ -22,7 +23,7 @@ REQUIRED = ("model", "setting", "id", "rating")
 def load_ratings(path: Path) -> pd.DataFrame:
     """One row per rated answer (model, setting, id, sample_idx): the mean rating over raters."""
     if not path.exists():
-        raise MissingInputs(f"no human ratings at {rel(path)} (columns model,setting,id,sample_idx,rater,rating: see "
+        raise MissingInputs(f"no human ratings at {shown(path)} (columns model,setting,id,sample_idx,rater,rating: see "
                             "data/external/omibench/README-human.md and human_ratings.EXAMPLE.csv)")
     df = pd.read_csv(path, dtype={"id": str, "model": str, "setting": str})
     lacking = [c for c in REQUIRED if c not in df]
@@ -53,10 +54,9 @@ def build(table_id: str, ctx: Context) -> Table:
     for (model, setting), rated in ratings.groupby(["model", "setting"]):
         mine = [r for r in all_runs if r.model == model]
         for judge in sorted({r.judge for r in mine}):
-            got = pick_setting([r for r in mine if r.judge == judge], setting)
-            if got is None:
+            run = stand_in([r for r in mine if r.judge == judge], setting)
+            if run is None:
                 continue
-            run = next(r for r in mine if r.judge == judge and r.setting == got)
             sources.append(run)
             v = evaluator_verdicts(run)
             for evaluator, ve in v.groupby("evaluator"):
@@ -66,10 +66,11 @@ def build(table_id: str, ctx: Context) -> Table:
         raise MissingInputs(f"no judged run for the rated answers in {RATINGS} (models/settings: "
                             f"{sorted(set(zip(ratings['model'], ratings['setting'])))})")
     table = pd.DataFrame(rows).rename(columns={"n": "paired"})
-    return Table(table_id, "OMIBench Table 7 — Spearman correlation between human ratings and each judge's verdicts "
+    return Table("OMIBench Table 7 — Spearman correlation between human ratings and each judge's verdicts "
                  "(GPTScore evaluators; the rule judge for reference).",
-                 table, vs_paper=beside_paper(table, table_id, ["evaluator"], value="rho"), sources=sources,
-                 notes=[f"Human ratings: {rel(RATINGS)} (mean over raters per answer). "
+                 table, vs_paper=beside_paper(table, table_id, ["evaluator"], value="rho"),
+                 provenance=Provenance(sources),
+                 notes=[f"Human ratings: {shown(RATINGS)} (mean over raters per answer). "
                         "A verdict is 1 (consistent/correct) or 0; `paired` answers have both a rating and a scored "
                         "verdict; `no_verdict` rated answers were never judged by that evaluator.",
                         "Paper: all ρ > 0.86 with p < 0.05 (p values are not printed, so only ρ is compared)."]

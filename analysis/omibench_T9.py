@@ -7,13 +7,13 @@ import re
 import pandas as pd
 
 from analysis.experiments import experiment
-from analysis.omibench_b_util import BENCH, METRICS, per_subject, wide
+from analysis.omibench_common import SETTING, metric_verdicts, pooled_per_subject, subject_wide_present
+from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.T9"]
-SETTING = "cot_boxed"
 SFT = re.compile(r"(.+)-sft-(.+)")   # model config <base>-sft-<data>, e.g. qwen3-vl-8b-instruct-sft-cmmcot
 
 
@@ -33,22 +33,18 @@ def deltas(long: pd.DataFrame) -> pd.DataFrame:
 
 def build(table_id: str, ctx: Context) -> Table:
     long, sources = [], []
-    for metric, judge in METRICS.items():
-        try:
-            df = ctx.verdicts(BENCH, [SETTING], judge)
-        except MissingInputs:
-            continue
+    for metric, df, runs in metric_verdicts(ctx, [SETTING]):
         sft = {m for m in df["model"].unique() if SFT.fullmatch(m)}
         keep = sft | {backbone(m)[0] for m in sft}
         if sft:
-            long.append(per_subject(df[df["model"].isin(keep)], ["model"]).assign(metric=metric))
-            sources += [r for r in ctx.runs(BENCH, [SETTING], judge) if r.model in keep]
+            long.append(pooled_per_subject(df[df["model"].isin(keep)], ["model"]).assign(metric=metric))
+            sources += [r for r in runs if r.model in keep]
     if not long:
         raise MissingInputs(f"no judged omibench {SETTING} run of a fine-tuned checkpoint (<base>-sft-<data>, e.g. "
                             "qwen3-vl-8b-instruct-sft-cmmcot: configs/experiments/omibench_T9.yaml, paper profile)")
     long = pd.concat(long, ignore_index=True)
     long[["backbone", "variant"]] = [backbone(m) for m in long["model"]]
-    table = wide(long, ["backbone", "variant", "model"])
+    table = subject_wide_present(long, ["backbone", "variant", "model"])
     table["order"] = table["variant"] != "base"
     table = table.sort_values(["backbone", "order", "variant"]).drop(columns="order").reset_index(drop=True)
     missing = sorted({b for b, _ in map(backbone, long["model"])} - set(long.loc[long["variant"] == "base", "model"]))
@@ -62,8 +58,8 @@ def build(table_id: str, ctx: Context) -> Table:
         notes.append(f"No judged {SETTING} run of {', '.join(not_run)}.")
     if missing:
         notes.append(f"No {SETTING} run of base model(s) {', '.join(missing)}: their Δ is missing.")
-    return Table(table_id, "OMIBench Table 9 — SFT results with different multi-image instruction-tuning datasets: "
+    return Table("OMIBench Table 9 — SFT results with different multi-image instruction-tuning datasets: "
                  "ACC and Score (%) per subject; Δ vs the base model below.", table,
                  vs_paper=beside_paper(long, table_id, ["metric", "subject"]),
                  extra={"Δ vs base": deltas(long), "Failures": fails},
-                 notes=notes, sources=sources)
+                 notes=notes, provenance=Provenance(sources))

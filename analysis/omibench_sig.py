@@ -11,14 +11,16 @@ import re
 import pandas as pd
 
 from analysis.experiments import experiment, models_of, pairs_of
-from analysis.omibench_b_util import BENCH, METRICS, raw_manifest, run_records, runs_named
-from analysis.omibench_F5c import EXPERIMENT as SAMPLES, sampling_runs, verdict_lines
+from analysis.inputs import Run, latest
+from analysis.omibench_common import (BENCH, METRICS, SAMPLING, SETTING, run_records, runs_named,
+                                      sampling_runs)
+from analysis.provenance import Provenance
 from analysis.scaling import PAPER_KS, failed_sample, maj_at_k, vote_key
 from analysis.stats import counted_correct, mcnemar, paired_permutation
 from analysis.table import Context, MissingInputs, Table
 
 IDS = ["omibench.sig"]
-SIG, ICL = "omibench_sig", "omibench_F6a"   # the experiments of the pair and ICL tests (SAMPLES: F5c's)
+SIG, ICL = "omibench_sig", "omibench_F6a"   # the experiments of the pair and ICL tests (SAMPLING: F5c's)
 TEXT_ICL = re.compile(r"icl\+shots(\d+)\+demos-none")
 
 
@@ -41,11 +43,11 @@ def paired(a: pd.Series, b: pd.Series) -> dict:
             "mcnemar_p": mc["p"], "diff": perm["diff"], "permutation_p": perm["p"]}
 
 
-def majority(run, answers) -> tuple[pd.Series, pd.Series, int]:
+def majority(run: Run, answers: Run | None) -> tuple[pd.Series, pd.Series, int]:
     """Per item: maj@k correct for the largest paper k the run drew, and maj@1 (sample 0)."""
     recs = run_records(run)
-    lines = {(v["id"], v["sample_idx"]): v for v in verdict_lines(run)}
-    extracted = {(v["id"], v["sample_idx"]): v.get("extracted") for v in verdict_lines(answers or run)}
+    lines = latest(run.path)
+    extracted = {key: v.get("extracted") for key, v in latest((answers or run).path).items()}
     samples: dict[str, list] = {}
     for (item, idx), v in sorted(lines.items()):
         ok = v.get("status", "ok") == "ok"
@@ -60,7 +62,7 @@ def majority(run, answers) -> tuple[pd.Series, pd.Series, int]:
     return pd.Series([hi[i] for i in keep], index=index), pd.Series([lo[i] for i in keep], index=index), k
 
 
-def thinking_vs_instruct(ctx: Context, metric: str, judge: str) -> tuple[list[dict], list]:
+def thinking_vs_instruct(ctx: Context, metric: str, judge: str) -> tuple[list[dict], list[Run]]:
     """Each pair of the significance experiment on its repeated runs, else on Table 4's single run."""
     rows, sources = [], []
     settings = [*experiment(SIG).settings, *experiment("omibench_T4").settings]
@@ -79,7 +81,7 @@ def thinking_vs_instruct(ctx: Context, metric: str, judge: str) -> tuple[list[di
     return rows, sources
 
 
-def samples_vs_one(ctx: Context, metric: str, judge: str) -> tuple[list[dict], list]:
+def samples_vs_one(ctx: Context, metric: str, judge: str) -> tuple[list[dict], list[Run]]:
     """Majority vote over the largest paper k the sampling experiment's run drew, against its sample 0."""
     rows, sources = [], []
     by_metric = sampling_runs(ctx)
@@ -95,20 +97,20 @@ def samples_vs_one(ctx: Context, metric: str, judge: str) -> tuple[list[dict], l
     return rows, sources
 
 
-def shots_vs_zero(ctx: Context, metric: str, judge: str) -> tuple[list[dict], list]:
+def shots_vs_zero(ctx: Context, metric: str, judge: str) -> tuple[list[dict], list[Run]]:
     """The ICL experiment's largest-shot textual (demos-none) run against its zero-shot cot_boxed run, the
     demonstration items excluded from both."""
     rows, sources = [], []
     icl = {key: r for key, r in runs_named(ctx, judge, TEXT_ICL).items() if key[0] in models_of(ICL)}
-    zero = {r.model: r for r in ctx.runs(BENCH, ["cot_boxed"], judge)}
+    zero = {r.model: r for r in ctx.runs(BENCH, [SETTING], judge)}
     for model in sorted({m for m, _ in icl} & set(zero)):
         setting = max((s for m, s in icl if m == model), key=lambda s: int(TEXT_ICL.fullmatch(s).group(1)))
-        df = ctx.verdicts(BENCH, [setting, "cot_boxed"], judge)
-        df = df[(df["model"] == model) & ~df["id"].isin(raw_manifest(icl[(model, setting)]).get("excluded_ids", []))]
+        df = ctx.verdicts(BENCH, [setting, SETTING], judge)
+        df = df[(df["model"] == model) & ~df["id"].isin(icl[(model, setting)].raw_manifest.get("excluded_ids", []))]
         rows.append({"comparison": f"{TEXT_ICL.fullmatch(setting).group(1)}-shot vs 0-shot", "metric": metric,
-                     "a": f"{model} {setting}", "b": f"{model} cot_boxed",
+                     "a": f"{model} {setting}", "b": f"{model} {SETTING}",
                      **paired(correct_series(df[df["setting"] == setting]),
-                              correct_series(df[df["setting"] == "cot_boxed"]))})
+                              correct_series(df[df["setting"] == SETTING]))})
         sources += [icl[(model, setting)], zero[model]]
     return rows, sources
 
@@ -123,9 +125,9 @@ def build(table_id: str, ctx: Context) -> Table:
         raise MissingInputs("no runs for any paired comparison: python -m pipeline.experiments --profile paper --only "
                             "omibench.sig omibench.F5c omibench.F6a (the thinking/instruct pair, the sampling run, "
                             "the icl+shots<K>+demos-none run with its cot_boxed baseline)")
-    return Table(table_id, "OMIBench paired significance — A vs B on the same answers: accuracy (%), discordant pairs, "
+    return Table("OMIBench paired significance — A vs B on the same answers: accuracy (%), discordant pairs, "
                  "exact McNemar p, and paired permutation test (mean per-item difference, points) p.",
-                 pd.DataFrame(rows), sources=sources,
+                 pd.DataFrame(rows), provenance=Provenance(sources),
                  notes=["McNemar pairs the i-th sample of A with the i-th of B for each item (repeats as pairs); the "
                         "permutation test averages each item's repeats first (10,000 sign flips, seed 0).",
                         "Every answer both sides ran is paired, a failed request or judge error counting as not "
@@ -134,5 +136,5 @@ def build(table_id: str, ctx: Context) -> Table:
                         "Paper: Qwen-VL-32B Thinking vs Instruct, 1 vs 16 samples, 0- vs 3-shot textual ICL over five "
                         "repeated runs, all p < 0.05 (no p-values printed: no reference file). Here: the pairs of "
                         f"configs/experiments/{SIG}.yaml on its repeated runs (else Table 4's single run), the largest "
-                        f"drawn k of {SAMPLES}.yaml's sampling run, and the largest-shot demos-none run of {ICL}.yaml "
+                        f"drawn k of {SAMPLING}.yaml's sampling run, and the largest-shot demos-none run of {ICL}.yaml "
                         "against its cot_boxed runs; demonstration items are excluded from both sides."])

@@ -6,16 +6,15 @@ import html
 from pathlib import Path
 from types import ModuleType
 
+from analysis.inputs import read_json
 from analysis.table import Context
 
 
 def _failures(ctx: Context) -> list[str]:
     """Request and judge failures of every judged file, from their manifests."""
-    import json
-
     lines = []
     for m in sorted((ctx.results / "judged").glob("*/*/*.manifest.json")):
-        s = json.loads(m.read_text()).get("summary", {})
+        s = read_json(m).get("summary", {})
         if s.get("no_response") or s.get("judge_error"):
             lines.append(f"{m.relative_to(ctx.results)}: {s.get('no_response', 0)} no response, "
                          f"{s.get('judge_error', 0)} judge error(s) of {s.get('items', 0)}")

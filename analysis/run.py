@@ -5,7 +5,8 @@
     python -m analysis.run --list
 
 Each table is a module analysis/<benchmark>_<table>.py with `IDS` (the ids it makes) and
-`build(table_id, ctx) -> Table`; it writes results/tables/<id>.csv and .md, figures to figures/<id>.png.
+`build(table_id, ctx) -> Table`; it writes results/tables/<id>.csv, .provenance.json and .md, figures to
+figures/<id>.png.
 """
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def build_one(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> tu
     except Exception as e:  # a broken input or table: said per table, the others are still built
         log.exception("%s failed", table_id)
         return "error", f"{type(e).__name__}: {e}"
-    csv, md = write(t, ctx.results / "tables")
+    csv, md = write(table_id, t, ctx.results / "tables")
     return "ok", str(md)
 
 

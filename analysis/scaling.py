@@ -17,17 +17,18 @@ OMIBench Appendix H:
 Samples for smaller k are the first k of the largest run (sample_idx 0..k−1), not new draws: the curve
 is nested, so maj@k differences between ks are not blurred by independent sampling noise.
 
-Verdicts are the lines of a judge.run verdict file (`id`, `sample_idx`, `extracted`, `correct`,
-`status`). A request failure (`no_response`) or judge failure (`judge_error`) has no answer, so it is
-never a vote; like every failure in the papers' accuracies it is not correct (`failed_sample`). The
-`*_scored` columns leave failed samples out instead, and both kinds are counted in their own columns.
+Verdicts are the current lines of a judge.run verdict file by (id, sample_idx), as analysis.inputs.latest
+reads it (`id`, `sample_idx`, `extracted`, `correct`, `status`). A request failure (`no_response`) or judge
+failure (`judge_error`) has no answer, so it is never a vote; like every failure in the papers' accuracies
+it is not correct (`failed_sample`). The `*_scored` columns leave failed samples out instead, and both kinds
+are counted in their own columns.
 """
 from __future__ import annotations
 
 import math
 import warnings
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 import pandas as pd
 import sympy
@@ -230,24 +231,24 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 # A whole run
 # --------------------------------------------------------------------------------------------------
 
-def _current(verdicts: Iterable[dict[str, Any]]) -> dict[tuple[str, int], dict[str, Any]]:
-    """The last line of each (id, sample_idx), as infer.store.load_latest reads an append-only file."""
-    latest: dict[tuple[str, int], dict[str, Any]] = {}
-    for v in verdicts:
+def _checked(verdicts: Mapping[tuple[str, int], dict[str, Any]]) -> dict[tuple[str, int], dict[str, Any]]:
+    """The verdicts by (id as text, sample_idx as int), each of a known status."""
+    out: dict[tuple[str, int], dict[str, Any]] = {}
+    for (rid, idx), v in verdicts.items():
         status = v.get("status", "ok")
         if status not in STATUSES:
-            raise ValueError(f"verdict {v.get('id')!r}/{v.get('sample_idx')}: unknown status {status!r}")
-        latest[(str(v["id"]), int(v["sample_idx"]))] = v
-    return latest
+            raise ValueError(f"verdict {rid!r}/{idx}: unknown status {status!r}")
+        out[(str(rid), int(idx))] = v
+    return out
 
 
-def parallel_scaling(verdicts: list[dict[str, Any]], records: dict[str, dict[str, Any]],
+def parallel_scaling(verdicts: Mapping[tuple[str, int], dict[str, Any]], records: dict[str, dict[str, Any]],
                      ks: Iterable[int] = PAPER_KS, *,
-                     answers: list[dict[str, Any]] | None = None) -> pd.DataFrame:
+                     answers: Mapping[tuple[str, int], dict[str, Any]] | None = None) -> pd.DataFrame:
     """maj@k, avg@k and pass@k for each k over one run's verdicts (OMIBench H.3, Figure 5(c)).
 
-    `verdicts`: verdict lines of one model/setting/judge, k samples per item (sample_idx 0..n−1); for
-    a repeated (id, sample_idx) the last line wins. `records`: the unified records by id (to key
+    `verdicts`: the current verdict of each (id, sample_idx) of one model/setting/judge, k samples per
+    item (sample_idx 0..n−1). `records`: the unified records by id (to key
     answers). `answers`: verdicts whose `extracted` to vote on, joined by (id, sample_idx) — needed
     when `verdicts` come from an LLM judge that extracts nothing (omibench_gptscore): the paper votes
     on answers from "the common post-processing pipeline" (the rule judge's `extracted`) and scores
@@ -281,7 +282,7 @@ def parallel_scaling(verdicts: list[dict[str, Any]], records: dict[str, dict[str
     ks = sorted(set(int(k) for k in ks))
     if not ks or ks[0] < 1:
         raise ValueError(f"ks must be positive integers, got {ks}")
-    current = _current(verdicts)
+    current = _checked(verdicts)
     unknown = sorted({i for i, _ in current} - records.keys())
     if unknown:
         raise ValueError(f"{len(unknown)} verdict id(s) not in records, e.g. {unknown[0]!r}")
@@ -294,7 +295,7 @@ def parallel_scaling(verdicts: list[dict[str, Any]], records: dict[str, dict[str
                              "this judge does not extract answers; pass answers=<the rule judge's verdicts>")
         extracted_of = {key: v.get("extracted") for key, v in current.items()}
     else:
-        extracted_of = {key: v.get("extracted") for key, v in _current(answers).items()}
+        extracted_of = {key: v.get("extracted") for key, v in _checked(answers).items()}
 
     by_item: dict[str, dict[int, dict[str, Any]]] = {}
     for (item, idx), v in current.items():

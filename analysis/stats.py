@@ -1,5 +1,5 @@
 """Statistics the tables share: the paper-comparable accuracy with the accuracy over scored verdicts and
-the failures beside it, repeats, intervals, tests.
+the failures beside it, repeats, tests.
 
 Two accuracies, both in %:
   acc         correct / judged: every item × sample that was run counts, and a failed request
@@ -66,17 +66,6 @@ def repeat_mean_std(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     out["std"] = out["std"].fillna(0.0)  # one repeat: no spread
     out["std_scored"] = out["std_scored"].fillna(0.0).where(out["mean_scored"].notna())
     return out
-
-
-def bootstrap_ci(correct: np.ndarray, n_boot: int = 2000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
-    """Percentile bootstrap interval of an accuracy (%), items resampled with replacement."""
-    x = np.asarray(correct, dtype=float)
-    if len(x) == 0:
-        return (np.nan, np.nan)
-    rng = np.random.default_rng(seed)
-    means = x[rng.integers(0, len(x), size=(n_boot, len(x)))].mean(axis=1)
-    lo, hi = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
-    return 100 * lo, 100 * hi
 
 
 def mcnemar(a: np.ndarray, b: np.ndarray) -> dict[str, float]:

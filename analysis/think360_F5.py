@@ -2,14 +2,12 @@
 co-occurrence (items needing both). Data only; a heatmap stands in for the paper's chord diagram."""
 from __future__ import annotations
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis import think360_common as common  # noqa: E402
-from analysis.table import Context, MissingInputs, Table, save_figure  # noqa: E402
+from analysis import think360_common as common
+from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
+from analysis.table import Context, MissingInputs, Table
 
 IDS = ["think360.F5"]
 
@@ -32,8 +30,7 @@ def co_occurrence(recs: list[dict], field: str, order: list[str]) -> tuple[pd.Da
 
 
 def draw(freq: pd.DataFrame, matrix: pd.DataFrame, path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [1, 1.1]})
+    fig, (left, right) = subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [1, 1.1]})
     left.barh(freq["category"], freq["frequency_pct"], color="tab:blue", label="share of items")
     left.invert_yaxis()
     left.set_xlabel("items requiring the skill (% of all items)")
@@ -48,11 +45,11 @@ def draw(freq: pd.DataFrame, matrix: pd.DataFrame, path) -> None:
     right.set_title("Skill co-occurrence\n(items needing both; diagonal = the skill's count)")
     fig.colorbar(im, ax=right, label="items (count)")
     fig.suptitle("Think360° Fig. 5 — cognitive skills: frequency and co-occurrence")
-    path = save_figure(fig, path, dpi=150)
+    save_figure(fig, path, dpi=150)
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    recs, data_note = common.records()
+    recs, data = common.records(ctx)
     if not any(common.as_list(r.get("skills")) for r in recs):
         raise MissingInputs("the Think360 data file has no `skills` field (convert the release with its "
                             "cognitive-capability annotations)")
@@ -62,14 +59,14 @@ def build(table_id: str, ctx: Context) -> Table:
     draw(freq, matrix, figure)
     table = freq.merge(matrix.reset_index(names="category"), on="category")
     return Table(
-        table_id,
         "Think360° Figure 5 — frequency distribution (left) and co-occurrence (right) of the cognitive skills "
         "required to solve the problems; frequency = occurrence count / total samples (%).",
         table,
         extra={"Question types: frequency": q_freq,
                "Question types: co-occurrence": q_matrix.reset_index(names="question type")},
         figure=figure,
-        notes=[data_note, f"{len(recs)} items; skills are non-exclusive, so the frequencies sum past 100%.",
+        notes=[f"{len(recs)} items; skills are non-exclusive, so the frequencies sum past 100%.",
                "The paper draws the co-occurrence as a chord diagram; here it is a heatmap of the same counts "
                "(matplotlib has no chord diagram)."],
+        provenance=Provenance(data=data),
     )

@@ -53,7 +53,6 @@ def build(table_id: str, ctx: Context) -> Table:
     if absent:
         notes.append(f"Aliased but without a config: {', '.join(absent)}.")
     return Table(
-        table_id,
         "Think360° Table S1 — maximum response length settings for different models (our configs beside the "
         "paper's).",
         table,

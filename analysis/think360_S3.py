@@ -5,16 +5,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis import think360_common as common  # noqa: E402
-from analysis.reference import beside_paper  # noqa: E402
-from analysis.table import Context, Table, save_figure  # noqa: E402
-from analysis.think360_T1 import words  # noqa: E402
+from analysis import think360_common as common
+from analysis.plot import save_figure, subplots
+from analysis.provenance import Provenance
+from analysis.reference import beside_paper
+from analysis.table import Context, Table
 
 IDS = ["think360.S3"]
 TOP = 30
@@ -40,8 +37,7 @@ def length_stats(lengths: list[int]) -> pd.DataFrame:
 
 
 def draw(counts: pd.DataFrame, lengths: list[int], path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.5))
+    fig, (left, right) = subplots(1, 2, figsize=(13, 5.5))
     top = counts.head(TOP)
     left.barh(top["word"], top["count"], color="tab:green", label=f"top {len(top)} words")
     left.invert_yaxis()
@@ -57,13 +53,13 @@ def draw(counts: pd.DataFrame, lengths: list[int], path) -> None:
     right.set_title("Question length distribution")
     right.legend()
     fig.suptitle("Think360° Fig. S3 — question words and lengths")
-    path = save_figure(fig, path, dpi=150)
+    save_figure(fig, path, dpi=150)
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    recs, data_note = common.records()
+    recs, data = common.records(ctx)
     questions = [r["question"] for r in recs]
-    lengths = [words(q) for q in questions]
+    lengths = [common.words(q) for q in questions]
     counts = word_counts(questions)
     stats = length_stats(lengths).assign(model=common.PAPER_NAME)
     figure = ctx.figures / f"{table_id}.png"
@@ -72,15 +68,15 @@ def build(table_id: str, ctx: Context) -> Table:
     histogram = edges.value_counts(sort=False).rename_axis("words").reset_index(name="questions")
     histogram["words"] = histogram["words"].astype(str)
     return Table(
-        table_id,
         "Think360° Figure S3 — word frequencies and length distribution histogram of the questions "
         f"(top {TOP} words shown as bars instead of a word cloud).",
         counts.head(TOP),
         vs_paper=beside_paper(stats, table_id, ["statistic"], value="score"),
         extra={"Length statistics": stats[["statistic", "score"]], "Length histogram": histogram},
         figure=figure,
-        notes=[data_note, "Words: lower-cased letter runs of the question text; articles, prepositions, copulas and "
+        notes=["Words: lower-cased letter runs of the question text; articles, prepositions, copulas and "
                "pronouns are dropped (the paper's cloud keeps 'which', 'all', 'how many').",
                "Appendix E's numbers (mean 73.72, median 60, max 298) disagree with Table 1 (average 82, max 369): "
                "they seem to describe different item sets (testmini vs the full benchmark); the paper does not say."],
+        provenance=Provenance(data=data),
     )

@@ -7,15 +7,12 @@ configs/experiments/think360_S4.yaml, both at Table 3's setting and repeats.
 """
 from __future__ import annotations
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis import experiments, think360_common as common  # noqa: E402
-from analysis.reference import beside_paper  # noqa: E402
-from analysis.table import ROOT, Context, MissingInputs, Table, save_figure  # noqa: E402
+from analysis import experiments, think360_common as common
+from analysis.plot import save_figure, subplots
+from analysis.reference import beside_paper
+from analysis.table import ROOT, Context, MissingInputs, Table
 
 IDS = ["think360.S4"]
 CONFIG = ROOT / "configs" / "experiments" / "think360_S4.yaml"
@@ -46,8 +43,7 @@ def ratios(pairs: pd.DataFrame) -> pd.DataFrame:
 
 
 def draw(table: pd.DataFrame, path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig, ax = plt.subplots(figsize=(8, 6))
+    fig, ax = subplots(figsize=(8, 6))
     base = 60  # marker area (pt²) of the non-thinking circle, radius 1; thinking radius × time ratio (Kimi: ×26.7)
     ax.scatter([1], [1], s=base, facecolors="none", edgecolors="grey", label="non-thinking (radius 1)")
     for i, row in enumerate(table.itertuples(index=False)):
@@ -66,14 +62,14 @@ def draw(table: pd.DataFrame, path) -> None:
 def build(table_id: str, ctx: Context) -> Table:
     pairs, setting = experiment()
     members = {m for pair in pairs for m in pair}
-    df, sources, notes = common.preferred_verdicts(ctx, [setting], table_id)
+    df, provenance = common.verdicts(ctx, [setting], table_id)
     summary = common.summarize(df[df["model"].isin(members)], ["model", "judge"])
     both = paired(summary, pairs)
     missing = [f"{t} / {n}" for t, n in pairs if t not in set(both["model"])]
     # A ratio across two judges would mix the judges' leniency into it: such pairs are left out, and said so.
     mixed = both[both["judge_think"] != both["judge_nothink"]]
-    notes += [f"{r.model} vs {r.partner}: judged by {r.judge_think} and {r.judge_nothink}; left out"
-              for r in mixed.itertuples(index=False)]
+    notes = [f"{r.model} vs {r.partner}: judged by {r.judge_think} and {r.judge_nothink}; left out"
+             for r in mixed.itertuples(index=False)]
     both = both[both["judge_think"] == both["judge_nothink"]]
     if both.empty:
         raise MissingInputs(f"no pair of configs/experiments/think360_S4.yaml has both judged {setting} runs: "
@@ -88,14 +84,13 @@ def build(table_id: str, ctx: Context) -> Table:
               "(think360_common.summarize)."]
     if missing:
         notes.append(f"Pairs without both runs: {', '.join(missing)}.")
-    sources = [r for r in sources if r.model in set(both["model"]) | set(both["partner"])]
+    provenance.runs = [r for r in provenance.runs if r.model in set(both["model"]) | set(both["partner"])]
     return Table(
-        table_id,
         "Think360° Figure S4 — thinking mode ablation: accuracy ratio (x), token ratio (y) and time ratio (bubble "
         "radius; the non-thinking circle has radius 1).",
         table,
         vs_paper=beside_paper(long, table_id, ["metric"], value="score"),
         figure=figure,
         notes=notes,
-        sources=sources,
+        provenance=provenance,
     )

@@ -2,16 +2,14 @@
 Caption+Question (CQ) and Image+Question+Caption (ICQ) per model."""
 from __future__ import annotations
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis import think360_common as common  # noqa: E402
-from analysis.reference import beside_paper  # noqa: E402
-from analysis.stats import ACC_NOTE, BESIDE  # noqa: E402
-from analysis.table import Context, Table, save_figure  # noqa: E402
+from analysis import think360_common as common
+from analysis.plot import save_figure, subplots
+from analysis.reference import beside_paper
+from analysis.stats import ACC_NOTE, BESIDE
+from analysis.table import Context, Table
+from judge.judges import DEFAULT_JUDGES
 
 IDS = ["think360.S5"]
 INPUTS = {"IQ": "direct+temp0.7", "IO": "direct+temp0.7+io", "CQ": "direct+temp0.7+caption",
@@ -31,8 +29,7 @@ def modality_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def draw(table: pd.DataFrame, path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig, ax = plt.subplots(figsize=(max(6, 1.8 * len(table)), 4.5))
+    fig, ax = subplots(figsize=(max(6, 1.8 * len(table)), 4.5))
     width = 0.8 / len(INPUTS)
     for i, name in enumerate(INPUTS):
         xs = [k + (i - (len(INPUTS) - 1) / 2) * width for k in range(len(table))]
@@ -44,11 +41,11 @@ def draw(table: pd.DataFrame, path) -> None:
     ax.set_ylim(0, max(5.0, 1.1 * top) if pd.notna(top) else 5.0)
     ax.set_title("Think360° Fig. S5 — input settings: IQ, IO, CQ, ICQ")
     ax.legend(title="input")
-    path = save_figure(fig, path, dpi=150)
+    save_figure(fig, path, dpi=150)
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, sources, notes = common.preferred_verdicts(ctx, list(INPUTS.values()), table_id)
+    df, provenance = common.verdicts(ctx, list(INPUTS.values()), table_id)
     df["input"] = df["setting"].map({s: k for k, s in INPUTS.items()})
     summary = common.summarize(df, ["model", "input", "judge"])
     table = modality_table(summary)
@@ -57,11 +54,12 @@ def build(table_id: str, ctx: Context) -> Table:
     table = table.sort_values("model", key=lambda s: s.map(order), ignore_index=True)
     figure = ctx.figures / f"{table_id}.png"
     draw(table, figure)
+    notes = []
     as_caption = df[(df["input"] == "IQ") & (df["run_setting"] != df["setting"])]["model"].unique()
     if len(as_caption):
         notes.append(f"IQ of {', '.join(as_caption)} was run as {INPUTS['IQ']}+caption (a text-only model: the demo "
                      "replaces images by captions), so its IQ is the CQ condition, not Image+Question.")
-    if any(ctx.runs(common.BENCH, [INPUTS["IQ"] + "+text"], j) for j in common.JUDGES):
+    if any(ctx.runs(common.BENCH, [INPUTS["IQ"] + "+text"], j) for j in DEFAULT_JUDGES[common.BENCH]):
         notes.append("The demo also runs direct+temp0.7+text (question only); Fig. S5 has no such condition, "
                      "so it is not read.")
     both = table.dropna(subset=["IO", "IQ"])
@@ -71,7 +69,6 @@ def build(table_id: str, ctx: Context) -> Table:
               ACC_NOTE]
     long = table.melt(id_vars="model", value_vars=list(DIFFS), var_name="input", value_name="score")
     return Table(
-        table_id,
         "Think360° Figure S5 — ablation of input settings: Image+Question (IQ), Image-Only (IO, the question drawn "
         "onto the image), Caption+Question (CQ) and Image+Question+Caption (ICQ); accuracy (%) and differences.",
         table,
@@ -79,5 +76,5 @@ def build(table_id: str, ctx: Context) -> Table:
         extra={"Failures": summary[["model", "input", "judge", "acc", *BESIDE]]},
         figure=figure,
         notes=notes,
-        sources=sources,
+        provenance=provenance,
     )

@@ -2,15 +2,12 @@
 Probability & Statistics, Logic), models grouped as system-1 / system-2 by time and token thresholds."""
 from __future__ import annotations
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from analysis import think360_common as common  # noqa: E402
-from analysis.stats import ACC_NOTE, BESIDE  # noqa: E402
-from analysis.table import Context, Table, save_figure  # noqa: E402
+from analysis import think360_common as common
+from analysis.plot import save_figure, subplots
+from analysis.stats import ACC_NOTE, BESIDE
+from analysis.table import Context, Table
 
 IDS = ["think360.S6"]
 SETTING = "direct+temp0.7"
@@ -28,9 +25,8 @@ def system(time_s: float, tokens: float) -> str:
 
 
 def draw(table: pd.DataFrame, types: list[str], path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     groups = ["system-1", "system-2"]
-    fig, axes = plt.subplots(1, 2, figsize=(14, 5), sharey=True)
+    fig, axes = subplots(1, 2, figsize=(14, 5), sharey=True)
     for ax, group in zip(axes, groups):
         rows = table[table["system"] == group]
         width = 0.8 / max(len(rows), 1)
@@ -47,11 +43,11 @@ def draw(table: pd.DataFrame, types: list[str], path) -> None:
     axes[0].set_ylim(0, max(5.0, 1.1 * top) if pd.notna(top) else 5.0)  # all-zero bars: keep a visible axis
     fig.suptitle(f"Think360° Fig. S6 — accuracy per question type (system-2: ≥ {SYSTEM2_MIN_TOKENS} tokens and "
                  f"≥ {SYSTEM2_MIN_TIME_S:.0f} s per response)")
-    path = save_figure(fig, path, dpi=150)
+    save_figure(fig, path, dpi=150)
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, sources, notes = common.preferred_verdicts(ctx, [SETTING], "think360.T3")
+    df, provenance = common.verdicts(ctx, [SETTING], "think360.T3")
     summary = common.by_group(df, "question_type", "question_type", common.QUESTION_TYPES)
     overall = summary[summary["question_type"] == "ALL"].set_index("model")
     table = summary.pivot_table(index="model", columns="question_type", values="acc", aggfunc="first", dropna=False)
@@ -65,18 +61,18 @@ def build(table_id: str, ctx: Context) -> Table:
     figure = ctx.figures / f"{table_id}.png"
     draw(table, types, figure)
     counts = summary[summary["question_type"] != "ALL"][["model", "question_type", "acc", *BESIDE]]
-    notes += [common.runs_note(df),
-              f"System-2 = mean tokens ≥ {SYSTEM2_MIN_TOKENS} and mean time ≥ {SYSTEM2_MIN_TIME_S:.0f} s (over ALL); "
-              "the paper's thresholds are not given — ours, chosen on the paper's Table 3 (see the module).",
-              "Question types are non-exclusive: an item counts in each of its types. Acc over every item × repeat "
-              "(direct prompt, T = 0.7).", ACC_NOTE]
+    notes = [common.runs_note(df),
+             f"System-2 = mean tokens ≥ {SYSTEM2_MIN_TOKENS} and mean time ≥ {SYSTEM2_MIN_TIME_S:.0f} s "
+             "(over ALL); the paper's thresholds are not given — ours, chosen on the paper's Table 3 (see the "
+             "module).",
+             "Question types are non-exclusive: an item counts in each of its types. Acc over every item × repeat "
+             "(direct prompt, T = 0.7).", ACC_NOTE]
     return Table(
-        table_id,
         "Think360° Figure S6 — reasoning performance across question types; models grouped as system-1 / system-2 "
         "by time/token thresholds. Accuracy (%).",
         table,
         extra={"Scored and failed verdicts per question type": counts.reset_index(drop=True)},
         figure=figure,
         notes=notes,
-        sources=sources,
+        provenance=provenance,
     )

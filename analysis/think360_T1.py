@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import think360_common as common
+from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
 
@@ -12,11 +13,6 @@ IDS = ["think360.T1"]
 # Unified answer_type → the paper's answer kinds (Table 1); free-form kinds are shares of the free-form items.
 FREE_FORM = {"numeric": "Numerical", "expression": "Formula", "structured": "Structure", "text": "Others",
              "multi-part": "Others", "open": "Free-form, kind not given"}
-
-
-def words(text: str) -> int:
-    """Length in words (the paper's unit): whitespace-separated tokens."""
-    return len(str(text).split())
 
 
 def percent(count: float, base: float) -> float:
@@ -50,30 +46,30 @@ def statistics(recs: list[dict]) -> pd.DataFrame:
         rows.append((section, "categories", "count", len(found)))
         for cat in [c for c in order if c in found] + sorted(c for c in found.index if c not in order):
             counted(section, cat, int(found[cat]), n)
-    for section, lengths in (("Question Length", [words(r["question"]) for r in recs]),
-                             ("Answer Length", [words(" ".join(map(str, r["answer"]))) for r in recs])):
+    for section, lengths in (("Question Length", [common.words(r["question"]) for r in recs]),
+                             ("Answer Length", [common.words(" ".join(map(str, r["answer"]))) for r in recs])):
         s = pd.Series(lengths, dtype=float)
         rows.extend([(section, "Maximum length", "words", s.max()), (section, "Average length", "words", s.mean())])
     return pd.DataFrame(rows, columns=["section", "item", "measure", "score"])
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    recs, data_note = common.records()
+    recs, data = common.records(ctx)
     long = statistics(recs).assign(model=common.PAPER_NAME)
     table = long.pivot_table(index=["section", "item"], columns="measure", values="score", aggfunc="first",
                              sort=False).reset_index()
     table = table[["section", "item", *[c for c in ("count", "percent", "words") if c in table]]]
     table.columns.name = None
     return Table(
-        table_id,
         "Think360° Table 1 — key statistics: answer type, difficulty tier, cognitive capability/skill and question "
         "type (non-exclusive: an item counts in each of its categories), question and answer lengths (words).",
         table,
         vs_paper=beside_paper(long, table_id, ["section", "item", "measure"], value="score"),
-        notes=[data_note,
-               "Percentages are of all items, except the free-form answer kinds: of the free-form items (as the paper).",
+        notes=["Percentages are of all items, except the free-form answer kinds: of the free-form items (as the "
+               "paper).",
                "Lengths count whitespace-separated words of the question text (options not included) and of the gold "
                "answer(s); an MCQ gold is its letter.",
                "The paper's Table 1 counts the whole benchmark (1225 items, 740 in testmini); the paper profile's "
                "data file is testmini, so counts differ by construction where only testmini is converted."],
+        provenance=Provenance(data=data),
     )

@@ -11,27 +11,14 @@ from analysis.table import Context, Table
 
 IDS = ["think360.T3"]
 SETTING = "direct+temp0.7"
-METRICS = {"acc": "Acc", "time": "Time", "token": "Token"}
-
-
-def capability_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Per model × capability (ALL first, then the paper's order): acc, time, token and failures."""
-    return common.by_group(df, "skills", "capability", common.SKILLS)
-
-
-def to_long(summary: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """One row per metric (Acc, Time, Token) in long form: `metric`, `score`."""
-    long = summary.melt(id_vars=["model", *keys], value_vars=list(METRICS), var_name="metric", value_name="score")
-    long["metric"] = long["metric"].map(METRICS)
-    return long
 
 
 def wide(summary: pd.DataFrame, index: list[str], table_id: str) -> pd.DataFrame:
     """Columns "<capability> <metric>" in the paper's order; rows in the paper's model order."""
-    long = to_long(summary, [c for c in index if c != "model"] + ["capability"])
+    long = common.to_long(summary, [c for c in index if c != "model"] + ["capability"])
     out = long.pivot(index=index, columns=["capability", "metric"], values="score")  # one value per cell
     caps = [c for c in ["ALL", *common.SKILLS] if c in out.columns.get_level_values(0)]
-    out = out[[(c, m) for c in caps for m in METRICS.values() if (c, m) in out.columns]]
+    out = out[[(c, m) for c in caps for m in common.METRICS.values() if (c, m) in out.columns]]
     out.columns = [f"{c} {m}" for c, m in out.columns]
     out = out.reset_index()
     rank = {m: i for i, m in enumerate(common.paper_order(list(out["model"].unique()), table_id))}
@@ -39,28 +26,28 @@ def wide(summary: pd.DataFrame, index: list[str], table_id: str) -> pd.DataFrame
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, sources, notes = common.preferred_verdicts(ctx, [SETTING], table_id)
-    summary = capability_table(df)
+    df, provenance = common.verdicts(ctx, [SETTING], table_id)
+    summary = common.capability_table(df)
     table = wide(summary, ["model", "judge"], table_id)
     failures = summary[summary["capability"] == "ALL"][["model", "judge", "acc", *BESIDE]]
     repeats = repeat_mean_std(df, ["model"]).rename(columns={"mean": "acc_mean", "std": "acc_std_over_repeats",
                                                              "mean_scored": "acc_scored_mean",
                                                              "std_scored": "acc_scored_std_over_repeats"})
-    notes += [common.runs_note(df), ACC_NOTE,
-              "Acc over every item × repeat (= the mean of the repeats' accuracies for complete runs); Time = mean "
-              "latency_s (the successful attempt, request sent to last byte: no retries or back-off), Token = mean completion tokens, over the requests that got a response (a judge error "
-              "does not undo the model's answer, so its time and tokens count).",
-              "Capabilities are non-exclusive: an item counts in each of its skills; ALL counts it once.",
-              "Rows follow the paper's order (closed-source, then open-source); models not in the paper last."]
+    notes = [common.runs_note(df), ACC_NOTE,
+             "Acc over every item × repeat (= the mean of the repeats' accuracies for complete runs); Time = mean "
+             "latency_s (the successful attempt, request sent to last byte: no retries or back-off), Token = mean "
+             "completion tokens, over the requests that got a response (a judge error does not undo the model's "
+             "answer, so its time and tokens count).",
+             "Capabilities are non-exclusive: an item counts in each of its skills; ALL counts it once.",
+             "Rows follow the paper's order (closed-source, then open-source); models not in the paper last."]
     return Table(
-        table_id,
         "Think360° Table 3 — reasoning performance (Acc./%, Time/s, Token) on ALL and the five cognitive "
         "capabilities; direct prompt (Image+Question), T = 0.7, mean of three repeats. Failures count as not "
         "correct in Acc; they and the accuracy over scored verdicts are below.",
         table,
-        vs_paper=beside_paper(to_long(summary, ["capability"]).assign(setting=SETTING), table_id,
+        vs_paper=beside_paper(common.to_long(summary, ["capability"]).assign(setting=SETTING), table_id,
                               ["setting", "capability", "metric"], value="score"),
         extra={"Failures (ALL)": failures.reset_index(drop=True), "Repeats (ALL accuracy per repeat)": repeats},
         notes=notes,
-        sources=sources,
+        provenance=provenance,
     )

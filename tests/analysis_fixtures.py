@@ -19,7 +19,8 @@ def write_data(path: Path, records: list[dict[str, Any]]) -> Path:
 def make_run(results: Path, bench: str, model: str, setting: str, judge: str, data: Path,
              rows: list[dict[str, Any]]) -> Path:
     """rows: {id, sample_idx=0, correct, status="ok", latency_s=1.0, completion_tokens=10, extracted=None,
-    reasoning_tokens=None, response="…"}; writes results/raw and results/judged files."""
+    reasoning_tokens=None, response="…"}; writes results/raw and results/judged files. The manifest says
+    which setting the run stands for as the demo runner does: X+caption (a text-only model's run) stands for X."""
     raw = results / "raw" / bench / model / f"{setting}.jsonl"
     judged = results / "judged" / bench / model / f"{setting}.{judge}.jsonl"
     raw.parent.mkdir(parents=True, exist_ok=True)
@@ -37,5 +38,7 @@ def make_run(results: Path, bench: str, model: str, setting: str, judge: str, da
                                 "outcome": f"o-{row['id']}-{idx}", "judge": {"name": judge, "model": None, "prompt_sha": "x"},
                                 "extracted": row.get("extracted"), "status": status,
                                 "correct": row.get("correct") if status == "ok" else None}) + "\n")
-    judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data), "judge": {"name": judge}}))
+    stands_for = setting.removesuffix("+caption")
+    judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data), "judge": {"name": judge},
+                                                                "stands_for": stands_for}))
     return judged

@@ -25,11 +25,10 @@ TASKS = [("04001", "Math", 1, 4), ("04002", "Math", 2, 8), ("02001", "Logical", 
 def env(tmp_path, monkeypatch):
     data = write_data(tmp_path / "c2r.jsonl", [{"id": i, "benchmark": "c2rbench", "category": c, "level": lv,
                                                 "num_steps": n} for i, c, lv, n in TASKS])
-    monkeypatch.setattr(c2r, "data_file", lambda: data)
     monkeypatch.setattr(c2r, "EXTERNAL", tmp_path / "external")
     (tmp_path / "external").mkdir()
     res = tmp_path / "results"
-    return data, res, Context(res, tmp_path / "fig"), tmp_path / "external"
+    return data, res, Context(res, tmp_path / "fig", data={"c2rbench": data}), tmp_path / "external"
 
 
 def rows(spec: dict) -> list[dict]:

@@ -6,7 +6,7 @@ import math
 import pandas as pd
 import pytest
 
-from analysis import morphobench_common, morphobench_F9
+from analysis import morphobench_F9
 from analysis.morphobench_accuracy import DELTAS, build, with_deltas
 from analysis.reference import load_reference
 from analysis.table import Context
@@ -88,12 +88,12 @@ TAXO = [("Morpho_R_v0-0", "Morpho_R_v0", "PERC", "CLO", "COUNT"),
         ("Morpho_R_v0-2", "Morpho_R_v0", "RSYN", None, "GEOM")]           # no L2: left out
 
 
-def test_F9_taxonomy_diversity(tmp_path, monkeypatch):
+def test_F9_taxonomy_diversity(tmp_path):
     data = write_data(tmp_path / "m.jsonl", [
         {"id": i, "benchmark": "morphobench", "split": s,
          "extra": {"task_type": a, "knowledge": b, "sub_task_types": c}} for i, s, a, b, c in TAXO])
-    monkeypatch.setattr(morphobench_common, "data_path", lambda: data)
-    t = morphobench_F9.build("morphobench.F9", Context(tmp_path / "results", tmp_path / "fig"))
+    ctx = Context(tmp_path / "results", tmp_path / "fig", data={"morphobench": data})
+    t = morphobench_F9.build("morphobench.F9", ctx)
     d = t.table.set_index("level")
     # Base items: PERC-CLO-COUNT, PERC-CLO-ARITH, RSYN-HYB-FLOW ×2.
     assert d.loc["L1", "items"] == 4 and d.loc["L1", "observed"] == 2 and d.loc["L1", "entropy (bits)"] == 1.0

@@ -8,7 +8,7 @@ import pytest
 
 from analysis import omibench_F2, omibench_F3, omibench_F3b, omibench_F3c, omibench_F4, omibench_T2, omibench_T4
 from analysis import omibench_T6
-from analysis.omibench_T2 import SIZES, SUBJECTS, micro_total
+from analysis.omibench_common import SIZES, SUBJECTS, micro_total, per_subject
 from analysis.reference import REFERENCE, load_reference
 from analysis.stats import micro_average
 from analysis.table import Context, MissingInputs
@@ -112,12 +112,12 @@ def test_micro_total_weights_subjects_by_all_their_items():
     df = pd.DataFrame([("m", "Biology", "ok", True), ("m", "Biology", "no_response", None),
                        ("m", "Biology", "no_response", None), ("m", "Physics", "ok", False)],
                       columns=["model", "subject", "status", "correct"])
-    total = omibench_T2.per_subject(df, "ACC").set_index("subject").loc["Total"]
+    total = per_subject(df, "ACC").set_index("subject").loc["Total"]
     assert total["acc"] == pytest.approx(25.0) and total["acc_scored"] == pytest.approx(50.0)
     assert (total["judged"], total["scored"], total["no_response"]) == (4, 2, 2)
 
 
-def test_F2_statistics(tmp_path, monkeypatch):
+def test_F2_statistics(tmp_path):
     path = write_data(tmp_path / "d.jsonl", [
         {"id": "a", "benchmark": "omibench", "subject": "Biology", "images": ["x", "y"], "answer_type": "mcq",
          "question": "Which [IMAGE0] one [IMAGE1]", "solution": "one two three"},
@@ -125,8 +125,7 @@ def test_F2_statistics(tmp_path, monkeypatch):
          "answer_type": "open", "question": "a b c d e f", "solution": "s"},
         {"id": "c", "benchmark": "omibench", "subject": "Physics", "images": ["x", "y", "z"],
          "answer_type": "open", "question": "a b"}])
-    monkeypatch.setattr(omibench_F2, "data_file", lambda: path)
-    t = omibench_F2.build("omibench.F2", ctx(tmp_path))
+    t = omibench_F2.build("omibench.F2", Context(tmp_path / "results", tmp_path / "fig", data={"omibench": path}))
     stat = t.table.set_index("subject")
     assert list(stat.index) == ["Biology", "Physics", "All"]
     assert stat.loc["All", "items"] == 3 and stat.loc["Physics", "avg images"] == 3.5

@@ -14,7 +14,7 @@ import analysis.omibench_T8 as T8
 import analysis.omibench_T10 as T10
 from analysis import omibench_F5a, omibench_F5b, omibench_F5c, omibench_F6a, omibench_F16, omibench_sig
 from analysis import omibench_T5, omibench_T9
-from analysis.omibench_b_util import PAPER_SIZES, SUBJECTS
+from analysis.omibench_common import SIZES, SUBJECTS
 from analysis.reference import REFERENCE
 from analysis.run import registry
 from analysis.stats import micro_average
@@ -171,9 +171,9 @@ def test_T10_systems_scored_by_rules(env, monkeypatch):
         {"id": "q2", "response": None}, {"id": "zz", "response": "\\boxed{1}"}]) + "\n")
     (sysdir / "EXAMPLE.jsonl").write_text('{"id": "q0", "response": "x"}\n')  # never read
     monkeypatch.setattr(T10, "SYSTEMS", sysdir)
-    monkeypatch.setattr(T10, "data_file", lambda: (data, "test data"))
     make_run(res, "omibench", "gpt-4o", "cot_boxed", "rules", data,
              rows(("q0", True), ("q1", False), ("q2", True), ("q3", False)))
+    ctx = Context(ctx.results, ctx.figures, data={"omibench": data})
     t = T10.build("omibench.T10", ctx)
     tab = t.table.set_index("model")
     assert list(tab.index) == ["gpt-4o", "gpt-4o+visual-sketchpad"]
@@ -195,7 +195,7 @@ def paper_totals_check(table_id: str) -> dict[tuple, float]:
     out = {}
     for (m, metric), g in ref(table_id).groupby(["paper_model", "metric"]):
         v = g.set_index("subject")["value"]
-        out[(m, metric)] = v["Total"] - micro_average([v[s] for s in SUBJECTS], [PAPER_SIZES[s] for s in SUBJECTS])
+        out[(m, metric)] = v["Total"] - micro_average([v[s] for s in SUBJECTS], [SIZES[s] for s in SUBJECTS])
     return out
 
 
@@ -249,7 +249,8 @@ def test_T5_three_runs_two_evaluators_of_its_own_experiment(env):
     for idx in range(5):  # the significance experiment's runs of the same setting are not Table 5's
         make_run(res, "omibench", "qwen3-vl-32b", s, "rules", data, rows(("q0", True), idx=idx))
     t = omibench_T5.build("omibench.T5", ctx)
-    assert set(t.table["model"]) == {"gemini-3-pro"} and all("qwen3-vl-32b" not in str(r.path) for r in t.sources)
+    assert set(t.table["model"]) == {"gemini-3-pro"}
+    assert all("qwen3-vl-32b" not in str(r.path) for r in t.provenance.runs)
     tab = t.table.set_index(["metric", "evaluator"])
     accs = [200 / 3, 100.0, 0.0]  # run 2: q2 failed, 0 of 2
     assert tab.loc[("ACC", "rules"), "Total Mean"] == pytest.approx(np.mean(accs))
@@ -301,10 +302,9 @@ def test_T8_humans_vs_best_full_coverage_model(env, monkeypatch):
                    "E,expert,q0,1,\nE,expert,q1,2,\nE,expert,q2,3,\nE,expert,q3,wrong,1\n"
                    "N,non-expert,q0,1,\nN,non-expert,q1,,\nN,non-expert,q2,7,\nN,non-expert,q3,4,0\n")
     monkeypatch.setattr(T8, "ANSWERS", csv)
-    monkeypatch.setattr(T8, "data_file", lambda: (data, "test data"))
     make_run(res, "omibench", "m1", "cot_boxed", "rules", data, rows(("q0", True), ("q1", True), ("q2", False), ("q3", None), ("q4", True)))
     make_run(res, "omibench", "m2", "cot_boxed", "rules", data, rows(("q0", True), ("q1", True), ("q2", True)))
-    t = T8.build("omibench.T8", ctx)
+    t = T8.build("omibench.T8", Context(ctx.results, ctx.figures, data={"omibench": data}))
     tab = t.table.set_index("participant")
     assert tab.loc["E", "acc"] == 100.0 and tab.loc["N", "acc"] == 25.0  # blank answer is wrong; grader's 0 wins
     assert tab.loc["m1", "acc"] == 50.0 and tab.loc["m1", "items"] == 4  # q3 failed: not correct

@@ -5,7 +5,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import think360_common as common
 from analysis import think360_F5, think360_S1, think360_S3, think360_S4, think360_S5, think360_S6, think360_T1
 from analysis import think360_T3, think360_T4
 from analysis.reference import load_reference
@@ -69,8 +68,10 @@ def test_T3_acc_time_token_per_capability_and_judge_choice(tmp_path, data):
     repeats = t.extra["Repeats (ALL accuracy per repeat)"].set_index("model").loc["a"]
     assert repeats["acc_mean"] == pytest.approx(50.0)   # repeat 0: 2 of 3, repeat 1: 1 of 3
     assert repeats["acc_scored_mean"] == pytest.approx((100 + 50) / 2)
-    assert {r.judge for r in t.sources if r.model == "a"} == {"think360_cascade"}
-    assert any("fallback" in n and "c" in n for n in t.notes)
+    assert {r.judge for r in t.provenance.runs if r.model == "a"} == {"think360_cascade"}
+    choice = t.provenance.judges   # recorded with the counts it was made on
+    assert choice.used == {"a": "think360_cascade", "b": "rules", "c": "rules"}
+    assert choice.llm_scored == {"a": 4, "b": 0, "c": 0}
 
 
 def test_T3_beside_paper_and_paper_order(tmp_path, data):
@@ -196,7 +197,7 @@ def test_S4_build(tmp_path, data):
     v = t.vs_paper.set_index(["model", "metric"])
     assert v.loc[("claude-4-opus-thinking", "token_ratio"), "paper"] == 7.5
     assert any("gemini-2.0-flash-thinking-exp / gemini-2.0-flash" in n for n in t.notes)
-    assert {r.model for r in t.sources} == {"claude-4-opus-thinking", "claude-4-opus", "kimi-vl-a3b-thinking",
+    assert {r.model for r in t.provenance.runs} == {"claude-4-opus-thinking", "claude-4-opus", "kimi-vl-a3b-thinking",
                                             "kimi-vl-a3b-instruct"}
 
 
@@ -215,7 +216,7 @@ def test_S5_modalities(tmp_path, data):
     text = t.table.set_index("model").loc["textonly"]
     assert text["IQ"] == text["CQ"] == 100.0 and np.isnan(text["IO"])
     assert any("textonly" in n and "+caption" in n for n in t.notes)
-    assert len({r.path for r in t.sources}) == len(t.sources)
+    assert len({r.path for r in t.provenance.runs}) == len(t.provenance.runs)
 
 
 def test_S6_question_types_and_system_groups(tmp_path, data):
@@ -244,9 +245,8 @@ def test_S6_thresholds_split_the_papers_models():
                        "Kimi-VL-Thinking-16A3B", "MiMo-VL-RL-7B", "MiMo-VL-SFT-7B"}
 
 
-def test_T1_statistics(tmp_path, data, monkeypatch):
-    monkeypatch.setattr(common, "data_file", lambda: (data, "Data: test."))
-    t = think360_T1.build("think360.T1", Context(tmp_path / "r", tmp_path / "fig"))
+def test_T1_statistics(tmp_path, data):
+    t = think360_T1.build("think360.T1", Context(tmp_path / "r", tmp_path / "fig", data={"think360": data}))
     s = t.table.set_index("item")
     assert s.loc["Total questions", "count"] == 3
     assert s.loc["Multiple-choice questions", "count"] == 1 and s.loc["Free-form questions", "count"] == 2
@@ -257,7 +257,7 @@ def test_T1_statistics(tmp_path, data, monkeypatch):
     assert (lengths["Maximum length"], lengths["Average length"]) == (6, pytest.approx(14 / 3))  # 6, 4, 4 words
     answers = t.table[t.table["section"] == "Answer Length"].set_index("item")["words"]
     assert answers["Maximum length"] == 3                                      # "1, 2, 3"
-    assert "Data: test." in t.notes
+    assert t.provenance.data.path == data
 
 
 def test_T1_paper_percentages_from_its_counts():
@@ -272,9 +272,8 @@ def test_T1_paper_percentages_from_its_counts():
     assert wrong == ["Free-form: Structure"]   # 376 / 1018 = 36.9%; the paper prints 37.0 (sums to 100.0)
 
 
-def test_F5_co_occurrence(tmp_path, data, monkeypatch):
-    monkeypatch.setattr(common, "data_file", lambda: (data, "Data: test."))
-    t = think360_F5.build("think360.F5", Context(tmp_path / "r", tmp_path / "fig"))
+def test_F5_co_occurrence(tmp_path, data):
+    t = think360_F5.build("think360.F5", Context(tmp_path / "r", tmp_path / "fig", data={"think360": data}))
     s = t.table.set_index("category")
     assert list(s.index) == [PC, TE, DC]
     assert s.loc[PC, "count"] == 2 and s.loc[PC, "frequency_pct"] == pytest.approx(200 / 3)
@@ -284,9 +283,8 @@ def test_F5_co_occurrence(tmp_path, data, monkeypatch):
     assert t.figure.exists()
 
 
-def test_S3_words_and_lengths(tmp_path, data, monkeypatch):
-    monkeypatch.setattr(common, "data_file", lambda: (data, "Data: test."))
-    t = think360_S3.build("think360.S3", Context(tmp_path / "r", tmp_path / "fig"))
+def test_S3_words_and_lengths(tmp_path, data):
+    t = think360_S3.build("think360.S3", Context(tmp_path / "r", tmp_path / "fig", data={"think360": data}))
     counts = t.table.set_index("word")["count"]
     assert counts["grid"] == 3 and "the" not in counts and counts["which"] == 1
     stats = t.extra["Length statistics"].set_index("statistic")["score"]
@@ -326,4 +324,5 @@ def test_missing_runs_are_reported(tmp_path, capsys):
     assert main([*ids, "--results", str(tmp_path / "none"), "--figures", str(tmp_path / "fig")]) == 1  # some missing
     out = capsys.readouterr().out
     # T1 reads data only: built wherever a Think360 data file exists (the demo build), said missing otherwise
-    assert "think360.T3: missing" in out and ("think360.T1: ok" in out or "think360.T1: missing: no Think360 data" in out)
+    assert "think360.T3: missing" in out
+    assert "think360.T1: ok" in out or "think360.T1: missing: no think360 data" in out

@@ -1,11 +1,13 @@
 """Test-time scaling analyses (OMIBench H.1–H.3): vote keys, majority vote, maj@k / avg@k / pass@k,
 parallel scaling over verdicts, saturation point and sequential budgets. Expected values by hand."""
 import itertools
+import json
 import math
 from fractions import Fraction
 
 import pytest
 
+from analysis.inputs import latest
 from analysis.scaling import (avg_at_k, failed_sample, maj_at_k, majority_vote, parallel_scaling, pass_at_k,
                               saturation_point, sequential_scaling, vote_key)
 
@@ -112,6 +114,11 @@ def v(item, idx, extracted=None, correct=None, status="ok"):
     return {"id": item, "sample_idx": idx, "extracted": extracted, "correct": correct, "status": status}
 
 
+def keyed(lines):
+    """Verdicts by (id, sample_idx), as parallel_scaling takes them (each key once in these lines)."""
+    return {(x["id"], x["sample_idx"]): x for x in lines}
+
+
 RECORDS = {q: {**NUM, "id": q} for q in ("q1", "q2", "q3", "q4", "q5")}
 VERDICTS = [
     v("q1", 0, "0.5", True), v("q1", 1, "1/2", True), v("q1", 2, "0.75", False), v("q1", 3, "3/4", False),
@@ -124,7 +131,7 @@ VERDICTS = [
 
 
 def test_parallel_scaling_counts_failed_samples_as_not_correct():
-    df = parallel_scaling(VERDICTS, RECORDS, ks=(1, 3, 4, 16)).set_index("k")
+    df = parallel_scaling(keyed(VERDICTS), RECORDS, ks=(1, 3, 4, 16)).set_index("k")
     # k=1: q1 ✓, q4 ✓, q5 ✗ (abstained); q2 (sample 0 failed) and q3 (all failed) are wrong, not dropped
     r = df.loc[1]
     assert (r["items"], r.scored_items, r.short, r.abstained, r.no_response, r.judge_error, r.missing) == \
@@ -158,7 +165,7 @@ def test_failed_samples_are_wrong_in_pass_at_k_and_maj_at_k():
     correct answer), not over the two answered; an item whose every sample failed is wrong at every k."""
     lines = [v("q1", 0, "0.5", True), v("q1", 1, status="no_response"), v("q1", 2, "0.75", False),
              v("q1", 3, status="judge_error"), *[v("q2", i, status="no_response") for i in range(4)]]
-    r = parallel_scaling(lines, RECORDS, ks=(2, 4)).set_index("k")
+    r = parallel_scaling(keyed(lines), RECORDS, ks=(2, 4)).set_index("k")
     assert r.loc[2, "pass_at_k"] == pytest.approx((1 - 3 / 6 + 0) / 2)  # q1's two answers alone would give 1
     assert r.loc[4, "maj_at_k"] == pytest.approx(0.5) and r.loc[4, "maj_at_k_scored"] == pytest.approx(1.0)
     assert r.loc[4, "avg_at_k"] == pytest.approx((1 / 4 + 0) / 2) and r.loc[4, "avg_at_k_scored"] == 0.5
@@ -166,40 +173,41 @@ def test_failed_samples_are_wrong_in_pass_at_k_and_maj_at_k():
     assert maj_at_k([failed_sample(0), failed_sample(1)], 2) is False
 
 
-def test_parallel_scaling_reuses_samples_and_keeps_the_last_line_per_sample():
+def test_parallel_scaling_reuses_samples_and_reads_the_current_verdict_of_a_file(tmp_path):
     base = [v("q1", i, a, a == "0.5") for i, a in enumerate(["0.5", "0.75", "0.75", "0.5", "0.5", "0.5", "0.5", "0.5"])]
     changed = base[:4] + [v("q1", i, "0.75", False) for i in range(4, 8)]
-    a = parallel_scaling(base, RECORDS, ks=(1, 3, 4, 8)).set_index("k")
-    b = parallel_scaling(changed, RECORDS, ks=(1, 3, 4, 8)).set_index("k")
+    a = parallel_scaling(keyed(base), RECORDS, ks=(1, 3, 4, 8)).set_index("k")
+    b = parallel_scaling(keyed(changed), RECORDS, ks=(1, 3, 4, 8)).set_index("k")
     assert list(a.maj_at_k) == [1.0, 0.0, 1.0, 1.0] and list(b.maj_at_k) == [1.0, 0.0, 1.0, 0.0]
     cols = ["maj_at_k", "avg_at_k", "items", "short"]
     assert a.loc[[1, 3, 4], cols].equals(b.loc[[1, 3, 4], cols])     # samples 4..7 never touch k ≤ 4
     # pass@k, by design, estimates from all 8 samples (5 correct, then 2): 1 - C(3,4)/C(8,4) = 1 vs 1 - C(6,4)/C(8,4)
     assert a.loc[4, "pass_at_k"] == 1.0 and b.loc[4, "pass_at_k"] == pytest.approx(1 - 15 / 70)
-    # an append-only file: a judge error later re-judged; the last line wins
-    retried = [v("q1", 0, status="judge_error"), *base[:1]]
-    r = parallel_scaling(retried, RECORDS, ks=(1,)).iloc[0]
+    # an append-only file: a judge error later re-judged; the file's current verdict is the last line
+    path = tmp_path / "verdicts.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in [v("q1", 0, status="judge_error"), *base[:1]]))
+    r = parallel_scaling(latest(path), RECORDS, ks=(1,)).iloc[0]
     assert r.judge_error == 0 and r["items"] == 1 and r.maj_at_k == 1.0
 
 
 def test_llm_judge_verdicts_need_extracted_answers_from_the_rule_judge():
     gpt = [v("q1", 0, None, True), v("q1", 1, None, False), v("q1", 2, None, True)]
     with pytest.raises(ValueError, match="answers="):
-        parallel_scaling(gpt, RECORDS, ks=(3,))
+        parallel_scaling(keyed(gpt), RECORDS, ks=(3,))
     rules = [v("q1", 0, "1/2", True), v("q1", 1, "2", False), v("q1", 2, "0.5", True)]
-    r = parallel_scaling(gpt, RECORDS, ks=(3,), answers=rules).iloc[0]
+    r = parallel_scaling(keyed(gpt), RECORDS, ks=(3,), answers=keyed(rules)).iloc[0]
     assert r.maj_at_k == 1.0 and r.vote_conflicts == 0
     # correctness comes from `verdicts`; same key judged both ways is reported
     gpt_split = [v("q1", 0, None, True), v("q1", 1, None, False), v("q1", 2, None, False)]
-    r = parallel_scaling(gpt_split, RECORDS, ks=(3,), answers=rules).iloc[0]
+    r = parallel_scaling(keyed(gpt_split), RECORDS, ks=(3,), answers=keyed(rules)).iloc[0]
     assert r.maj_at_k == 1.0 and r.vote_conflicts == 1
 
 
 def test_parallel_scaling_rejects_unknown_items_and_statuses():
     with pytest.raises(ValueError, match="not in records"):
-        parallel_scaling([v("zz", 0, "1", True)], RECORDS)
+        parallel_scaling(keyed([v("zz", 0, "1", True)]), RECORDS)
     with pytest.raises(ValueError, match="unknown status"):
-        parallel_scaling([v("q1", 0, "1", True, status="weird")], RECORDS)
+        parallel_scaling(keyed([v("q1", 0, "1", True, status="weird")]), RECORDS)
 
 
 # ---------------------------------------------------------------- saturation (H.2)

@@ -1,0 +1,76 @@
+"""Where a table's numbers come from: the judged files it read (with their judge, judge model, prompt hash,
+data file and failure counts), the judge it read each model with, and the data file it read directly.
+Written in the table's .md and beside its .csv as <id>.provenance.json."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from analysis.inputs import DataFile, Run, shown
+
+# The one rule by which a table that has a paper's LLM judge and the rule judge reads a model (table.Context.judged).
+JUDGE_POLICY = ("per model, the paper's LLM judge ({llm}) when it scored at least one verdict of the table's "
+                "settings, else the rule judge; one judge for all of a model's settings")
+
+
+@dataclass
+class JudgeChoice:
+    """The judge each model was read with, how many verdicts of the table's settings the LLM judge scored,
+    and the settings the other judge ran but the chosen one did not (left empty, not filled in by it)."""
+
+    llm: str
+    used: dict[str, str]
+    llm_scored: dict[str, int]
+    not_judged: dict[str, list[str]]
+
+    def line(self) -> str:
+        per_model = "; ".join(f"{m}: {j} ({self.llm} scored {self.llm_scored[m]}"
+                              + (f"; no {j} run of {', '.join(self.not_judged[m])}" if self.not_judged[m] else "")
+                              + ")" for m, j in self.used.items())
+        return f"Judge: {JUDGE_POLICY.format(llm=self.llm)}. {per_model}."
+
+    def as_json(self) -> dict[str, Any]:
+        return {"policy": JUDGE_POLICY.format(llm=self.llm), "llm_judge": self.llm,
+                "models": {m: {"judge": j, "llm_scored": self.llm_scored[m], "not_judged": self.not_judged[m]}
+                           for m, j in self.used.items()}}
+
+
+@dataclass
+class Provenance:
+    """The inputs of one table. `runs` may repeat a file (two settings read from one run): it is listed once."""
+
+    runs: list[Run] = field(default_factory=list)
+    judges: JudgeChoice | None = None
+    data: DataFile | None = None
+
+    def __post_init__(self) -> None:
+        self.runs = list({r.path: r for r in self.runs}.values())
+
+    def lines(self) -> list[str]:
+        """One line per judged file, then the judge choice and the data file, for the .md."""
+        out = []
+        for r in self.runs:
+            m = r.manifest
+            judge, s = m.get("judge", {}), m.get("summary", {})
+            out.append(f"{shown(r.path)} (judge {judge.get('name')} {judge.get('model') or ''} prompt "
+                       f"{judge.get('prompt_sha')}; data {m.get('data')}; {s.get('no_response', 0)} no response, "
+                       f"{s.get('judge_error', 0)} judge errors, {s.get('flagged', 0)} flagged as addressing the "
+                       "judge)")
+        if self.judges:
+            out.append(self.judges.line())
+        if self.data:
+            out.append(f"Data: {self.data.note()}")
+        return out
+
+    def as_json(self, table_id: str) -> dict[str, Any]:
+        """The sidecar of results/tables/<id>.csv."""
+        files = []
+        for r in self.runs:
+            m = r.manifest
+            judge, s = m.get("judge", {}), m.get("summary", {})
+            files.append({"path": shown(r.path), "model": r.model, "setting": r.setting, "stands_for": r.stands_for,
+                          "judge": {k: judge.get(k) for k in ("name", "model", "prompt_sha")}, "data": m.get("data"),
+                          **{k: s.get(k, 0) for k in ("items", "scored", "no_response", "judge_error", "flagged")}})
+        return {"table": table_id, "judged_files": files,
+                "judge_choice": self.judges.as_json() if self.judges else None,
+                "data": {"path": shown(self.data.path), "demo": self.data.demo} if self.data else None}
