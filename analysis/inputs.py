@@ -186,9 +186,11 @@ def _load_run(run: Run, _stamp: tuple) -> pd.DataFrame:
                      "flagged": bool(v.get("flags")), "extracted": v.get("extracted"),
                      "latency_s": r.get("latency_s"), "completion_tokens": usage.get("completion_tokens"),
                      "reasoning_tokens": usage.get("reasoning_tokens"), "finish_reason": r.get("finish_reason"),
-                     "response": r.get("response")})
+                     "response": r.get("response"), "score": v.get("score"),
+                     "judge_calls": v.get("judge_calls", 0), "judge_tokens": v.get("judge_tokens", 0)})
     df = pd.DataFrame(rows, columns=["id", "sample_idx", "correct", "status", "flagged", "extracted", "latency_s",
-                                     "completion_tokens", "reasoning_tokens", "finish_reason", "response"])
+                                     "completion_tokens", "reasoning_tokens", "finish_reason", "response", "score",
+                                     "judge_calls", "judge_tokens"])
     df.insert(0, "judge", run.judge)
     df.insert(0, "setting", run.setting)
     df.insert(0, "model", run.model)

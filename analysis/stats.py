@@ -102,3 +102,34 @@ def micro_average(acc: list[float], sizes: list[int]) -> float:
     accuracy is over (OMIBench totals: judged items for acc, scored ones for acc_scored)."""
     w = np.asarray(sizes, float)
     return float((np.asarray(acc, float) * w).sum() / w.sum())
+
+
+# What the process-judge tables show beside their scores: how many answers each mean covers and what the
+# judging cost.
+SCORE_BESIDE = ["judged", "scored", "no_response", "judge_error", "judge_calls", "judge_tokens"]
+
+
+def score_table(df: pd.DataFrame, by: list[str], fields: list[str]) -> pd.DataFrame:
+    """Per group: the mean (×100, %) of each score field of a process judge over the answers it scored
+    (status ok and the field defined), how many that is, the failures, and the judge calls and tokens spent.
+
+    A failed request or judge error has no score: it is left out of the means and counted beside them —
+    a reasoning score is not defined for an answer nobody could read, unlike an accuracy, where it is wrong."""
+    def summarize(g: pd.DataFrame) -> pd.Series:
+        ok = g[g["status"].eq("ok")]
+        scores = [s for s in ok["score"] if isinstance(s, dict)]
+        row: dict[str, float] = {}
+        for f in fields:
+            values = [s[f] for s in scores if s.get(f) is not None]
+            row[f] = 100 * float(np.mean(values)) if values else np.nan
+            row[f"{f}_n"] = len(values)
+        row.update({"judged": len(g), "scored": len(scores), "no_response": int(g["status"].eq("no_response").sum()),
+                    "judge_error": int(g["status"].eq("judge_error").sum()),
+                    "judge_calls": int(g["judge_calls"].fillna(0).sum()), "judge_tokens": int(g["judge_tokens"].fillna(0).sum())})
+        return pd.Series(row)
+
+    if df.empty:
+        return pd.DataFrame(columns=[*by, *fields, *SCORE_BESIDE])
+    counts = [f"{f}_n" for f in fields] + SCORE_BESIDE
+    out = df.groupby(by, dropna=False).apply(summarize, include_groups=False).reset_index()
+    return out.astype({c: int for c in counts})

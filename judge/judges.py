@@ -31,6 +31,7 @@ class Reply:
     text: str | None                 # the judge's reply; None when the request failed
     parsed: dict[str, Any] | None    # None when it failed or could not be read
     error: str | None = None
+    tokens: int = 0                  # tokens the judge model generated for it (prompt + completion)
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,7 @@ class ToTEval:
 
     name: str = "think360_tot"
     prompts: tuple[str, ...] = ("think360_tot_extract", "think360_tot_judge")
+    scores: tuple[str, ...] = ("tot_depth", "tot_width")  # the fields of its verdicts' score
 
     def steps(self, item: Item) -> Steps:
         (reply,) = yield [Ask("think360_tot_extract", {"response": item.response}, parse.reasoning_tree)]

@@ -97,8 +97,10 @@ def answer(asks: list[tuple[Item, Ask]], cfg: ModelConfig, base: Path, results: 
 
 
 def _read(line: dict[str, Any], ask: Ask) -> Reply:
+    usage = line.get("usage") or {}
+    tokens = (usage.get("prompt_tokens") or 0) + (usage.get("completion_tokens") or 0)
     if line.get("error"):
-        return Reply(None, None, line["error"])
+        return Reply(None, None, line["error"], tokens)
     text = line.get("response") or ""
     parsed = ask.parse(text)
-    return Reply(text, parsed, None if parsed is not None else "judge reply could not be parsed")
+    return Reply(text, parsed, None if parsed is not None else "judge reply could not be parsed", tokens)

@@ -64,12 +64,16 @@ def judge_all(judge: Judge, items: list[Item], cfg: ModelConfig | None, base: Pa
     of a stage go out together, and each item's replies go back to its judge."""
     out: list[dict[str, Any] | None] = [None] * len(items)
     waiting: dict[int, tuple[Any, list[Ask]]] = {}
+    cost = [{"judge_calls": 0, "judge_tokens": 0} for _ in items]  # what each verdict cost, for the tables
 
     def advance(i: int, steps: Any, replies: list[Reply] | None) -> None:
+        if replies:
+            cost[i]["judge_calls"] += len(replies)
+            cost[i]["judge_tokens"] += sum(r.tokens for r in replies)
         try:
             waiting[i] = (steps, steps.send(replies) if replies is not None else next(steps))
         except StopIteration as done:
-            out[i] = done.value
+            out[i] = {**done.value, **cost[i]}
             waiting.pop(i, None)
 
     for i, item in enumerate(items):
@@ -86,16 +90,22 @@ def judge_all(judge: Judge, items: list[Item], cfg: ModelConfig | None, base: Pa
     return out
 
 
-def summarize(lines: list[dict[str, Any]]) -> dict[str, Any]:
+def summarize(lines: list[dict[str, Any]], scores: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Counts of a verdict file. accuracy: the papers' (correct over every item; a failure is not correct),
+    accuracy_scored beside it; a process judge (`scores`: the fields of its verdicts' score) gives the
+    means of its scores over the answers it scored instead."""
     ok = [v for v in lines if v["status"] == "ok"]
     correct = sum(1 for v in ok if v["correct"])
-    # accuracy: the papers' (correct over every item; a failure is not correct); accuracy_scored beside it
+    values = {f: [v["score"][f] for v in ok if isinstance((v.get("score") or {}).get(f), (int, float))] for f in scores}
     return {"items": len(lines), "scored": len(ok), "correct": correct,
-            "accuracy": correct / len(lines) if lines else None,
-            "accuracy_scored": correct / len(ok) if ok else None,
+            "accuracy": correct / len(lines) if lines and not scores else None,
+            "accuracy_scored": correct / len(ok) if ok and not scores else None,
+            "score_means": {f: sum(x) / len(x) if x else None for f, x in values.items()} if scores else None,
             "no_response": sum(1 for v in lines if v["status"] == "no_response"),
             "judge_error": sum(1 for v in lines if v["status"] == "judge_error"),
-            "flagged": sum(1 for v in lines if v.get("flags"))}
+            "flagged": sum(1 for v in lines if v.get("flags")),
+            "judge_calls": sum(v.get("judge_calls", 0) for v in lines),
+            "judge_tokens": sum(v.get("judge_tokens", 0) for v in lines)}
 
 
 def describe(s: dict[str, Any]) -> str:
@@ -103,9 +113,13 @@ def describe(s: dict[str, Any]) -> str:
     def pct(x: float | None) -> str:
         return "n/a" if x is None else f"{x:.2%}"
 
+    failures = (f"{s['no_response']} no response, {s['judge_error']} judge error(s), {s['flagged']} flagged as "
+                f"addressing the judge")
+    if s.get("score_means") is not None:
+        means = ", ".join(f"{k} {pct(v)}" for k, v in s["score_means"].items())
+        return f"scored {s['scored']}/{s['items']}, mean {means}; {failures}; {s['judge_calls']} judge calls"
     return (f"accuracy {pct(s['accuracy'])} ({s['correct']}/{s['items']}, a failure counts as not correct); "
-            f"over scored {pct(s['accuracy_scored'])} ({s['correct']}/{s['scored']}); {s['no_response']} no response, "
-            f"{s['judge_error']} judge error(s), {s['flagged']} flagged as addressing the judge")
+            f"over scored {pct(s['accuracy_scored'])} ({s['correct']}/{s['scored']}); {failures}")
 
 
 def run(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = Path("results"),
@@ -157,7 +171,7 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
             out.write(v)
     current = load_latest(out_path, key=lambda v: (v["id"], v["sample_idx"]))
     current = [v for v in current.values() if (v["id"], v["sample_idx"]) in raw]
-    summary = {**summarize(current), "judged_now": len(todo)}
+    summary = {**summarize(current, getattr(spec, "scores", ())), "judged_now": len(todo)}
     raw_manifest = raw_file.with_suffix(".manifest.json")
     stands_for = json.loads(raw_manifest.read_text()).get("stands_for") if raw_manifest.exists() else None
     write_json_atomic(out_path.with_suffix(".manifest.json"), base_manifest(

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from analysis import think360_F5, think360_S1, think360_S3, think360_S4, think360_S5, think360_S6, think360_T1
-from analysis import think360_T3, think360_T4
+from analysis import think360_T3, think360_T4, think360_T5
 from analysis.reference import load_reference
 from analysis.run import main, registry
 from analysis.stats import spearman
@@ -326,3 +326,29 @@ def test_missing_runs_are_reported(tmp_path, capsys):
     # T1 reads data only: built wherever a Think360 data file exists (the demo build), said missing otherwise
     assert "think360.T3: missing" in out
     assert "think360.T1: ok" in out or "think360.T1: missing: no think360 data" in out
+
+
+def test_T5_tot_means_over_scored_trees_with_acc_and_spearman(tmp_path, data):
+    res = tmp_path / "results"
+    tot = {"a": [{"tot_width": 0.5, "tot_depth": 1.0}, {"tot_width": 1.0, "tot_depth": 0.5}, None],
+           "b": [{"tot_width": 0.25, "tot_depth": 0.25}, None, None],
+           "c": [{"tot_width": 0.75, "tot_depth": 0.0}, {"tot_width": 0.75, "tot_depth": 0.0}, {"tot_width": 0.75, "tot_depth": 0.0}]}
+    acc = {"a": [True, True, False], "b": [False, False, False], "c": [True, False, False]}
+    for model in tot:
+        make_run(res, "think360", model, "direct+temp0.7", "think360_tot", data,
+                 [{"id": f"q{i}", **({"score": s, "judge_calls": 4, "judge_tokens": 100} if s else
+                                     {"status": "judge_error", "judge_calls": 1, "judge_tokens": 30})}
+                  for i, s in enumerate(tot[model])])
+        make_run(res, "think360", model, "direct+temp0.7", "rules", data,
+                 [{"id": f"q{i}", "correct": c} for i, c in enumerate(acc[model])])
+    t = think360_T5.build("think360.T5", Context(res, tmp_path / "fig"))
+    row = t.table.set_index("model")
+    assert row.loc["a", "ToT-Width"] == pytest.approx(75.0) and row.loc["a", "ToT-Depth"] == pytest.approx(75.0)
+    assert row.loc["b", "ToT-Width"] == pytest.approx(25.0) and row.loc["b", "scored"] == 1
+    assert (row.loc["b", "judge_error"], row.loc["b", "judge_calls"], row.loc["b", "judge_tokens"]) == (2, 6, 160)
+    assert row.loc["a", "Acc"] == pytest.approx(200 / 3) and row.loc["c", "Acc"] == pytest.approx(100 / 3)
+    rho = t.extra["Spearman ρ with Acc (paper: ToT-Width 0.9218, ToT-Depth 0.8492)"].set_index("metric")["rho"]
+    # width 75, 25, 75 vs acc 66.7, 0, 33.3 (ranks 2.5 1 2.5 vs 3 1 2); depth 75, 25, 0 vs the same
+    assert rho["ToT-Width"] == pytest.approx(spearman([75, 25, 75], [200 / 3, 0, 100 / 3])["rho"])
+    assert rho["ToT-Depth"] == pytest.approx(0.5)
+    assert t.figure.exists()

@@ -189,3 +189,11 @@ def test_an_unreadable_node_judgement_is_a_judge_error_not_a_partial_score(tmp_p
     run("think360", data, "m", "s", "think360_tot", tmp_path / "results", judge_config(tmp_path, srv.base_url))
     (v,) = verdicts(tmp_path, "think360_tot", "think360")
     assert v["status"] == "judge_error" and "1 of 3 node judgements failed" in v["error"] and "score" not in v
+
+
+def test_the_summary_of_a_process_judge_gives_its_score_means_not_an_accuracy(tmp_path, scripted_server):
+    srv = scripted_server(script=script)
+    data, _ = setup(tmp_path, "think360", tot_raws(), tot_records())
+    s = run("think360", data, "m", "s", "think360_tot", tmp_path / "results", judge_config(tmp_path, srv.base_url))
+    assert s["accuracy"] is None and s["score_means"]["tot_depth"] == pytest.approx((2 / 3 + 1) / 2)
+    assert s["judge_calls"] == srv.count == 3 + 3 + 1  # three extractions, three nodes of a, one of b
