@@ -35,10 +35,12 @@ class Reply:
 
 @dataclass(frozen=True)
 class Item:
-    """What is judged: the record and the model's final text."""
+    """What is judged: the record, the model's final text and, when the model returned one separately,
+    its reasoning trace (process judges review the trace; answer judges read only the final text)."""
 
     rec: dict[str, Any]
     response: str
+    reasoning: str | None = None
 
 
 Verdict = dict[str, Any]  # verdict fields: correct, extracted, status, error, raw_judge_reply, stage, …
