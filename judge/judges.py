@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Union
 
 from judge import parse, rules, tot
+from judge.reviewer import HintReview, ReasoningReview
 
 
 @dataclass(frozen=True)
@@ -171,6 +172,8 @@ JUDGES = {j.name: j for j in (
     SingleCallJudge("morphobench_correctness", parse.morpho_json, final_answer=True),
     Think360Cascade(),
     ToTEval(),
+    ReasoningReview(),  # MorphoBench Completeness and Logical Coherence (B.4)
+    HintReview(),       # MorphoBench Hint Alignment, hint-bearing items only (B.5)
 )}
 
 # What each benchmark is judged with: its rule judge and the paper's LLM judge.
