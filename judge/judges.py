@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Union
 
 from judge import parse, rules, tot
+from judge.reviewer import HintReview, ReasoningReview
 
 
 @dataclass(frozen=True)
@@ -36,10 +37,12 @@ class Reply:
 
 @dataclass(frozen=True)
 class Item:
-    """What is judged: the record and the model's final text."""
+    """What is judged: the record, the model's final text and, when the model returned one separately,
+    its reasoning trace (process judges review the trace; answer judges read only the final text)."""
 
     rec: dict[str, Any]
     response: str
+    reasoning: str | None = None
 
 
 Verdict = dict[str, Any]  # verdict fields: correct, extracted, status, error, raw_judge_reply, stage, …
@@ -171,6 +174,8 @@ JUDGES = {j.name: j for j in (
     SingleCallJudge("morphobench_correctness", parse.morpho_json, final_answer=True),
     Think360Cascade(),
     ToTEval(),
+    ReasoningReview(),  # MorphoBench Completeness and Logical Coherence (B.4)
+    HintReview(),       # MorphoBench Hint Alignment, hint-bearing items only (B.5)
 )}
 
 # What each benchmark is judged with: its rule judge and the paper's LLM judge.

@@ -161,7 +161,7 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
                 new.append(verdict(r, judge_id, status="no_response", error=r.get("error")))
             else:
                 answered.append(r)
-        items = [Item(records[r["id"]], r["response"]) for r in answered]
+        items = [Item(records[r["id"]], r["response"], r.get("reasoning")) for r in answered]
         fields = judge_all(spec, items, judge_cfg, data.parent, results, prompts)
         new += [verdict(r, judge_id, **f) for r, f in zip(answered, fields)]
         for v in new:
