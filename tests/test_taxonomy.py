@@ -1,6 +1,6 @@
 """Error taxonomies and rationale ratings (judge/taxonomy.py): replies read strictly against each paper's
 class list, several labels where C²RBench counts several, Likert JSON validated, the judges end to end
-against a scripted judge model (a rerun repeats no call), and the quoted prompts
+against a scripted judge model (a rerun repeats no call), the human-label reader, and the quoted prompts
 checked against the papers."""
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from data.jsonl import DataError
 from judge.judges import JUDGES
 from judge.run import run
-from judge.taxonomy import (C2RBENCH, OMIBENCH, THINK360, c2rbench_error, omibench_error,
+from judge.taxonomy import (C2RBENCH, OMIBENCH, THINK360, c2rbench_error, human_labels, omibench_error,
                             rationale_alignment, rationale_quality, think360_error)
 from tests import test_prompts_match_papers as quoting
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
@@ -260,6 +261,61 @@ def test_alignment_without_a_reference_solution_is_a_judge_error_without_a_call(
 def test_the_judges_are_registered_with_their_prompts():
     for name in CASES:
         assert JUDGES[name].prompts == (name,)
+
+
+# --------------------------------------------------------------------------------------------------
+# Human labels
+# --------------------------------------------------------------------------------------------------
+def write(tmp_path, bench, text):
+    path = tmp_path / bench / "error_labels.csv"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_human_labels_are_read_per_response_and_annotator(tmp_path):
+    path = write(tmp_path, "c2rbench", "model,setting,id,sample_idx,annotator,labels,subtypes,note\n"
+                 "m,zero_shot,04001,0,A1,logic_reasoning; Task Execution Errors,deductive_reasoning_error,\n"
+                 "m,zero_shot,04001,,A2,Logic & Reasoning,,\n"
+                 "m,zero_shot,04002,0,A1,,,no error\n")
+    got = human_labels(path)  # the benchmark is the folder's
+    assert [(h.annotator, h.labels, h.subtypes) for h in got[("m", "zero_shot", "04001", 0)]] == [
+        ("A1", ("logic_reasoning", "task_execution"), ("deductive_reasoning_error",)),
+        ("A2", ("logic_reasoning",), ())]
+    assert got[("m", "zero_shot", "04002", 0)][0].labels == () and got[("m", "zero_shot", "04002", 0)][0].note == "no error"
+    single = write(tmp_path, "elsewhere", "model,setting,id,annotator,labels\nm,cot_boxed,q1,A1,3\n")
+    assert human_labels(single, "omibench")[("m", "cot_boxed", "q1", 0)][0].labels == ("logical_reasoning",)
+
+
+@pytest.mark.parametrize("bench, row, where", [
+    ("omibench", "m,s,q1,0,A1,Hallucination,,", "3: labels: 'Hallucination' is not one of"),
+    ("omibench", "m,s,q1,0,A1,visual_perception; other,,", "3: labels: omibench takes one label"),
+    ("omibench", "m,s,q1,0,A1,none,,", "3: labels: 'none': leave the cell empty"),
+    ("think360", "m,s,q1,0,A1,depth,ineffective_pruning,", "3: subtypes: 'ineffective_pruning' is a subtype of width"),
+    ("c2rbench", "m,s,q1,0,A1,logic_reasoning,Sloppiness,", "3: subtypes: 'Sloppiness' is not a subtype"),
+    ("c2rbench", "m,s,q1,x,A1,logic_reasoning,,", "3: sample_idx"),
+    ("c2rbench", ",s,q1,0,A1,logic_reasoning,,", "3: model: empty"),
+    ("c2rbench", "m,s,q0,0,A1,logic_reasoning,,", "3: annotator: 'A1' labels ('m', 's', 'q0', 0) twice"),
+])
+def test_bad_human_labels_name_file_line_and_column(tmp_path, bench, row, where):
+    path = write(tmp_path, bench, "model,setting,id,sample_idx,annotator,labels,subtypes,note\n"
+                 "m,s,q0,0,A1,,,\n" + row + "\n")
+    with pytest.raises(DataError) as e:
+        human_labels(path)
+    assert f"{path}:{where}" in str(e.value)
+
+
+def test_a_bad_header_or_benchmark_is_refused(tmp_path):
+    with pytest.raises(DataError, match="missing column.*'annotator'.*unknown column.*'label'"):
+        human_labels(write(tmp_path, "omibench", "model,setting,id,label,labels\n"))
+    with pytest.raises(DataError, match="no error taxonomy for 'mira'"):
+        human_labels(write(tmp_path, "mira", "model,setting,id,annotator,labels\n"))
+
+
+@pytest.mark.parametrize("bench", ["omibench", "c2rbench", "think360"])
+def test_the_shipped_examples_follow_the_format(bench):
+    got = human_labels(Path("data/external") / bench / "error_labels.EXAMPLE.csv")
+    assert got and all(h.note.startswith("EXAMPLE") for hs in got.values() for h in hs)
 
 
 def test_the_taxonomies_are_the_papers():
