@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Union
 
-from judge import parse, rules, tot
+from judge import parse, rules, taxonomy, tot
 from judge.reviewer import HintReview, ReasoningReview
 
 
@@ -176,6 +176,13 @@ JUDGES = {j.name: j for j in (
     ToTEval(),
     ReasoningReview(),  # MorphoBench Completeness and Logical Coherence (B.4)
     HintReview(),       # MorphoBench Hint Alignment, hint-bearing items only (B.5)
+    taxonomy.LabelJudge("omibench_error", taxonomy.omibench_error),  # F.2: the first fatal error, one of five
+    taxonomy.LabelJudge("c2rbench_error", taxonomy.c2rbench_error),  # A.3: error types and subtypes, several
+    taxonomy.LabelJudge("think360_error", taxonomy.think360_error),  # App. C: width / depth / perception-calculation
+    taxonomy.LabelJudge("omibench_rationale_quality", taxonomy.rationale_quality,  # B.2: Likert, 5 dims + overall
+                        scores=taxonomy.QUALITY),
+    taxonomy.LabelJudge("omibench_rationale_alignment", taxonomy.rationale_alignment, needs_solution=True,  # B.2
+                        scores=("alignment",)),
 )}
 
 # What each benchmark is judged with: its rule judge and the paper's LLM judge.

@@ -304,6 +304,7 @@ class ReasoningReview:
 
     name: str = "morphobench_reasoning"
     prompts: tuple[str, ...] = (BREAKDOWN, STEP_CHECK, REASONING_SUMMARY)
+    scores: tuple[str, ...] = ("completeness", "coherence")  # the fields of its verdicts' score, in [0, 100]
 
     def steps(self, item: Item) -> Stage:
         trace = trace_of(item)
@@ -337,6 +338,7 @@ class HintReview:
 
     name: str = "morphobench_hint"
     prompts: tuple[str, ...] = (BREAKDOWN, HINT_CHECK, HINT_SUMMARY)
+    scores: tuple[str, ...] = ("halign",)  # in [0, 100]; None (NA) for an item without hints
 
     def steps(self, item: Item) -> Stage:
         hints = [h.strip() for h in item.rec.get("hints") or [] if h.strip()]

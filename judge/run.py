@@ -97,9 +97,12 @@ def summarize(lines: list[dict[str, Any]], scores: tuple[str, ...] = ()) -> dict
     ok = [v for v in lines if v["status"] == "ok"]
     correct = sum(1 for v in ok if v["correct"])
     values = {f: [v["score"][f] for v in ok if isinstance((v.get("score") or {}).get(f), (int, float))] for f in scores}
+    labelled = any("labels" in v for v in ok)  # a labelling judge (error taxonomies)
+    labels = [label for v in ok for label in v.get("labels") or []]
     return {"items": len(lines), "scored": len(ok), "correct": correct,
-            "accuracy": correct / len(lines) if lines and not scores else None,
-            "accuracy_scored": correct / len(ok) if ok and not scores else None,
+            "label_counts": {x: labels.count(x) for x in sorted(set(labels))} if labelled else None,
+            "accuracy": correct / len(lines) if lines and not scores and not labelled else None,
+            "accuracy_scored": correct / len(ok) if ok and not scores and not labelled else None,
             "score_means": {f: sum(x) / len(x) if x else None for f, x in values.items()} if scores else None,
             "no_response": sum(1 for v in lines if v["status"] == "no_response"),
             "judge_error": sum(1 for v in lines if v["status"] == "judge_error"),
@@ -116,8 +119,11 @@ def describe(s: dict[str, Any]) -> str:
     failures = (f"{s['no_response']} no response, {s['judge_error']} judge error(s), {s['flagged']} flagged as "
                 f"addressing the judge")
     if s.get("score_means") is not None:
-        means = ", ".join(f"{k} {pct(v)}" for k, v in s["score_means"].items())
+        means = ", ".join(f"{k} {'n/a' if v is None else f'{v:.3g}'}" for k, v in s["score_means"].items())
         return f"scored {s['scored']}/{s['items']}, mean {means}; {failures}; {s['judge_calls']} judge calls"
+    if s.get("label_counts") is not None:
+        counts = ", ".join(f"{k} {n}" for k, n in s["label_counts"].items()) or "no error found"
+        return f"labelled {s['scored']}/{s['items']} ({counts}); {failures}; {s['judge_calls']} judge calls"
     return (f"accuracy {pct(s['accuracy'])} ({s['correct']}/{s['items']}, a failure counts as not correct); "
             f"over scored {pct(s['accuracy_scored'])} ({s['correct']}/{s['scored']}); {failures}")
 

@@ -8,10 +8,10 @@ import pytest
 from infer.templates import strip_comments
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
-PAPER = {"think360": "000", "omibench": "001", "mira": "002"}
+PAPER = {"think360": "000", "omibench": "001", "mira": "002", "c2rbench": "003"}
 OURS = {"c2rbench/zero_shot.txt", "morphobench/with_hints.txt", "omibench/icl_demo.txt",
         "judges/c2rbench_judge.txt", "judges/think360_extract.txt", "judges/think360_judge.txt",
-        "judges/morphobench_correctness.txt"}
+        "judges/morphobench_correctness.txt", "judges/think360_error.txt"}
 DELIMITERS = re.compile(r"<<<[A-Z_]+>>>")
 OURS_BELOW = "{{! the rest is ours }}"
 
@@ -45,7 +45,8 @@ def quoted_templates():
     root = Path("prompts")
     for path in sorted(root.rglob("*.txt")):
         rel = path.relative_to(root).as_posix()
-        bench = "omibench" if rel == "judges/omibench_gptscore.txt" else "mira" if rel == "judges/mira_judge.txt" \
+        bench = "omibench" if rel.startswith("judges/omibench_") else "mira" if rel == "judges/mira_judge.txt" \
+            else "c2rbench" if rel == "judges/c2rbench_error.txt" \
             else "think360" if rel.startswith("judges/think360_tot_") else rel.split("/")[0]
         if rel not in OURS and bench in PAPER:
             yield pytest.param(path, bench, id=rel)

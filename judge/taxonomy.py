@@ -1,0 +1,441 @@
+"""Judges that label a response instead of grading it: the papers' error taxonomies and OMIBench's
+rationale ratings, and the reader of human error labels.
+
+- `omibench_error` (OMIBench F.2): the primary cause of the first fatal error, one of five classes;
+- `c2rbench_error` (C²RBench A.3): every error type of a response, with its subtypes (several per response);
+- `think360_error` (Think360° Appendix C): width-centric, depth-centric or perception/calculation, and for a
+  width-centric error which of the two the paper names, if either;
+- `omibench_rationale_quality`, `omibench_rationale_alignment` (OMIBench B.2): 1–5 Likert ratings as JSON.
+
+Every answered response is labelled. The papers label failed answers, but which answers failed is the
+verdict of each paper's correctness judge (GPTScore, C²RBench's GPT-4o judge, the Think360 cascade), which
+an item does not carry; its verdict file names the same raw outcome (`outcome`), so the tables keep the
+labels of the answers it failed, and a new correctness judge needs no new labels. The OMIBench and Think360
+prompts may answer "none" (no error: F.2.1 drops the answers GPTScore misjudged); C²RBench's prompt presumes
+errors and has no such answer.
+
+A verdict carries `labels` (class slugs; [] = no error found), `subtypes` where the taxonomy has them, or
+`score` (a dict of ratings), and `correct` stays None. A reply is read strictly against the paper's class
+list: an unknown label, no label or two different answers is unreadable — a judge error, never a default
+class. Human labels (data/external/<bench>/error_labels.csv, `human_labels`) take precedence where present.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from data.jsonl import DataError, problem
+from judge import rules, tot
+
+if TYPE_CHECKING:
+    from judge.judges import Item, Steps
+
+
+# --------------------------------------------------------------------------------------------------
+# Taxonomies
+# --------------------------------------------------------------------------------------------------
+def _key(text: str) -> str:
+    """Letters and digits only: case, spacing, hyphens and '&' / 'and' do not tell labels apart."""
+    return re.sub(r"[^0-9a-z]", "", text.lower().replace("&", "and"))
+
+
+# A class word the judge may write in the singular or plural, or leave out ("Visual Perception").
+_SUFFIX = re.compile(r"(errors?|failures?|fallac(?:y|ies)|bias(?:es)?|mistakes?)$")
+_NONE = {"none", "noerror", "noerrors"}
+
+
+def _stem(key: str) -> str:
+    return _SUFFIX.sub("", key) or key
+
+
+@dataclass(frozen=True)
+class Label:
+    slug: str
+    name: str                          # as the paper writes it
+    aliases: tuple[str, ...] = ()
+    parent: str | None = None          # a subtype's class
+
+
+def _find(labels: tuple[Label, ...], text: str) -> str | None:
+    k = _key(text)
+    hits = {lab.slug for lab in labels for spelling in (lab.name, lab.slug, *lab.aliases)
+            if k and (k == _key(spelling) or _stem(k) == _stem(_key(spelling)))}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _clean(text: str) -> str:
+    """A label as written, without markdown, brackets or quotes around it."""
+    return text.strip().strip("*_`'\"“”{}[]<> \t").rstrip(".。").strip("*_` ")
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    bench: str
+    classes: tuple[Label, ...]
+    subtypes: tuple[Label, ...] = ()
+    multi: bool = False  # several classes per response (C²RBench Table 5 sums past 100 %)
+
+    def label(self, text: str) -> str | None:
+        """A class slug; "" for none (no error); None when the text names no class, or names one by its
+        number (the prompts number the classes 1…n) and another by its name."""
+        text = _clean(text)
+        if _key(text) in _NONE:
+            return ""
+        m = re.fullmatch(r"\(?(\d+)\s*[.):]?\s*(.*)", text, re.S)
+        if not m:
+            return _find(self.classes, text)
+        n = int(m.group(1))
+        if not 1 <= n <= len(self.classes):
+            return None
+        slug = self.classes[n - 1].slug
+        return slug if not m.group(2).strip() or _find(self.classes, m.group(2)) == slug else None
+
+    def subtype(self, text: str) -> str | None:
+        """A subtype slug (its definition after a colon ignored), "" for none, else None."""
+        text = _clean(text.split(":")[0])
+        return "" if _key(text) in _NONE else _find(self.subtypes, text)
+
+    def parent(self, subtype: str) -> str | None:
+        return next(s.parent for s in self.subtypes if s.slug == subtype)
+
+    def names(self) -> dict[str, str]:
+        return {lab.slug: lab.name for lab in self.classes + self.subtypes}
+
+
+OMIBENCH = Taxonomy("omibench", (  # Appendix F.2, Annotator Guidelines
+    Label("visual_perception", "Visual Perception Failures"),
+    Label("cross_image", "Cross-Image Association Failures"),
+    Label("logical_reasoning", "Logical Reasoning Fallacies"),
+    Label("instruction", "Instruction Comprehension Biases"),
+    Label("other", "Other"),
+))
+
+
+def _sub(parent: str, *names: str) -> tuple[Label, ...]:
+    """Subtypes of `parent`; a slug is the name in snake case (Planning & Omission Error: planning_omission_error)."""
+    return tuple(Label(re.sub(r"\W+", "_", n.lower()).strip("_"), n, parent=parent) for n in names)
+
+
+C2RBENCH = Taxonomy("c2rbench", (  # Appendix A.3; Table 5 writes the types without "Errors", type 3 as "Logic &"
+    Label("perception_input", "Perception & Input Errors"),
+    Label("knowledge_comprehension", "Knowledge & Comprehension Errors"),
+    Label("logic_reasoning", "Logical & Reasoning Errors", ("Logic & Reasoning",)),
+    Label("task_execution", "Task Execution Errors"),
+    Label("refusal_inability", "Refusal & Inability Errors"),
+    Label("generation_output", "Generation & Output Errors"),
+), _sub("perception_input", "Perceptual Error", "Input Parsing Error")
+   + _sub("knowledge_comprehension", "Lack of Knowledge", "Factual Error", "Misinterpretation of Question Intent")
+   + _sub("logic_reasoning", "Logical Reasoning Error", "Inductive Reasoning Error", "Deductive Reasoning Error",
+          "Long-range Dependency Error", "Hypothesis Generation Error", "Causal Reasoning Error",
+          "Analytical Reasoning Error")
+   + _sub("task_execution", "Arithmetic Error", "Constraint Violation Error", "Planning & Omission Error")
+   + _sub("refusal_inability", "Overly Conservative Refusal", "Failure to Answer", "Model Breakdown")
+   + _sub("generation_output", "Grammar & Syntax Error", "Disorganized Response", "Hallucination Error",
+          "Redundancy & Repetition Error", "Ambiguous Response"), multi=True)
+
+THINK360 = Taxonomy("think360", (  # Appendix C and Fig. S2
+    Label("width", "Width-centric errors"),
+    Label("depth", "Depth-centric errors"),
+    Label("perception_calculation", "Perception/calculation errors",
+          ("Perception or calculation", "Perception and calculation", "Basic perception or calculation mistakes")),
+), _sub("width", "Incomplete Branch Expansion", "Ineffective Pruning"))
+
+TAXONOMIES = {t.bench: t for t in (OMIBENCH, C2RBENCH, THINK360)}
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading the judges' replies
+# --------------------------------------------------------------------------------------------------
+def _values(reply: str, field: str) -> list[str]:
+    """The value of every line `FIELD: value` of the reply (list markers and markdown around it allowed)."""
+    line = re.compile(rf"^[\s>*_#\-•]*{field}[\s*_]*[:：]\s*(.*?)\s*$", re.I | re.M)
+    return [m.group(1) for m in line.finditer(reply)]
+
+
+def _one(values: list[str], read: Callable[[str], str | None]) -> str | None:
+    """The one answer all the values give; None if one is unreadable or two differ."""
+    found = {read(v) for v in values}
+    return found.pop() if len(found) == 1 and None not in found else None
+
+
+def _single(tax: Taxonomy, reply: str) -> dict[str, Any] | None:
+    """`CATEGORY: …` (else a last line that is a label and nothing else), and `SUBTYPE: …` where the
+    taxonomy has subtypes. Every such line must agree."""
+    lines = [ln for ln in reply.strip().splitlines() if ln.strip()]
+    values = _values(reply, "category") or lines[-1:]
+    label = _one(values, tax.label)
+    if label is None:
+        return None
+    out: dict[str, Any] = {"labels": [label] if label else []}
+    if tax.subtypes:
+        subs = _values(reply, r"sub-?\s*type")
+        sub = _one(subs, tax.subtype) if subs else ""
+        if sub is None or (sub and tax.parent(sub) != label):
+            return None
+        out["subtypes"] = [sub] if sub else []
+    return out
+
+
+def omibench_error(reply: str) -> dict[str, Any] | None:
+    """F.2: `CATEGORY: <number>. <name>` (one of five) or `CATEGORY: none`."""
+    return _single(OMIBENCH, reply)
+
+
+def think360_error(reply: str) -> dict[str, Any] | None:
+    """Appendix C: `CATEGORY: …` (one of three, or none) and `SUBTYPE: …` (a width-centric error, or none)."""
+    return _single(THINK360, reply)
+
+
+def _many(value: str, read: Callable[[str], str | None]) -> list[str] | None:
+    """Names separated by ';' as the prompt asks (else by ','), each a known label."""
+    items = [read(p) for p in re.split(r"[;；]" if re.search(r"[;；]", value) else r"[,，]", value) if p.strip()]
+    if not items or any(not i for i in items):  # unknown, or "none" where a label is due
+        return None
+    return list(dict.fromkeys(items))
+
+
+def c2rbench_error(reply: str) -> dict[str, Any] | None:
+    """A.3's format: one `Error Type` and one `Error Subtype` line, several names on each separated by ';'.
+    Every subtype belongs to a named type and every named type has a subtype, or the reply is unreadable."""
+    types, subs = _values(reply, r"error\s*type"), _values(reply, r"error\s*sub-?\s*type")
+    if len(types) != 1 or len(subs) != 1:
+        return None
+    labels, subtypes = _many(types[0], C2RBENCH.label), _many(subs[0], C2RBENCH.subtype)
+    if labels is None or subtypes is None or {C2RBENCH.parent(s) for s in subtypes} != set(labels):
+        return None
+    analysis = re.search(r"analysis[\s*_]*[:：]\s*(.*?)(?=^[\s*_\-•]*error\s*(?:sub-?\s*)?type)", reply,
+                         re.I | re.S | re.M)
+    return {"labels": labels, "subtypes": subtypes, "analysis": analysis.group(1).strip() if analysis else None}
+
+
+# OMIBench B.2's six keys, as its prompt spells them
+QUALITY = ("correctness", "faithfulness", "information-usage", "clarity", "detail", "overall")
+
+
+class _Twice(Exception):
+    """A key written twice with different values: two answers in one object."""
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out and out[k] != v:
+            raise _Twice(k)
+        out[k] = v
+    return out
+
+
+def _spans(text: str) -> list[str]:
+    """Every outermost {…} of the text, braces inside JSON strings skipped."""
+    spans, depth, start, in_str, skip = [], 0, 0, False, False
+    for i, c in enumerate(text):
+        if skip:
+            skip = False
+        elif in_str:
+            skip, in_str = c == "\\", in_str and c != '"'
+        elif c == '"':
+            in_str = True
+        elif c == "{":
+            start, depth = (i if depth == 0 else start), depth + 1
+        elif c == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                spans.append(text[start:i + 1])
+    return spans
+
+
+def _objects(reply: str) -> list[dict[str, Any]] | None:
+    """Every JSON object the reply writes, each read as judge.tot reads a judge's JSON (LaTeX kept,
+    repaired); a reply cut before its closing brace is repaired whole. None when a key repeats."""
+    out = []
+    for text in _spans(reply) or [reply]:
+        try:
+            json.loads(text, object_pairs_hook=_no_repeats)
+        except _Twice:
+            return None
+        except ValueError:
+            pass  # not strict JSON: read leniently below
+        try:
+            obj = tot._json(text)
+        except Exception:  # json_repair raises on hopeless input: nothing read from this span
+            continue
+        out += [o for o in (obj if isinstance(obj, list) else [obj]) if isinstance(o, dict)]
+    return out
+
+
+def _likert(value: Any) -> int | None:
+    """An integer 1–5 (4, 4.0 or "4"); anything else is not a rating."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str) and re.fullmatch(r"\s*\d+\s*", value):
+        value = int(value)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return value if isinstance(value, int) and 1 <= value <= 5 else None
+
+
+def _ratings(reply: str, keys: tuple[str, ...]) -> dict[str, int] | None:
+    """The ratings under `keys` (case, '_' and spaces in key names forgiven) of the one object that has
+    them; None when one is missing or out of range, or when two objects answer differently."""
+    objs = _objects(reply)
+    if objs is None:
+        return None
+    found = set()
+    for obj in objs:
+        named = {re.sub(r"[\s_]+", "-", str(k).strip().lower()): v for k, v in obj.items()}
+        if not any(k in named for k in keys):
+            continue  # some other object, e.g. braces in text around the answer
+        found.add(tuple(_likert(named.get(k)) for k in keys))
+    if len(found) != 1:
+        return None
+    scores = found.pop()
+    return None if None in scores else dict(zip(keys, scores))
+
+
+def rationale_quality(reply: str) -> dict[str, Any] | None:
+    """B.2 Rationale Quality: {"correctness", "faithfulness", "information-usage", "clarity", "detail",
+    "overall"}, every one an integer 1–5."""
+    scores = _ratings(reply, QUALITY)
+    return None if scores is None else {"score": scores}
+
+
+def rationale_alignment(reply: str) -> dict[str, Any] | None:
+    """B.2 Rationale Alignment: {"justification": …, "score": 1–5}."""
+    scores = _ratings(reply, ("score",))
+    if scores is None:
+        return None
+    objs = [o for o in _objects(reply) or [] if "justification" in o]
+    return {"score": {"alignment": scores["score"]}, "justification": objs[0]["justification"] if objs else None}
+
+
+# --------------------------------------------------------------------------------------------------
+# The judges
+# --------------------------------------------------------------------------------------------------
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        return "\n".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+@dataclass(frozen=True)
+class LabelJudge:
+    """One call to the judge model, which sees the question with its images, the reference (gold answer,
+    solution, C²RBench's steps), the response and the final answer read from it; its reply, read by
+    `parse`, is the verdict. `needs_solution`: nothing to compare without the reference rationale."""
+
+    name: str
+    parse: Callable[[str], dict[str, Any] | None]
+    needs_solution: bool = False
+    prompts: tuple[str, ...] = field(default=())
+    scores: tuple[str, ...] = ()  # the fields of its verdicts' score (ratings); none for labels
+
+    def __post_init__(self) -> None:
+        if not self.prompts:
+            object.__setattr__(self, "prompts", (self.name,))
+
+    def steps(self, item: Item) -> Steps:
+        # judge/judges.py imports this module to register these judges, so its names are taken here
+        from judge.judges import Ask, failed
+
+        rec = item.rec
+        solution = _text(rec.get("solution")).strip()
+        if self.needs_solution and not solution:
+            return {"status": "judge_error", "stage": self.name, "error": "the record has no reference solution"}
+        values = {"response": item.response, "solution": solution, "steps": _text(rec.get("steps")).strip(),
+                  "model_answer": rules.final_answer(rec, item.response) or "(no final answer stated)"}
+        (reply,) = yield [Ask(self.prompts[0], values, self.parse, sees_images=True)]
+        if reply.parsed is None:
+            return failed(reply, stage=self.name)
+        return {"stage": self.name, "raw_judge_reply": reply.text, **reply.parsed}
+
+
+# --------------------------------------------------------------------------------------------------
+# Human labels (data/external/<bench>/error_labels.csv; the README there describes the format)
+# --------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HumanLabel:
+    annotator: str
+    labels: tuple[str, ...]      # class slugs; () = the annotator found no error
+    subtypes: tuple[str, ...] = ()
+    note: str = ""
+
+
+LabelKey = tuple[str, str, str, int]  # model, setting, id, sample_idx
+REQUIRED = ("model", "setting", "id", "annotator", "labels")
+COLUMNS = REQUIRED + ("sample_idx", "subtypes", "note")
+
+
+def human_labels(path: Path, bench: str | None = None) -> dict[LabelKey, list[HumanLabel]]:
+    """Every response's human labels, one entry per annotator, checked against the benchmark's taxonomy
+    (`bench`, else the folder's name). Problems are a DataError naming file, line and column."""
+    path = Path(path)
+    bench = bench or path.parent.name
+    if bench not in TAXONOMIES:
+        raise DataError([problem(path, None, "benchmark", f"no error taxonomy for {bench!r} "
+                                                          f"(known: {', '.join(TAXONOMIES)})")])
+    tax = TAXONOMIES[bench]
+    out: dict[LabelKey, list[HumanLabel]] = {}
+    errors: list[str] = []
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        rows = csv.DictReader(f)
+        header = rows.fieldnames or []
+        missing = [c for c in REQUIRED if c not in header]
+        unknown = [c for c in header if c not in COLUMNS]
+        if missing or unknown:
+            what = "; ".join(f"{name} column(s) {cols}" for name, cols in (("missing", missing), ("unknown", unknown))
+                             if cols)
+            raise DataError([problem(path, 1, "header", f"{what} (columns: {', '.join(COLUMNS)})")])
+        for line, row in enumerate(rows, start=2):
+            found = _human_row(tax, row, lambda col, msg, ln=line: errors.append(problem(path, ln, col, msg)))
+            if found is None:
+                continue
+            key, label = found
+            if any(h.annotator == label.annotator for h in out.get(key, [])):
+                errors.append(problem(path, line, "annotator", f"{label.annotator!r} labels {key} twice"))
+            out.setdefault(key, []).append(label)
+    if errors:
+        raise DataError(errors)
+    return out
+
+
+def _human_row(tax: Taxonomy, row: dict[str, str | None], err: Callable[[str, str], None]
+               ) -> tuple[LabelKey, HumanLabel] | None:
+    cell = {k: (row.get(k) or "").strip() for k in COLUMNS}
+    ok = True
+    for col in ("model", "setting", "id", "annotator"):
+        if not cell[col]:
+            err(col, "empty")
+            ok = False
+    idx = cell["sample_idx"] or "0"
+    if not idx.isdigit():
+        err("sample_idx", f"{idx!r} is not a sample index (0, 1, …)")
+        ok = False
+    pieces = [p.strip() for p in cell["labels"].split(";") if p.strip()]
+    labels = [tax.label(p) for p in pieces]
+    for p, slug in zip(pieces, labels):
+        if slug == "":
+            err("labels", f"{p!r}: leave the cell empty for a response with no error")
+            ok = False
+        elif slug is None:
+            err("labels", f"{p!r} is not one of {', '.join(c.slug for c in tax.classes)}")
+            ok = False
+    if len(pieces) > 1 and not tax.multi:
+        err("labels", f"{tax.bench} takes one label per response, got {len(pieces)}")
+        ok = False
+    subs = [p.strip() for p in cell["subtypes"].split(";") if p.strip()]
+    slugs = [tax.subtype(p) for p in subs]
+    for p, s in zip(subs, slugs):
+        if not s:
+            err("subtypes", f"{p!r} is not a subtype of {tax.bench}")
+            ok = False
+        elif tax.parent(s) not in labels:
+            err("subtypes", f"{p!r} is a subtype of {tax.parent(s)}, which the row does not label")
+            ok = False
+    if not ok:
+        return None
+    key = (cell["model"], cell["setting"], cell["id"], int(idx))
+    return key, HumanLabel(cell["annotator"], tuple(dict.fromkeys(labels)), tuple(dict.fromkeys(slugs)), cell["note"])
