@@ -11,7 +11,7 @@ import asyncio
 import hashlib
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -33,6 +33,7 @@ class Request:
     key: str
     messages: Callable[[], list[dict[str, Any]]]
     setting: str = ""  # the raw line's `setting` (a judge call: the judge stage's prompt)
+    extra: dict[str, Any] = field(default_factory=dict)  # body fields of this request alone (a reply grammar)
 
 
 def request_key(messages: list[dict[str, Any]], params: dict[str, Any], model: str) -> str:
@@ -77,7 +78,7 @@ async def _send(pending: list[Request], cfg: ModelConfig, urls: list[str], param
     bar = tqdm(total=len(pending), desc=label, unit="req", dynamic_ncols=True)
 
     def on_result(req: Request, result: dict[str, Any]) -> None:
-        write(raw_line(req.id, req.sample_idx, req.key, cfg, req.setting, params, result))
+        write(raw_line(req.id, req.sample_idx, req.key, cfg, req.setting, {**params, **req.extra}, result))
         stats["failed" if result["error"] else "ok"] += 1
         stats["tokens"] += ((result.get("usage") or {}).get("completion_tokens") or 0)
         bar.update(1)
@@ -85,7 +86,7 @@ async def _send(pending: list[Request], cfg: ModelConfig, urls: list[str], param
                         tok_s=f"{stats['tokens'] / max(time.monotonic() - start, 1e-9):.1f}")
 
     try:
-        await client.run(pending, lambda req: wire_body(cfg, req.messages(), params), on_result)
+        await client.run(pending, lambda req: wire_body(cfg, req.messages(), {**params, **req.extra}), on_result)
     finally:
         bar.close()
     return stats

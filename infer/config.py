@@ -49,6 +49,9 @@ class ModelConfig:
     read_timeout: float = 600.0
     max_retries: int = 6
     backoff_base: float = 1.0                # seconds; doubles per retry, with jitter, unless Retry-After says
+    # When this model judges: decode only the reply form each judge asks for (llama.cpp's `grammar` field),
+    # so a small local model's verdicts can be read. Never on for the papers' judges unless configured.
+    constrain_judge_replies: bool = False
     server: ServerSpec | None = None
     path: str | None = None                  # where the config was read from
     missing_env: tuple[str, ...] = ()        # ${VARS} in base_urls that are not set: not runnable here
@@ -157,6 +160,8 @@ def load_model_config(path: str | Path) -> ModelConfig:
     for key in ("temperature", "top_p", "connect_timeout", "read_timeout", "backoff_base", "temperature_floor", "params_total_b", "params_active_b"):
         if data.get(key) is not None and not isinstance(data[key], (int, float)):
             raise ConfigError(f"{path}: {key}: expected a number, got {data[key]!r}")
+    if not isinstance(data.get("constrain_judge_replies", False), bool):
+        raise ConfigError(f"{path}: constrain_judge_replies: expected true or false, got {data['constrain_judge_replies']!r}")
     return ModelConfig(**data, server=server, path=str(path), missing_env=tuple(missing))
 
 

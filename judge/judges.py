@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Union
 
-from judge import parse, rules, taxonomy, tot
+from judge import grammars, parse, rules, taxonomy, tot
 from judge.reviewer import HintReview, ReasoningReview
 
 
@@ -25,6 +25,7 @@ class Ask:
     values: dict[str, str]
     parse: Callable[[str], dict[str, Any] | None]
     sees_images: bool = False
+    grammar: str | None = None  # the reply's form (judge/grammars.py), for judge models that are constrained
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class SingleCallJudge:
     sees_images: bool = False
     final_answer: bool = False
     prompts: tuple[str, ...] = field(default=())
+    grammar: str | None = None
 
     def __post_init__(self) -> None:
         if not self.prompts:
@@ -88,7 +90,7 @@ class SingleCallJudge:
         if self.final_answer and shown is None:
             return {"correct": False, "stage": "no_final_answer"}
         (reply,) = yield [Ask(self.prompts[0], {"response": item.response, "extracted": shown or ""}, self.parse,
-                              self.sees_images)]
+                              self.sees_images, self.grammar)]
         if reply.parsed is None:
             return failed(reply, extracted=shown)
         return {"extracted": shown, "raw_judge_reply": reply.text, **reply.parsed}
@@ -107,7 +109,8 @@ class Think360Cascade:
     prompts: tuple[str, ...] = ("think360_extract", "think360_judge")
 
     def steps(self, item: Item) -> Steps:
-        (reply,) = yield [Ask("think360_extract", {"response": item.response}, parse.extracted_answer)]
+        (reply,) = yield [Ask("think360_extract", {"response": item.response}, parse.extracted_answer,
+                              grammar=grammars.EXTRACTED_ANSWER)]
         if reply.parsed is None:
             return failed(reply, stage="llm_extract", error=f"extraction: {reply.error or 'unreadable reply'}")
         extracted = reply.parsed["extracted"]
@@ -115,7 +118,8 @@ class Think360Cascade:
             return {"correct": False, "stage": "llm_extract", "raw_judge_reply": reply.text}
         if rules.score(item.rec, extracted, strict=True)["correct"]:
             return {"correct": True, "extracted": extracted, "stage": "rule_on_extracted"}
-        (reply,) = yield [Ask("think360_judge", {"extracted": extracted}, parse.judgement_01)]
+        (reply,) = yield [Ask("think360_judge", {"extracted": extracted}, parse.judgement_01,
+                              grammar=grammars.JUDGEMENT_01)]
         if reply.parsed is None:
             return failed(reply, stage="llm_judge", extracted=extracted,
                           error=f"consistency: {reply.error or 'unreadable reply'}")
@@ -135,13 +139,14 @@ class ToTEval:
     scores: tuple[str, ...] = ("tot_depth", "tot_width")  # the fields of its verdicts' score
 
     def steps(self, item: Item) -> Steps:
-        (reply,) = yield [Ask("think360_tot_extract", {"response": item.response}, parse.reasoning_tree)]
+        (reply,) = yield [Ask("think360_tot_extract", {"response": item.response}, parse.reasoning_tree,
+                              grammar=grammars.REASONING_TREE)]
         if reply.parsed is None:
             why = reply.error if reply.text is None else _tree_error(reply.text)
             return failed(reply, stage="tot_extract", error=f"tree extraction: {why}")
         nodes = reply.parsed["nodes"]
         replies = yield [Ask("think360_tot_judge", {"parents": _chain(tot.ancestors(nodes, n)), "step": n.text},
-                             parse.true_false, sees_images=True) for n in nodes]
+                             parse.true_false, sees_images=True, grammar=grammars.TRUE_FALSE) for n in nodes]
         unread = [r for r in replies if r.parsed is None]
         if unread:
             return failed(unread[0], stage="tot_judge",
@@ -168,10 +173,13 @@ RULES = "rules"
 CASCADE = "think360_cascade"
 JUDGES = {j.name: j for j in (
     RuleJudge(),
-    SingleCallJudge("omibench_gptscore", parse.gptscore),
-    SingleCallJudge("mira_judge", parse.correct_incorrect, sees_images=True),  # MIRA's judge sees the image
-    SingleCallJudge("c2rbench_judge", parse.correct_incorrect, final_answer=True),
-    SingleCallJudge("morphobench_correctness", parse.morpho_json, final_answer=True),
+    SingleCallJudge("omibench_gptscore", parse.gptscore, grammar=grammars.GPTSCORE),
+    SingleCallJudge("mira_judge", parse.correct_incorrect, sees_images=True,  # MIRA's judge sees the image
+                    grammar=grammars.CORRECT_INCORRECT),
+    SingleCallJudge("c2rbench_judge", parse.correct_incorrect, final_answer=True,
+                    grammar=grammars.CORRECT_INCORRECT_LOWER),
+    SingleCallJudge("morphobench_correctness", parse.morpho_json, final_answer=True,
+                    grammar=grammars.MORPHO_CORRECTNESS),
     Think360Cascade(),
     ToTEval(),
     ReasoningReview(),  # MorphoBench Completeness and Logical Coherence (B.4)

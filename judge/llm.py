@@ -55,9 +55,11 @@ def answer(asks: list[tuple[Item, Ask]], cfg: ModelConfig, base: Path, results: 
             failures[i] = Reply(None, None, f"RenderError: {e}")
             keys.append(None)
             continue
-        key = request_key(messages, params, cfg.model)
+        extra = {"grammar": ask.grammar} if cfg.constrain_judge_replies and ask.grammar else {}
+        key = request_key(messages, {**params, **extra}, cfg.model)
         keys.append(key)
-        by_key.setdefault(key, Request(item.rec["id"], 0, key, lambda m=messages: m, setting=f"judge:{ask.prompt}"))
+        by_key.setdefault(key, Request(item.rec["id"], 0, key, lambda m=messages: m, setting=f"judge:{ask.prompt}",
+                                       extra=extra))
     parse_of = {k: asks[i][1].parse for i, k in enumerate(keys) if k is not None}
 
     path = judge_log(results, cfg)

@@ -55,7 +55,9 @@ def judge_identity(judge: Judge, cfg: ModelConfig | None, prompts: Path) -> dict
     if not judge.prompts:
         return {"name": judge.name, "model": None, "prompt_sha": judge.version}
     sha = "+".join(judge_template(p, prompts).sha for p in judge.prompts)
-    return {"name": judge.name, "model": cfg.name if cfg else None, "prompt_sha": sha}
+    constrained = bool(cfg and cfg.constrain_judge_replies)  # decoding held to each reply's grammar
+    return {"name": judge.name, "model": cfg.name if cfg else None,
+            "prompt_sha": sha + ("+grammar" if constrained else ""), "constrained": constrained}
 
 
 def judge_all(judge: Judge, items: list[Item], cfg: ModelConfig | None, base: Path, results: Path,

@@ -228,3 +228,23 @@ def test_a_judge_call_is_an_inference_request_logged_as_a_raw_line(tmp_path, scr
     (tmp_path / "results" / "judged").rename(tmp_path / "old2")
     s = run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
     assert srv.count == 2 and s["correct"] == 2
+
+
+def test_a_constrained_judge_model_gets_each_replys_grammar_and_says_so(tmp_path, scripted_server):
+    """A small judge model whose config sets constrain_judge_replies decodes only the judge's reply form:
+    the grammar goes into the request (and its key), the raw line and the verdict's judge identity."""
+    srv = scripted_server(script=lambda body, attempt: Reply.ok("ANSWER: consistent"))
+    data, _ = setup(tmp_path)
+    p = tmp_path / "small.yaml"
+    p.write_text(f"name: small\nmodel: m\nbase_urls: [{srv.base_url}]\nmodalities: [text]\nconstrain_judge_replies: true\n")
+    run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", load_model_config(p))
+    assert all(r["grammar"].startswith('root ::= "ANSWER: "') for r in srv.requests)
+    (v, *_) = verdicts(tmp_path, "omibench_gptscore")
+    assert v["judge"]["constrained"] is True and v["judge"]["prompt_sha"].endswith("+grammar")
+    line = json.loads((tmp_path / "results" / "judge_cache" / "small.jsonl").read_text().splitlines()[0])
+    assert "grammar" in line["params"]
+    # the papers' judges are not constrained unless configured
+    srv2 = scripted_server(script=lambda body, attempt: Reply.ok("ANSWER: consistent"))
+    (tmp_path / "results" / "judged").rename(tmp_path / "old")
+    run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", judge_config(tmp_path, srv2.base_url))
+    assert srv2.requests and all("grammar" not in r for r in srv2.requests)
