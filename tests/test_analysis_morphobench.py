@@ -1,13 +1,14 @@
 """MorphoBench tables from hand-made judged files: per-discipline accuracy on R(v0), split accuracies with
 deltas to the family's v0 (and the paper's own deltas from its absolute numbers), the judge preference,
-and the taxonomy diversity of the data."""
+the additional models' Table 7, and the taxonomy diversity of the data."""
 import math
 
 import pandas as pd
 import pytest
 
 from analysis import morphobench_F9
-from analysis.morphobench_accuracy import DELTAS, build, with_deltas
+from analysis.morphobench_accuracy import build
+from analysis.morphobench_common import DELTAS, with_deltas
 from analysis.reference import load_reference
 from analysis.table import Context
 from tests.analysis_fixtures import make_run, write_data
@@ -37,6 +38,9 @@ def results(tmp_path):
     make_run(res, "morphobench", "o3", "with_hints", "morphobench_correctness", data,
              [{"id": i, "status": "judge_error"} for i, _, _ in RECORDS])
     make_run(res, "morphobench", "o3", "with_hints", "rules", data, [{"id": i, "correct": True} for i, _, _ in RECORDS])
+    # Claude-Opus-4.6: an additional model (Table 7), run on the same setting; never a row of Tables 1-2.
+    make_run(res, "morphobench", "claude-opus-4.6", "with_hints", "morphobench_correctness", data,
+             [{"id": i, "correct": s != "Morpho_R_Complex" and d != "Engineering"} for i, s, d in RECORDS])
     return res
 
 
@@ -70,12 +74,30 @@ def test_T2_splits_and_deltas(results, tmp_path):
     assert vs.loc[("gpt-5.1", "Δ R(Lite)"), "paper"] == 4.51
 
 
-def test_paper_deltas_from_its_own_numbers():
+def test_T7_the_additional_models_only(results, tmp_path):
+    """Table 7 is Table 2 for Qwen3-VL-32B and Claude-Opus-4.6: each table reads its own experiment's models."""
+    t7 = build("morphobench.T7", Context(results, tmp_path / "fig"))
+    row = t7.table.set_index("model").loc["claude-opus-4.6"]
+    # R(v0): 2 of 4 correct (the Engineering item wrong, the Other one right); Lite right, Complex wrong
+    assert (row["R(v0)"], row["R(Lite)"], row["R(Complex)"]) == (75.0, 100.0, 0.0)
+    assert (row["Δ R(Lite)"], row["Δ R(Complex)"], row["Δ P(Perturbed)"]) == (25.0, -75.0, 0.0)
+    assert list(t7.table["model"]) == ["claude-opus-4.6"]
+    vs = t7.vs_paper.set_index(["model", "split"])
+    assert vs.loc[("claude-opus-4.6", "R(v0)"), "paper"] == 51.87
+    assert vs.loc[("claude-opus-4.6", "Δ R(Lite)"), "diff"] == pytest.approx(25.0 - 3.97)
+    assert t7.provenance.judges.used == {"claude-opus-4.6": "morphobench_correctness"}
+    t2 = build("morphobench.T2", Context(results, tmp_path / "fig"))
+    assert "claude-opus-4.6" not in set(t2.table["model"]) and "claude-opus-4.6" not in t2.provenance.judges.used
+    assert all(r.model != "claude-opus-4.6" for r in t2.provenance.runs)
+
+
+@pytest.mark.parametrize("table_id", ["morphobench.T2", "morphobench.T7"])
+def test_paper_deltas_from_its_own_numbers(table_id):
     """The SAME code that makes our Δ columns gives the paper's printed Δs from its absolute numbers."""
-    ref = load_reference("morphobench.T2")
+    ref = load_reference(table_id)
     wide = ref.pivot_table(index="paper_model", columns="split", values="value")
     ours = with_deltas(wide)
-    assert len(ours) == 7
+    assert len(ours) == {"morphobench.T2": 7, "morphobench.T7": 2}[table_id]
     for col in DELTAS:
         assert (ours[col].round(2) - wide[col]).abs().max() < 1e-9, col
 
