@@ -1,6 +1,6 @@
 """MorphoBench tables from hand-made judged files: per-discipline accuracy on R(v0), split accuracies with
 deltas to the family's v0 (and the paper's own deltas from its absolute numbers), the judge preference,
-the additional models' Table 7, the reviewer judges' Tables 3 and 4 (means over scored answers, changes
+the additional models' Table 7, the reviewer judges' Tables 3, 4 and 8 (means over scored answers, changes
 to v0, NA left out and counted, failures and judge cost beside), and the taxonomy diversity of the data."""
 import math
 
@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import morphobench_F9, morphobench_T3, morphobench_T4
+from analysis import morphobench_F9, morphobench_T3, morphobench_T4, morphobench_T8
 from analysis.morphobench_accuracy import build
 from analysis.morphobench_common import DELTAS, V0, delta, with_deltas
 from analysis.reference import load_reference
@@ -109,9 +109,10 @@ def test_paper_deltas_from_its_own_numbers(table_id):
 
 @pytest.mark.parametrize("table_id, metrics, baseline", [
     ("morphobench.T3", ["Completeness", "Coherence"], V0),
-    ("morphobench.T4", ["HAlign"], {"R(Complex)": "R(Lite)"})])
+    ("morphobench.T4", ["HAlign"], {"R(Complex)": "R(Lite)"}),
+    ("morphobench.T8", ["HAlign"], {"R(Complex)": "R(Lite)"})])
 def test_paper_reviewer_deltas_from_its_own_numbers(table_id, metrics, baseline):
-    """Tables 3 and 4 as typed in: every printed change is the same code's difference of the printed values
+    """Tables 3, 4 and 8 as typed in: every printed change is the same code's difference of the printed values
     (Table 3: 7 models × 3 adapted splits × 2 scores, all exact to the printed precision)."""
     ref = load_reference(table_id)
     checked = 0
@@ -122,7 +123,7 @@ def test_paper_reviewer_deltas_from_its_own_numbers(table_id, metrics, baseline)
         assert len(d) == len(printed)
         assert np.allclose(d.set_index(["model", "split"])["ours"].round(2).loc[printed.index], printed, atol=1e-9)
         checked += len(d)
-    assert checked == {"morphobench.T3": 42, "morphobench.T4": 7}[table_id]
+    assert checked == {"morphobench.T3": 42, "morphobench.T4": 7, "morphobench.T8": 2}[table_id]
 
 
 REVIEWED = [*RECORDS, ("Morpho_R_Lite-1", "Morpho_R_Lite", "Mathematics"), ("Morpho_R_Lite-2", "Morpho_R_Lite", "Other"),
@@ -161,7 +162,7 @@ def reviewed(tmp_path):
     res = tmp_path / "results"
     for judge, rows in (("morphobench_reasoning", REASONING), ("morphobench_hint", HINTS)):
         make_run(res, "morphobench", "gpt-5.1", "with_hints", judge, data, [{"id": i, **r} for i, r in rows.items()])
-    # Claude-Opus-4.6 is an additional model (Tables 7-8): it never enters Tables 3-4.
+    # Claude-Opus-4.6 is Table 8's: it never enters Tables 3-4.
     make_run(res, "morphobench", "claude-opus-4.6", "with_hints", "morphobench_reasoning", data,
              [{"id": "Morpho_R_v0-0", **rq(70, 80, 3)}, {"id": "Morpho_R_v0-1", "status": "judge_error", "judge_calls": 1},
               {"id": "Morpho_R_Lite-0", **rq(10, 10)}])
@@ -217,21 +218,42 @@ def test_T4_hint_alignment_NA_excluded_and_counted(reviewed, tmp_path):
     assert (printed["R(Lite)"], printed["R(Complex)"]) == ("80.00", "40.00 (-40.00)")
 
 
+def test_T8_reasoning_on_v0_and_hint_alignment_of_the_additional_models(reviewed, tmp_path):
+    t = morphobench_T8.build("morphobench.T8", Context(reviewed, tmp_path / "fig"))
+    assert set(t.table["model"]) == {"claude-opus-4.6"}                 # gpt-5.1 is Tables 3-4's
+    rows = t.table.set_index(["split", "judge"])
+    v0 = rows.loc[("R(v0)", "morphobench_reasoning")]
+    assert (v0["Completeness"], v0["Coherence"], v0["scored"], v0["judge_error"]) == (70.0, 80.0, 1, 1)
+    assert ("R(Lite)", "morphobench_reasoning") not in rows.index        # Table 8: reasoning on R(v0) only
+    complex_ = rows.loc[("R(Complex)", "morphobench_hint")]
+    assert (complex_["HAlign"], complex_["Δ HAlign"]) == (68.0, -20.0)
+    assert rows.loc[("R(Lite)", "morphobench_hint"), "NA (no hints)"] == 1
+    printed = t.extra["As Table 8 prints it"].iloc[0]
+    assert printed["Reasoning Quality (v0) (Comp. / Coh.)"] == "70.00 / 80.00"
+    assert printed["Hint Alignment (Lite → Complex)"] == "88.00 → 68.00 (-20.00)"
+    vs = t.vs_paper.set_index(["split", "metric"])
+    assert vs.loc[("R(Complex)", "Δ HAlign"), "paper"] == -20.09 and vs.loc[("R(v0)", "Coherence"), "paper"] == 74.72
+    assert {r.judge for r in t.provenance.runs} == {"morphobench_reasoning", "morphobench_hint"}
+
+
 def test_reviewer_tables_say_what_is_missing(results, tmp_path):
     with pytest.raises(MissingInputs, match="--only morphobench.T3-T4"):
         morphobench_T3.build("morphobench.T3", Context(results, tmp_path / "fig"))
-    with pytest.raises(MissingInputs, match="--only morphobench.T3-T4"):
-        morphobench_T4.build("morphobench.T4", Context(results, tmp_path / "fig"))
+    with pytest.raises(MissingInputs, match="--profile paper --only morphobench.T8"):
+        morphobench_T8.build("morphobench.T8", Context(results, tmp_path / "fig"))
 
 
 def test_reviewer_experiments_judge_with_o3_mini_and_the_demo_with_the_embedded_model(tmp_path):
     """Appendix B: o3-mini is the judge LLM. The demo runs Tables 3-4's reviewers with the embedded model on
-    every demo item, hint-bearing ones in both R(Lite) and R(Complex)."""
+    every demo item, hint-bearing ones in both R(Lite) and R(Complex); Table 8's models are not in the demo."""
     exp = load_experiment(EXPERIMENTS / "morphobench_T3-T4.yaml")
     assert exp.judges == ["morphobench_reasoning", "morphobench_hint"] and exp.judge_models == ["o3-mini"]
     assert exp.models == load_experiment(EXPERIMENTS / "morphobench_main.yaml").models
     (demo,) = plan_jobs(exp, "demo")
     assert demo.judges == exp.judges and [c.name for c in demo.judge_cfgs] == [demo.cfg.name] and demo.limit is None
+    t8 = load_experiment(EXPERIMENTS / "morphobench_T8.yaml")
+    assert t8.judge_models == ["o3-mini"] and t8.models == load_experiment(EXPERIMENTS / "morphobench_T7.yaml").models
+    assert plan_jobs(t8, "demo") == []
     records = pd.read_json(build_demo(tmp_path, ["morphobench"])["morphobench"], lines=True)
     hinted = records[records["hints"].map(len) > 0]
     assert set(hinted["split"]) == {"Morpho_R_Lite", "Morpho_R_Complex"} and len(hinted) == 12
