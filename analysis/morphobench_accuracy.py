@@ -1,33 +1,29 @@
-"""MorphoBench Tables 1 and 2: answer correctness, Acc = (1/N) Σ Acc_i over all N items run (Eq. 18): a
+"""MorphoBench Tables 1, 2 and 7: answer correctness, Acc = (1/N) Σ Acc_i over all N items run (Eq. 18): a
 failed request or judge error is not correct; the accuracy over scored items is given beside it.
 
 T1: accuracy per discipline on MORPHO-R(v0), with the "Total (share)" row of question counts.
 T2: accuracy on R(Lite), R(v0), R(Complex), P(v0), P(Perturbed); the parenthesised numbers are absolute
 changes (points) to the v0 split of the same family: Lite and Complex against R(v0), Perturbed against
-P(v0)."""
+P(v0).
+T7 (Appendix C.1): Table 2 for the additional models, Qwen3-VL-32B and Claude-Opus-4.6."""
 from __future__ import annotations
 
 import pandas as pd
 
-from analysis.morphobench_common import SETTING, SPLITS, verdicts
+from analysis.morphobench_common import DELTAS, SETTING, SPLITS, verdicts, with_deltas
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
 
-IDS = ["morphobench.T1", "morphobench.T2"]
+IDS = ["morphobench.T1", "morphobench.T2", "morphobench.T7"]
 DISCIPLINES = ["Engineering", "Mathematics", "Natural Sciences", "Social Sciences", "Other"]
-# Δ column -> (split, its v0 baseline), in display names.
-DELTAS = {"Δ R(Lite)": ("R(Lite)", "R(v0)"), "Δ R(Complex)": ("R(Complex)", "R(v0)"),
-          "Δ P(Perturbed)": ("P(Perturbed)", "P(v0)")}
-
-
-def with_deltas(wide: pd.DataFrame) -> pd.DataFrame:
-    """Add the Δ columns (split − its family's v0, points) to a frame with the five split columns."""
-    out = wide.copy()
-    for col, (split, base) in DELTAS.items():
-        out[col] = out[split] - out[base]
-    return out
+# Each table's experiment (configs/experiments/), whose models it reads, and the caption's opening.
+EXPERIMENT = {"morphobench.T1": "morphobench_main", "morphobench.T2": "morphobench_main",
+              "morphobench.T7": "morphobench_T7"}
+TITLE = {"morphobench.T2": "MorphoBench Table 2 — answer correctness (accuracy, %)",
+         "morphobench.T7": "MorphoBench Table 7 (Appendix C.1) — answer correctness of the additional models "
+                           "(accuracy, %)"}
 
 
 def build_T1(table_id: str, df: pd.DataFrame, provenance: Provenance) -> Table:
@@ -63,7 +59,7 @@ def build_T2(table_id: str, df: pd.DataFrame, provenance: Provenance) -> Table:
     wide = wide.sort_values("R(v0)", ascending=False, na_position="last").reset_index()
     other = sorted(set(df["split"].dropna()) - set(SPLITS))
     return Table(
-        "MorphoBench Table 2 — answer correctness (accuracy, %) on the MORPHO-R and MORPHO-P splits; Δ columns "
+        f"{TITLE[table_id]} on the MORPHO-R and MORPHO-P splits; Δ columns "
         "are absolute changes (points) to the family's v0 split (R(v0) for Lite and Complex, P(v0) for "
         "Perturbed).",
         wide, vs_paper=beside_paper(both, table_id, ["split"]),
@@ -75,5 +71,5 @@ def build_T2(table_id: str, df: pd.DataFrame, provenance: Provenance) -> Table:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, provenance = verdicts(ctx)
+    df, provenance = verdicts(ctx, EXPERIMENT[table_id])
     return (build_T1 if table_id == "morphobench.T1" else build_T2)(table_id, df, provenance)
