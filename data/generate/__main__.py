@@ -19,7 +19,6 @@ from data.generate.circuit_items import GenerationError
 from data.generate.glyphs import SCRIPTS, TIERS, FontError
 from data.generate.spice import SimulationError
 
-log = logging.getLogger(__name__)
 
 
 def _count(text: str) -> int:

@@ -20,7 +20,6 @@ input table, the five netlists and "None of the above"), ``hint`` (empty), ``ans
 """
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,6 @@ from data.generate.netlist import netlist
 from data.generate.spice import deck
 from data.generate.waveform import caption, csv_bytes, plot_png
 
-log = logging.getLogger(__name__)
 
 TEMPLATE = "morpho_g_circuit"
 SCHEMA = pa.schema([

@@ -19,7 +19,6 @@ converter's columns (``index``, ``question``, ``hint``, ``answer``, ``image_base
 from __future__ import annotations
 
 import io
-import logging
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +32,6 @@ from tqdm import tqdm
 from data.generate.common import SPLIT_SPOT_DIFF, fill_template, item_rng, png_bytes, png_data_url, write_run
 from data.generate.glyphs import CELL, D_MIN, TIERS, Pair, distance, font_for, glyph, ranked_pairs
 
-log = logging.getLogger(__name__)
 
 TEMPLATE = "morpho_g_spot_diff"
 MARGIN = 16
