@@ -26,3 +26,25 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   .venv/bin/python -c "import aiohttp, llama_cpp.server, math_verify, openpyxl, pandas, PIL, pypdf, pytest, yaml"
   echo "$want" > "$stamp"
 fi
+
+# ngspice simulates the generated circuit black-box questions (python -m data.generate circuits) and
+# their tests. It is a Debian package, installed here once when it is not on PATH.
+if ! command -v ngspice > /dev/null 2>&1; then
+  echo "setup: installing ngspice with apt-get" >&2
+  apt_log=$(mktemp)
+  as_root=()
+  if [ "$(id -u)" != 0 ]; then
+    as_root=(sudo -n)
+  fi
+  if ! { "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ngspice \
+         || { "${as_root[@]}" apt-get update -qq && \
+              "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ngspice; }; \
+       } > "$apt_log" 2>&1 || ! command -v ngspice > /dev/null 2>&1; then
+    cat "$apt_log" >&2
+    rm -f "$apt_log"
+    echo "setup: could not install ngspice with apt-get (needs root and the Debian package 'ngspice');" \
+         "install it yourself (e.g. 'apt-get install ngspice') and run again" >&2
+    exit 1
+  fi
+  rm -f "$apt_log"
+fi

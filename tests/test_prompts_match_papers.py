@@ -8,17 +8,23 @@ import pytest
 from infer.templates import strip_comments
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
-PAPER = {"think360": "000", "omibench": "001", "mira": "002", "c2rbench": "003"}
+PAPER = {"think360": "000", "omibench": "001", "mira": "002", "c2rbench": "003", "morphobench": "004"}
 OURS = {"c2rbench/zero_shot.txt", "morphobench/with_hints.txt", "omibench/icl_demo.txt",
         "judges/c2rbench_judge.txt", "judges/think360_extract.txt", "judges/think360_judge.txt",
         "judges/morphobench_correctness.txt", "judges/think360_error.txt"}
 DELIMITERS = re.compile(r"<<<[A-Z_]+>>>")
 OURS_BELOW = "{{! the rest is ours }}"
 
+# Inline formulas the PDF prints as symbols, which its text gives as LaTeX: `( $1\Omega$ )` is `(1Ω)`.
+LATEX = {"\\Omega": "Ω", "\\mu": "μ", "µ": "μ", "\\text": "", "$": "", "{": "", "}": ""}
+
 
 def normalise(text: str) -> str:
     # hyphens go entirely: the extraction cannot tell "Cross-\ncheck" (a real hyphen) from "ex-\ntreme"
     text = re.sub(r"-\s*\n\s*", "", text).replace("-", "")
+    for latex, printed in LATEX.items():
+        text = text.replace(latex, printed)
+    text = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", text))
     text = text.translate(str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "`": '"'}))
     text = text.replace("\\_", "_").replace("**", "")
     text = re.sub(r"\s+([,.;:])", r"\1", text)                   # "0° , 90°" as extracted
