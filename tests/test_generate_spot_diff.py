@@ -140,3 +140,11 @@ def test_chinese_grids_when_a_font_has_the_characters(tmp_path):
     path = spot_diff.generate(tmp_path, n=3, rows=4, cols=6, seed=0, script="cjk", progress=False)
     assert all(r["script"] == "cjk" for r in pq.read_table(path).to_pylist())
 
+
+
+def test_generated_splits_keep_their_name_whatever_folder_holds_them():
+    from data.converters.morphobench import canonical_split
+
+    assert canonical_split("Morpho_G_circuits") == "Morpho_G_circuits"
+    assert canonical_split("/tmp/lite/Morpho_G_spot_diff/latin.parquet") == "Morpho_G_spot_diff"
+    assert canonical_split("/tmp/lite/x.parquet") == "Morpho_R_Lite"

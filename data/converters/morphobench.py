@@ -78,7 +78,8 @@ BENCHMARK = "morphobench"
 # Paper disciplines (Table 1); a `category`/`subject` holding one of them also fills `discipline`.
 DISCIPLINES = ("Engineering", "Mathematics", "Natural Sciences", "Social Sciences", "Other")
 
-SPLITS = ("Morpho_R_v0", "Morpho_R_Lite", "Morpho_R_Complex", "Morpho_P_v0", "Morpho_P_Perturbed")
+SPLITS = ("Morpho_R_v0", "Morpho_R_Lite", "Morpho_R_Complex", "Morpho_P_v0", "Morpho_P_Perturbed",
+          "Morpho_G_circuits", "Morpho_G_spot_diff")  # G: the generated tasks (python -m data.generate)
 
 DATA_SUFFIXES = (".parquet", ".arrow", ".json", ".jsonl", ".tsv")
 # JSON files that `save_to_disk` writes next to the arrow shards: metadata, not items.
@@ -88,6 +89,7 @@ _VARIANTS = {"v0": "v0", "lite": "Lite", "complex": "Complex", "perturbed": "Per
 _FAMILY_OF = {"Lite": "R", "Complex": "R", "Perturbed": "P"}  # v0 exists in both families
 _SPLIT_FULL = re.compile(r"morpho[\s_\-]*([rpg])[\s_\-]*\(?\s*(v0|lite|complex|perturbed)(?![a-z0-9])", re.I)
 _GENERIC_FOLDERS = {"train", "test", "validation", "data", "default"}  # HF split/config folder names
+_SPLIT_G = re.compile(r"morpho[\s_\-]*g[\s_\-]*(circuits|spot[\s_\-]*diff)(?![a-z0-9])", re.I)
 _SPLIT_BARE = re.compile(r"(?<![a-z0-9])(v0|lite|complex|perturbed)(?![a-z0-9])", re.I)
 
 _GRID = re.compile(r"^\s*row\s*=\s*\d+\s*,\s*col(?:umn)?\s*=\s*\d+\s*$", re.I)
@@ -190,7 +192,11 @@ def _rows(root: Path, path: Path) -> Iterator[_Row]:
 # ---------------------------------------------------------------- field conversions
 
 def canonical_split(text: str) -> str | None:
-    """The paper split a name refers to (``Morpho_R_Lite``, ``Morpho_P_v0`` ...; bare ``v0``), or None."""
+    """The paper split a name refers to (``Morpho_R_Lite``, ``Morpho_P_v0`` ...; bare ``v0``; the generated
+    ``Morpho_G_circuits``, ``Morpho_G_spot_diff``), or None."""
+    m = _SPLIT_G.search(text)
+    if m:
+        return "Morpho_G_circuits" if m.group(1).lower() == "circuits" else "Morpho_G_spot_diff"
     m = _SPLIT_FULL.search(text)
     if m:
         return f"Morpho_{m.group(1).upper()}_{_VARIANTS[m.group(2).lower()]}"
