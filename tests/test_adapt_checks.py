@@ -1,6 +1,7 @@
 """The adaptation's checks, on planted cases: a hint that gives the answer away (the gold itself, an
 equivalent form, the gold as one part of the hint) is rejected by the rule judge's matcher, a harmless
-one passes."""
+one passes; a perturbed question that keeps a cue, states the answer, changes the options, loses an
+image marker or is cut short is rejected, a faithful one passes; a cue phrase must be in the question."""
 from __future__ import annotations
 
 import pytest
@@ -8,6 +9,7 @@ import pytest
 import pipeline.adapt.checks as checks
 from judge.match import MatchError
 from pipeline.adapt.checks import new_mentions, spoiler
+from pipeline.adapt.recognition import adapt, cue_problem, problems
 
 
 def rec(answer: list[str], answer_type: str = "numeric", question: str = "What is it?", **fields) -> dict:
@@ -17,6 +19,8 @@ def rec(answer: list[str], answer_type: str = "numeric", question: str = "What i
 
 SHAPE = rec(["A"], "mcq", "Which shape is drawn in the image?\nA. circle\nB. triangle\nC. square\nD. pentagon",
             has_inline_choices=True, images=["a.png"])
+BAR = rec(["24"], question="The bar chart shows four bars labelled A to D. What is the sum of the heights of all bars?",
+          images=["a.png"])
 
 
 # ------------------------------------------------------------------------------------------ spoilers
@@ -72,3 +76,58 @@ def test_mentions_the_original_already_had_are_no_leak():
     # the options of a multiple-choice question name the answer's text; the rewrite keeps them
     assert new_mentions(SHAPE, SHAPE["question"], SHAPE["question"].replace("shape", "sh_pe")) is None
     assert new_mentions(SHAPE, SHAPE["question"], SHAPE["question"] + "\n(It is A.)")
+
+
+# ------------------------------------------------------------------------------------------ perturbations
+
+GOOD = "The bar chart shows four bars labelled A to D. What is the combined s_ze of the columns of all bars?"
+
+
+def test_a_faithful_perturbation_passes():
+    assert problems(BAR, GOOD, ["sum of the heights"]) == []
+
+
+@pytest.mark.parametrize("rewritten, why", [
+    (GOOD.replace("combined s_ze of the columns", "Sum of the  Heights"), "still contains"),   # any case, any spacing
+    (GOOD + " It comes to 24.", "states the answer"),
+    (GOOD.replace("What is", "Its total, twenty-four = 24, is what? What is"), "states the answer"),
+    (BAR["question"], "nothing was changed"),
+    ("What is the total?", "cut to"),
+    ("", "empty"),
+])
+def test_a_planted_bad_perturbation_is_rejected(rewritten, why):
+    found = problems(BAR, rewritten, ["sum of the heights"])
+    assert any(why in p for p in found), found
+
+
+def test_printed_options_and_image_markers_must_survive():
+    changed = SHAPE["question"].replace("shape", "outline").replace("C. square", "C. quadrilateral")
+    assert any("option 'C. square' was changed" in p for p in problems(SHAPE, changed, ["shape"]))
+    dropped = "Which outline is drawn in the image?"
+    assert any("answer would read differently" in p for p in problems(SHAPE, dropped, ["shape"]))
+    tagged = rec(["24"], question="[IMAGE0] What is the sum of the heights of all bars in the chart?", images=["a.png"])
+    assert any("image markers" in p for p in problems(tagged, "What is the total s_ze of all bars in the chart?",
+                                                      ["sum of the heights"]))
+
+
+@pytest.mark.parametrize("phrase, why", [
+    ("sum of the heights", None),
+    ("SUM OF THE HEIGHTS", None),
+    ("height of the tallest bar", "not in the question"),
+    ("The bar chart shows four bars labelled A to D. What is the sum", "too long"),
+    ("", "no phrase"),
+])
+def test_a_cue_phrase_must_be_a_short_part_of_the_question(phrase, why):
+    found = cue_problem(BAR, phrase)
+    assert (found is None) if why is None else why in found
+
+
+def test_a_cue_phrase_inside_a_printed_option_is_refused():
+    assert "option" in cue_problem(SHAPE, "square")
+    assert cue_problem(SHAPE, "shape") is None
+
+
+def test_an_item_without_an_image_is_dropped_without_a_call():
+    outcome = adapt(rec(["24"]), "caption", 3)
+    assert isinstance(outcome, dict) and outcome["derived"] == []
+    assert "no image" in outcome["dropped"][0]["reason"]
