@@ -194,3 +194,37 @@ def test_the_command_line(tmp_path, data, scripted_server, capsys):
     assert "Morpho_P_Perturbed: 1 of 2 written, 1 dropped" in capsys.readouterr().out
     assert main(["reasoning", *args, "--source", "answers.jsonl"]) == 1
     assert "--source" in capsys.readouterr().err
+
+
+def test_a_failed_request_falls_back_now_and_is_asked_again_on_the_next_run(tmp_path, data, scripted_server):
+    down = {"graph": True}
+
+    def model(body, attempt):
+        if GRAPH in prompt_of(body) and down["graph"]:
+            return Reply.error(500)
+        return good_model(body, attempt)
+
+    srv = scripted_server(script=model)
+    report = run_reasoning(tmp_path, data, srv)
+    assert report["graph_source"] == {"heuristic": 1}
+    (failure,) = report["graph_failures"]  # one request, final for this run: the client retried it
+    assert failure.startswith("request failed") and "N" in failure
+    assert sum(GRAPH in prompt_of(b) for b in srv.requests) == 2  # the client's own retry (max_retries 1)
+    down["graph"] = False
+    report = run_reasoning(tmp_path, data, srv)
+    assert report["graph_source"] == {"llm": 1} and report["written"] == {"Morpho_R_Lite": 2, "Morpho_R_Complex": 2}
+
+
+def test_the_records_own_solution_as_the_trace(tmp_path, data, scripted_server):
+    records = read_jsonl(data)
+    for r in records:
+        if r["id"] == BAR:
+            r["solution"] = BAR_TRACE
+    with_solution = data.with_name("with_solution.jsonl")
+    with_solution.write_text("".join(json.dumps(r) + "\n" for r in records))
+    srv = scripted_server(script=good_model)
+    cfg, _ = model_config(tmp_path, srv.base_url)
+    report = reasoning(with_solution, cfg, tmp_path / "out", source="solution", limit=2, results=tmp_path / "results")
+    assert report["written"] == {"Morpho_R_Lite": 2, "Morpho_R_Complex": 2}
+    assert {(r["trace_source"], r["trace_correct"]) for r in rows(tmp_path / "out", "Morpho_R_Lite")} == {("solution", None)}
+    assert report["dropped"]["Morpho_R_Lite"] == {"no reference trace: the record has no solution or steps": 2}
