@@ -11,7 +11,8 @@ SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 PAPER = {"think360": "000", "omibench": "001", "mira": "002", "c2rbench": "003", "morphobench": "004"}
 OURS = {"c2rbench/zero_shot.txt", "morphobench/with_hints.txt", "omibench/icl_demo.txt",
         "judges/c2rbench_judge.txt", "judges/think360_extract.txt", "judges/think360_judge.txt",
-        "judges/morphobench_correctness.txt", "judges/think360_error.txt"}
+        "judges/morphobench_correctness.txt", "judges/think360_error.txt",
+        *(f"morphobench/adapt_{n}.txt" for n in ("graph", "hints", "misleading", "cues", "perturb"))}
 DELIMITERS = re.compile(r"<<<[A-Z_]+>>>")
 OURS_BELOW = "{{! the rest is ours }}"
 
