@@ -25,8 +25,35 @@ PY=.venv/bin/python
 
 if [ "$PROFILE" = demo ]; then
   $PY -m data.demo --out data/demo/build
+  # MorphoBench's generated tasks (MORPHO-G, §3.3): circuit black boxes of levels 1-3, checked by ngspice,
+  # and "spot the different one" grids, in the release's format and converted like it. Deterministic:
+  # made once.
+  if [ ! -f data/demo/build/morpho_g.jsonl ]; then
+    G=data/demo/build/official/morpho_g
+    rm -rf "$G"
+    for level in 1 2 3; do
+      $PY -m data.generate circuits --n 2 --level "$level" --seed 0 --out "$G" --quiet
+    done
+    $PY -m data.generate spot_diff --n 3 --rows 6 --cols 11 --seed 0 --out "$G" --quiet
+    $PY -m data.convert morphobench --src "$G" --out data/demo/build/morpho_g.jsonl
+  fi
 fi
 $PY -m pipeline.experiments --profile "$PROFILE" --results results
+
+if [ "$PROFILE" = demo ]; then
+  # MorphoBench's adaptation families (§3.3) by the embedded model, from its own answers to two v0 items
+  # each; it is too small for their model stages, so the reports (adapt_*.md) show the heuristic graphs
+  # and the items dropped, and why. Every call is logged: a rerun asks nothing.
+  A=data/demo/build/official/morphobench_adapted
+  RAW=results/raw/morphobench/smollm2-135m/with_hints+caption.jsonl
+  $PY -m pipeline.adapt reasoning --data data/demo/build/morphobench.jsonl --model configs/models/smollm2-135m.yaml \
+      --source "responses:$RAW" --out "$A" --limit 2 --results results
+  $PY -m pipeline.adapt recognition --data data/demo/build/morphobench.jsonl --model configs/models/smollm2-135m.yaml \
+      --out "$A" --limit 2 --results results
+  $PY -m data.convert morphobench --src "$A" --out data/demo/build/morphobench_adapted.jsonl
+  $PY -m pipeline.experiments --profile demo --only morphobench.T2-adapted --results results
+  echo "Adapted splits: $A (reports adapt_reasoning.md, adapt_recognition.md)"
+fi
 
 echo
 echo "Raw outputs: results/raw/<benchmark>/<model>/<setting>.jsonl (+ .manifest.json beside each)"

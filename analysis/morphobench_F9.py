@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.inputs import read_records, shown
+from analysis.experiments import experiment
+from analysis.inputs import DEMO_DATA, ROOT, read_records, shown
 from analysis.morphobench_common import BENCH
 from analysis.plot import save_figure, subplots
 from analysis.provenance import Provenance
@@ -95,6 +96,22 @@ def figure(df: pd.DataFrame, path, scope: str) -> None:
     save_figure(fig, path)
 
 
+def _generated(ctx: Context) -> dict[str, pd.DataFrame]:
+    """The same measures on MORPHO-G's generated items (python -m data.generate), per task and together."""
+    paper = ROOT / (experiment("morphobench_T5").data or "")
+    candidates = [ctx.data["morpho_g"]] if "morpho_g" in ctx.data else [paper, DEMO_DATA / "morpho_g.jsonl"]
+    path = next((p for p in candidates if p.is_file()), None)
+    if path is None:
+        return {}
+    tax = taxonomy(list(read_records(path).values())).dropna(subset=["leaf"])
+    if tax.empty:
+        return {}
+    per_task = pd.concat([diversity(g).assign(split=s) for s, g in tax.groupby("split")], ignore_index=True)
+    together = diversity(tax).assign(split="all generated")
+    return {f"Generated items ({shown(path)})": pd.concat([per_task, together], ignore_index=True)[
+        ["split", *together.columns.drop("split")]]}
+
+
 def build(table_id: str, ctx: Context) -> Table:
     data = ctx.data_file(BENCH)
     tax = taxonomy(list(read_records(data.path).values()))
@@ -109,6 +126,7 @@ def build(table_id: str, ctx: Context) -> Table:
                           ignore_index=True)
     per_split = per_split[["split", *table.columns]]
     unknown = sorted({v for lv in FIELDS for v in labelled[lv] if v not in TAXONOMY[lv]})
+    generated = _generated(ctx)
     fig = ctx.figures / f"{table_id}.png"
     figure(labelled, fig, scope)
     long = table.assign(model="dataset", metric="coverage (%)").rename(columns={"coverage (%)": "coverage"})
@@ -116,7 +134,8 @@ def build(table_id: str, ctx: Context) -> Table:
         f"MorphoBench Figure 9 — taxonomy diversity of the {scope}: per level and for the leaves, coverage of "
         "the possible classes, Shannon entropy (bits) and Pielou evenness.",
         table, vs_paper=beside_paper(long, table_id, ["level", "metric"], value="coverage"),
-        extra={"Per split": per_split, "Leaves": labelled["leaf"].value_counts().rename_axis("leaf").reset_index()},
+        extra={"Per split": per_split, "Leaves": labelled["leaf"].value_counts().rename_axis("leaf").reset_index(),
+               **generated},
         figure=fig,
         notes=[f"{len(base) - len(labelled)} item(s) without all three levels left out.",
                "The paper gives no formulas and its figure is not in our text; it states leaf coverage of about "

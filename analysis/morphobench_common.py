@@ -42,10 +42,11 @@ def how(name: str) -> str:
     return f"run python -m pipeline.experiments --profile paper --only {exp.id} (the demo does not run it)"
 
 
-def verdicts(ctx: Context, name: str) -> tuple[pd.DataFrame, Provenance]:
-    """The with_hints answer verdicts of experiment `name`'s models, each model under one judge
-    (table.Context.judged: the paper's morphobench_correctness, else the rule judge), with the items' splits."""
-    df, provenance = ctx.judged(BENCH, [SETTING], how(name))
+def verdicts(ctx: Context, name: str, setting: str = SETTING) -> tuple[pd.DataFrame, Provenance]:
+    """The answer verdicts of experiment `name`'s models (setting with_hints, or that of another item set),
+    each model under one judge (table.Context.judged: the paper's morphobench_correctness, else the rule
+    judge), with the items' splits."""
+    df, provenance = ctx.judged(BENCH, [setting], how(name))
     if "split" not in df:
         raise MissingInputs(MISSING_SPLIT)
     mine = models_of(name)

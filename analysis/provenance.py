@@ -9,8 +9,8 @@ from typing import Any
 from analysis.inputs import DataFile, Run, shown
 
 # The one rule by which a table that has a paper's LLM judge and the rule judge reads a model (table.Context.judged).
-JUDGE_POLICY = ("per model, the paper's LLM judge ({llm}) when it scored at least one verdict of the table's "
-                "settings, else the rule judge; one judge for all of a model's settings")
+JUDGE_POLICY = ("per model, the paper's LLM judge ({llm}) when it scored at least one verdict of each of the "
+                "table's settings the model ran, else the rule judge; one judge for all of a model's settings")
 
 
 @dataclass

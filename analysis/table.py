@@ -34,7 +34,8 @@ class Context:
 
     def judged(self, bench: str, settings: list[str], how: str) -> tuple[pd.DataFrame, Provenance]:
         """The verdicts of `settings`, each model read with one judge by the one policy (provenance.JUDGE_POLICY):
-        the paper's LLM judge when it scored at least one verdict, else the rule judge. One judge per model,
+        the paper's LLM judge when it scored at least one verdict of each setting the model ran, else the rule
+        judge. One judge per model,
         since a table compares a model's settings with one another; a model with no rule-judge verdicts keeps
         the LLM judge's (its failures are counted). `how`: how to make the runs, for the MissingInputs message."""
         llm = next(j for j in DEFAULT_JUDGES[bench] if j != RULES)
@@ -44,7 +45,14 @@ class Context:
             raise MissingInputs(f"no judged {bench} runs of {settings} (judge {llm} or {RULES}) under "
                                 f"{self.results}/judged; {how}")
         scored = {m: int((frames[llm]["model"].eq(m) & frames[llm]["status"].eq("ok")).sum()) for m in models}
-        used = {m: llm if scored[m] or not frames[RULES]["model"].eq(m).any() else RULES for m in models}
+
+        def covers(m: str) -> bool:  # the LLM judge scored something in every setting the model ran
+            ran = set(frames[RULES].loc[frames[RULES]["model"].eq(m), "setting"]) | set(
+                frames[llm].loc[frames[llm]["model"].eq(m), "setting"])
+            ok = frames[llm][frames[llm]["model"].eq(m) & frames[llm]["status"].eq("ok")]
+            return bool(ran) and ran <= set(ok["setting"])
+
+        used = {m: llm if covers(m) or not frames[RULES]["model"].eq(m).any() else RULES for m in models}
         df = pd.concat([frames[j][frames[j]["model"] == m] for m, j in used.items()], ignore_index=True)
         ran = {j: set(zip(f["model"], f["setting"])) for j, f in frames.items()}
         not_judged = {m: [s for s in settings if (m, s) not in ran[j] and any((m, s) in r for r in ran.values())]

@@ -22,7 +22,8 @@ def with_delta(long: pd.DataFrame, value: str = "score") -> pd.DataFrame:
     paper's Δ rows from its own typed ✗/✓ values in the tests.
     """
     both = long[long["cot"].isin(["✗", "✓"])].set_index([*KEYS, "cot"])[value].unstack("cot")
-    delta = (both.get("✓", pd.Series(dtype=float)) - both.get("✗", pd.Series(dtype=float))).rename(value)
+    both = both.reindex(columns=["✗", "✓"])  # a side not run is NaN, and so is its Δ
+    delta = (both["✓"] - both["✗"]).rename(value)
     delta = delta.reset_index().assign(cot="Δ")
     return pd.concat([long[long["cot"] != "Δ"], delta], ignore_index=True)
 

@@ -16,6 +16,7 @@ The name is also the raw file's name, so every condition of a table gets its own
 | `temp<X>` | temperature X (parallel scaling at T = 0.6, OMIBench H.3) |
 | `shots<K>` | K in-context demonstrations (OMIBench H.4; default 3 with an ICL prompt) |
 | `demos-none` / `demos-first` / `demos-all` | demonstrations without images, with their first image, with all images |
+| `items-<name>` | another set of items of the benchmark (MorphoBench's generated or adapted splits): the same requests, a raw file of its own, since a raw file answers one data file |
 """
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ class Setting:
     overrides: dict[str, Any] = field(default_factory=dict)  # generation parameters
     shots: int | None = None
     demo_images: str | None = None
+    items: str | None = None           # `items-<name>`: another item set (generated, adapted), its own raw file
 
     @property
     def sends_images(self) -> bool:
@@ -49,7 +51,7 @@ def parse_setting(name: str) -> Setting:
     template, *mods = name.split("+")
     if not re.fullmatch(r"[A-Za-z0-9_\-]+", template):
         raise SettingError(f"setting {name!r}: bad prompt name {template!r}")
-    mode, thinking, overrides, shots, demo_images = "image", None, {}, None, None
+    mode, thinking, overrides, shots, demo_images, items = "image", None, {}, None, None, None
     for mod in mods:
         if mod in INPUT_MODES:
             mode = mod
@@ -63,8 +65,10 @@ def parse_setting(name: str) -> Setting:
             shots = int(m.group(1))
         elif m := re.fullmatch(r"demos-(none|first|all)", mod):
             demo_images = m.group(1)
+        elif m := re.fullmatch(r"items-([a-z0-9_]+)", mod):
+            items = m.group(1)  # changes no request: a run of other items keeps a raw file of its own
         else:
             raise SettingError(
                 f"setting {name!r}: unknown modifier {mod!r} (known: {', '.join(INPUT_MODES)}, think, nothink, "
-                "max<N>, temp<X>, shots<K>, demos-none, demos-first, demos-all)")
-    return Setting(name, template, mode, thinking, overrides, shots, demo_images)
+                "max<N>, temp<X>, shots<K>, demos-none, demos-first, demos-all, items-<name>)")
+    return Setting(name, template, mode, thinking, overrides, shots, demo_images, items)

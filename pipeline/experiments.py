@@ -69,6 +69,8 @@ def plan_jobs(exp: Experiment, profile: str) -> list[Job]:
         jobs = []
         for s in exp.demo.get("settings", exp.settings):
             setting, why = demo_setting(s, cfg)
+            if not why and not data.exists():  # a demo item set made by another step (adapted splits)
+                why = f"no data at {data.relative_to(ROOT) if data.is_relative_to(ROOT) else data} yet"
             jobs.append(Job(exp, cfg, setting, data, exp.demo.get("n", exp.n), exp.demo.get("limit", exp.limit),
                             exp.demo.get("judges", exp.judges), [cfg], skip=why and f"{s}: {why}", stands_for=s))
         return jobs

@@ -78,20 +78,19 @@ def test_judge_preference(tmp_path, data):
         make_run(res, "mira", "m1", s, "rules", data, [{"id": "convex_hull/1", "correct": False}])
         make_run(res, "mira", "m1", s, "mira_judge", data, [{"id": "convex_hull/1", "correct": True}])
         make_run(res, "mira", "m2", s, "rules", data, [{"id": "convex_hull/1", "correct": False}])
-    # m2: mira_judge scored D only -> mira_judge for all levels, T and V not judged by it stay empty (one
-    # judge per model, never filled in by the rule judge); m3: mira_judge failed everywhere -> rules.
+    # m2: mira_judge scored D only -> the rule judge, which covers every level the model ran (one judge per
+    # model, and a judge that left levels unjudged would leave them empty); m3: mira_judge failed -> rules.
     make_run(res, "mira", "m2", "direct", "mira_judge", data, [{"id": "convex_hull/1", "correct": True}])
     make_run(res, "mira", "m3", "direct", "mira_judge", data, [{"id": "convex_hull/1", "status": "judge_error"}])
     make_run(res, "mira", "m3", "direct", "rules", data, [{"id": "convex_hull/1", "correct": True}])
     built = mira_tasks.build("mira.T4", Context(res, tmp_path / "fig"))
     t = built.table.set_index("model")
-    assert t.loc["m1", "Convex Hull D"] == 100.0 and t.loc["m2", "Convex Hull D"] == 100.0
-    assert t.loc["m2", ["Convex Hull T", "Convex Hull V"]].isna().all()
+    assert t.loc["m1", "Convex Hull D"] == 100.0 and t.loc["m2", "Convex Hull D"] == 0.0
+    assert (t.loc["m2", ["Convex Hull T", "Convex Hull V"]] == 0.0).all()
     assert t.loc["m3", "Convex Hull D"] == 100.0
     choice = built.provenance.judges
-    assert choice.used == {"m1": "mira_judge", "m2": "mira_judge", "m3": "rules"}
-    assert choice.not_judged["m2"] == ["cot_general", "visual_cot"]
-    assert "no mira_judge run of cot_general, visual_cot" in choice.line()
+    assert choice.used == {"m1": "mira_judge", "m2": "rules", "m3": "rules"}
+    assert not choice.not_judged["m2"]
 
 
 def test_Tspec_gain(tmp_path, data):

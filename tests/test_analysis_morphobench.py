@@ -283,3 +283,60 @@ def test_F9_taxonomy_diversity(tmp_path):
     assert d.loc["leaf", "coverage (%)"] == pytest.approx(300 / 99) and d.loc["L3", "possible"] == 11
     assert t.figure.exists() and "1 item(s) without all three levels left out." in t.notes
     assert t.vs_paper.iloc[0]["paper"] == 60
+
+
+def test_T2_sets_our_adapted_splits_beside_the_releases(results, tmp_path):
+    """Items derived by pipeline.adapt are their own item set (setting with_hints+items-adapted): Table 2 adds
+    them as a block of their own and says which splits the adaptation left empty."""
+    t = build("morphobench.T2", Context(results, tmp_path / "fig"))
+    assert "Our adapted splits: none judged" in " ".join(t.notes)
+    data = write_data(tmp_path / "adapted.jsonl", [
+        {"id": "Morpho_R_v0-0", "benchmark": "morphobench", "split": "Morpho_R_v0"},
+        {"id": "Morpho_R_Lite-0_1", "benchmark": "morphobench", "split": "Morpho_R_Lite"},
+        {"id": "Morpho_R_Lite-0_2", "benchmark": "morphobench", "split": "Morpho_R_Lite"}])
+    make_run(results, "morphobench", "o3", "with_hints+items-adapted", "rules", data,
+             [{"id": "Morpho_R_v0-0", "correct": False}, {"id": "Morpho_R_Lite-0_1", "correct": True},
+              {"id": "Morpho_R_Lite-0_2", "correct": True}])
+    t = build("morphobench.T2", Context(results, tmp_path / "fig"))
+    ours = t.extra["Our adapted splits (python -m pipeline.adapt)"].set_index("model").loc["o3"]
+    assert (ours["R(v0)"], ours["R(Lite)"], ours["Δ R(Lite)"]) == (0.0, 100.0, 100.0)
+    items = t.extra["Items per split of our adapted splits"].set_index("split")["items"]
+    assert (items["R(Lite)"], items["R(Complex)"]) == (2, 0)
+    assert any("no item in R(Complex), P(v0), P(Perturbed)" in n for n in t.notes)
+    # the release's table is unchanged by it
+    assert t.table.set_index("model").loc["o3", "R(Lite)"] == 100.0
+
+
+def test_T5_accuracy_per_circuit_level(tmp_path):
+    from analysis import morphobench_T5
+
+    data = write_data(tmp_path / "g.jsonl", [
+        {"id": f"c{lv}-{i}", "benchmark": "morphobench", "split": "Morpho_G_circuits", "level": lv}
+        for lv in (1, 2) for i in range(2)] + [{"id": "s-0", "benchmark": "morphobench", "split": "Morpho_G_spot_diff"}])
+    res = tmp_path / "results"
+    make_run(res, "morphobench", "o3", "with_hints+items-morpho_g", "rules", data,
+             [{"id": "c1-0", "correct": True}, {"id": "c1-1", "correct": True}, {"id": "c2-0", "correct": True},
+              {"id": "c2-1", "status": "no_response"}, {"id": "s-0", "correct": True}])
+    t = morphobench_T5.build("morphobench.T5", Context(res, tmp_path / "fig"))
+    acc = t.table.set_index("level")["o3"]
+    assert (acc[1], acc[2]) == (100.0, 50.0)  # the failed request is not correct; the grid is no circuit
+    vs = t.vs_paper.set_index(["model", "level"])
+    assert vs.loc[("o3", 1), "paper"] == 48.3 and vs.loc[("o3", 2), "diff"] == pytest.approx(20.0)
+    assert t.figure.exists()
+
+
+def test_F9_measures_the_generated_items_too(tmp_path):
+    data = write_data(tmp_path / "m.jsonl", [
+        {"id": i, "benchmark": "morphobench", "split": s,
+         "extra": {"task_type": a, "knowledge": b, "sub_task_types": c}} for i, s, a, b, c in TAXO])
+    generated = write_data(tmp_path / "g.jsonl", [
+        {"id": "c0", "benchmark": "morphobench", "split": "Morpho_G_circuits",
+         "extra": {"task_type": "RSYN", "knowledge": "CLO", "sub_task_types": "FLOW"}},
+        {"id": "s0", "benchmark": "morphobench", "split": "Morpho_G_spot_diff",
+         "extra": {"task_type": "PERC", "knowledge": "CLO", "sub_task_types": "COMP"}}])
+    ctx = Context(tmp_path / "results", tmp_path / "fig", data={"morphobench": data, "morpho_g": generated})
+    t = morphobench_F9.build("morphobench.F9", ctx)
+    (block,) = [v for k, v in t.extra.items() if k.startswith("Generated items")]
+    together = block[block["split"] == "all generated"].set_index("level")
+    assert together.loc["L1", "observed"] == 2 and together.loc["leaf", "entropy (bits)"] == 1.0
+    assert set(block["split"]) == {"Morpho_G_circuits", "Morpho_G_spot_diff", "all generated"}

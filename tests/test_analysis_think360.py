@@ -352,3 +352,9 @@ def test_T5_tot_means_over_scored_trees_with_acc_and_spearman(tmp_path, data):
     assert rho["ToT-Width"] == pytest.approx(spearman([75, 25, 75], [200 / 3, 0, 100 / 3])["rho"])
     assert rho["ToT-Depth"] == pytest.approx(0.5)
     assert t.figure.exists()
+
+
+def test_T4_delta_with_one_side_not_run_is_empty_not_an_error():
+    long = pd.DataFrame([{"model": "m", "cot": "✗", "capability": "ALL", "metric": "Acc", "score": 20.0}])
+    out = think360_T4.with_delta(long)
+    assert out[out["cot"] == "Δ"]["score"].isna().all()
