@@ -109,9 +109,10 @@ def micro_average(acc: list[float], sizes: list[int]) -> float:
 SCORE_BESIDE = ["judged", "scored", "no_response", "judge_error", "judge_calls", "judge_tokens"]
 
 
-def score_table(df: pd.DataFrame, by: list[str], fields: list[str]) -> pd.DataFrame:
-    """Per group: the mean (×100, %) of each score field of a process judge over the answers it scored
-    (status ok and the field defined), how many that is, the failures, and the judge calls and tokens spent.
+def score_table(df: pd.DataFrame, by: list[str], fields: list[str], scale: float = 100) -> pd.DataFrame:
+    """Per group: the mean (×scale: 100 gives %, 1 keeps a 1–5 rating) of each score field of a process judge
+    over the answers it scored (status ok and the field defined), how many that is, the failures, and the judge
+    calls and tokens spent.
 
     A failed request or judge error has no score: it is left out of the means and counted beside them —
     a reasoning score is not defined for an answer nobody could read, unlike an accuracy, where it is wrong."""
@@ -121,7 +122,7 @@ def score_table(df: pd.DataFrame, by: list[str], fields: list[str]) -> pd.DataFr
         row: dict[str, float] = {}
         for f in fields:
             values = [s[f] for s in scores if s.get(f) is not None]
-            row[f] = 100 * float(np.mean(values)) if values else np.nan
+            row[f] = scale * float(np.mean(values)) if values else np.nan
             row[f"{f}_n"] = len(values)
         row.update({"judged": len(g), "scored": len(scores), "no_response": int(g["status"].eq("no_response").sum()),
                     "judge_error": int(g["status"].eq("judge_error").sum()),
