@@ -1,11 +1,11 @@
-"""The error-taxonomy tables (OMIBench Fig. 7, C²RBench Table 5, Think360° Fig. S2), built from hand-made
-verdict files: only the answers the correctness verdict failed are counted, each with
+"""The error-taxonomy tables (OMIBench Fig. 7, C²RBench Table 5, Think360° Fig. S2) and OMIBench's rationale
+ratings, built from hand-made verdict files: only the answers the correctness verdict failed are counted, each with
 the label of the same raw outcome; several types per answer; human labels before the judge's; every state counted;
-the paper's numbers beside ours."""
+the paper's numbers beside ours; ratings on their 1–5 scale."""
 import pandas as pd
 import pytest
 
-from analysis import c2rbench_T5, labels, omibench_F7, think360_S2err
+from analysis import c2rbench_T5, labels, omibench_F7, omibench_rationale, think360_S2err
 from analysis.reference import load_reference
 from analysis.table import Context, MissingInputs
 from judge.taxonomy import HumanLabel
@@ -187,6 +187,24 @@ def test_no_figure_when_nothing_is_labelled(env, tmp_path):
     make_run(res, "think360", "m", "direct+temp0.7", "think360_error", data, [{"id": "q0", "status": "judge_error"}])
     t = think360_S2err.build("think360.S2err", ctx)
     assert t.figure is None and t.table.loc[0, "judge_error"] == 1 and pd.isna(t.table.loc[0, "Width-centric errors"])
+
+
+def test_rationale_means_stay_on_the_1_to_5_scale_with_failures_beside_them(env, tmp_path):
+    res, ctx, ext = env
+    data = write_data(tmp_path / "omi.jsonl", [{"id": f"q{i}", "benchmark": "omibench"} for i in range(3)])
+    rating = dict.fromkeys(omibench_rationale.QUALITY, 4)
+    make_run(res, "omibench", "a", "cot_boxed", "omibench_rationale_quality", data, [
+        {"id": "q0", "score": rating, "judge_calls": 1, "judge_tokens": 10},
+        {"id": "q1", "score": {**rating, "overall": 2}, "judge_calls": 1, "judge_tokens": 10},
+        {"id": "q2", "status": "judge_error", "judge_calls": 3, "judge_tokens": 30}])
+    make_run(res, "omibench", "a", "cot_boxed", "omibench_rationale_alignment", data, [
+        {"id": "q0", "score": {"alignment": 5}}, {"id": "q1", "score": {"alignment": 2}},
+        {"id": "q2", "status": "judge_error"}])
+    t = omibench_rationale.build("omibench.rationale", ctx)
+    row = t.table.set_index("model").loc["a"]
+    assert (row["correctness"], row["overall"], row["alignment"]) == (4, 3, 3.5)
+    assert (row["judged"], row["scored_quality"], row["judge_error_quality"], row["judge_calls_quality"]) == (3, 2, 1, 5)
+    assert (row["scored_alignment"], row["judge_error_alignment"]) == (2, 1)
 
 
 def test_the_typed_reference_names_are_the_tables_names():
