@@ -75,7 +75,8 @@ def failed_answers(ctx: Context, bench: str, settings: list[str], judge: str, ex
     answers = answers.assign(**{k: [r[k] for r in rows] for k in ("state", "source", "labels", "subtypes")})
     by = ["model", "setting"]
     runs = (df.assign(judged=1, unjudged=df["status"].eq("judge_error")).groupby(by)[["judged", "unjudged"]].sum()
-            .join(label.groupby(by)[["judge_calls", "judge_tokens"]].sum(), how="outer").fillna(0).astype(int)
+            .join(label.reindex(columns=[*by, "judge_calls", "judge_tokens"]).groupby(by).sum(), how="outer")
+            .fillna(0).astype(int)
             .reset_index())
     notes = _notes(judge, human_file, source, len(used), len(human) - len(used))
     if failed.empty:

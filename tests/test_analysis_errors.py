@@ -106,6 +106,16 @@ def test_the_example_file_stands_in_and_the_table_says_so_first(omi):
     assert t.table.set_index("model").loc["a", "Other"] == 50   # q1 by the judge, q3 by the example
 
 
+def test_human_labels_alone_make_the_table(env, tmp_path):
+    res, ctx, ext = env
+    (ext / "omibench").mkdir(parents=True)
+    (ext / "omibench" / "error_labels.csv").write_text(HEADER + "c,cot_boxed,q0,0,A1,other,,\n")
+    data = write_data(tmp_path / "omi.jsonl", [{"id": "q0", "benchmark": "omibench"}])
+    make_run(res, "omibench", "c", "cot_boxed", GPTSCORE, data, [{"id": "q0", "correct": False}])
+    c = omibench_F7.build("omibench.F7", ctx).table.set_index("model").loc["c"]
+    assert (c["failed"], c["human"], c["judge_calls"], c["Other"]) == (1, 1, 0, 100)
+
+
 def test_consensus_is_the_majority_of_annotators():
     h = [HumanLabel("A1", ("logic_reasoning", "task_execution"), ("arithmetic_error",)),
          HumanLabel("A2", ("logic_reasoning",)), HumanLabel("A3", ("logic_reasoning", "task_execution"))]
