@@ -166,7 +166,8 @@ def chosen_runs(results: Path, bench: str, settings: list[str], judge: str) -> l
 
 
 def load_run(run: Run) -> pd.DataFrame:
-    """Current verdicts of one file, with the raw request's timing and tokens and the item's data fields.
+    """Current verdicts of one file (with the raw outcome each judged and, from a labelling judge, its labels and
+    subtypes), with the raw request's timing and tokens and the item's data fields.
 
     Cached per version of the files read (callers get a copy, so a table cannot change another's input)."""
     stamp = (version(run.path), version(run.raw), version(run.data) if run.data else None)
@@ -187,10 +188,11 @@ def _load_run(run: Run, _stamp: tuple) -> pd.DataFrame:
                      "latency_s": r.get("latency_s"), "completion_tokens": usage.get("completion_tokens"),
                      "reasoning_tokens": usage.get("reasoning_tokens"), "finish_reason": r.get("finish_reason"),
                      "response": r.get("response"), "score": v.get("score"),
-                     "judge_calls": v.get("judge_calls", 0), "judge_tokens": v.get("judge_tokens", 0)})
+                     "judge_calls": v.get("judge_calls", 0), "judge_tokens": v.get("judge_tokens", 0),
+                     "outcome": v["outcome"], "labels": v.get("labels"), "subtypes": v.get("subtypes")})
     df = pd.DataFrame(rows, columns=["id", "sample_idx", "correct", "status", "flagged", "extracted", "latency_s",
                                      "completion_tokens", "reasoning_tokens", "finish_reason", "response", "score",
-                                     "judge_calls", "judge_tokens"])
+                                     "judge_calls", "judge_tokens", "outcome", "labels", "subtypes"])
     df.insert(0, "judge", run.judge)
     df.insert(0, "setting", run.setting)
     df.insert(0, "model", run.model)

@@ -112,7 +112,7 @@ SCORE_BESIDE = ["judged", "scored", "no_response", "judge_error", "judge_calls",
 def score_table(df: pd.DataFrame, by: list[str], fields: list[str], scale: float = 100) -> pd.DataFrame:
     """Per group: the mean × `scale` of each score field of a process judge over the answers it scored
     (status ok and the field defined), how many that is, the failures, and the judge calls and tokens spent.
-    `scale`: 100 turns fractions into % (ToT-Eval); 1 keeps scores that are already 0–100 (MorphoBench).
+    `scale`: 100 turns fractions into % (ToT-Eval); 1 keeps scores as they are (MorphoBench's 0–100, 1–5 ratings).
 
     A failed request or judge error has no score: it is left out of the means and counted beside them —
     a reasoning score is not defined for an answer nobody could read, unlike an accuracy, where it is wrong."""

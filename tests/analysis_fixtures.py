@@ -19,7 +19,9 @@ def write_data(path: Path, records: list[dict[str, Any]]) -> Path:
 def make_run(results: Path, bench: str, model: str, setting: str, judge: str, data: Path,
              rows: list[dict[str, Any]]) -> Path:
     """rows: {id, sample_idx=0, correct, status="ok", latency_s=1.0, completion_tokens=10, extracted=None,
-    reasoning_tokens=None, response="…", and for process judges score={…}, judge_calls, judge_tokens}; writes results/raw and results/judged files. The manifest says
+    reasoning_tokens=None, response="…", and for process judges score={…}, judge_calls, judge_tokens, for labelling
+    judges labels=[…], subtypes=[…], and outcome (the raw outcome judged; default o-<id>-<sample_idx>)}; writes
+    results/raw and results/judged files. The manifest says
     which setting the run stands for as the demo runner does: X+caption (a text-only model's run) stands for X."""
     raw = results / "raw" / bench / model / f"{setting}.jsonl"
     judged = results / "judged" / bench / model / f"{setting}.{judge}.jsonl"
@@ -35,10 +37,12 @@ def make_run(results: Path, bench: str, model: str, setting: str, judge: str, da
                                 "usage": {"prompt_tokens": 5, "completion_tokens": row.get("completion_tokens", 10),
                                           "reasoning_tokens": row.get("reasoning_tokens")}}) + "\n")
             j.write(json.dumps({"id": row["id"], "sample_idx": idx, "request_key": f"k-{row['id']}-{idx}",
-                                "outcome": f"o-{row['id']}-{idx}", "judge": {"name": judge, "model": None, "prompt_sha": "x"},
+                                "outcome": row.get("outcome", f"o-{row['id']}-{idx}"),
+                                "judge": {"name": judge, "model": None, "prompt_sha": "x"},
                                 "extracted": row.get("extracted"), "status": status,
                                 "correct": row.get("correct") if status == "ok" else None,
-                                **{k: row[k] for k in ("score", "judge_calls", "judge_tokens") if k in row}}) + "\n")
+                                **{k: row[k] for k in ("score", "judge_calls", "judge_tokens", "labels", "subtypes")
+                                   if k in row}}) + "\n")
     stands_for = setting.removesuffix("+caption")
     judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data), "judge": {"name": judge},
                                                                 "stands_for": stands_for}))
