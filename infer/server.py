@@ -66,12 +66,47 @@ def _wait_healthy(proc: subprocess.Popen, url: str, spec: ServerSpec, log_path: 
     raise RuntimeError(f"model server did not answer {url} within {spec.startup_timeout:.0f}s; log {log_path}")
 
 
+# While a kept() block is open: the servers started in it (by command), reused by every serve() call.
+_kept: dict[tuple[str, ...], list[str]] | None = None
+_kept_stack: contextlib.ExitStack | None = None
+
+
+@contextlib.contextmanager
+def kept() -> Iterator[None]:
+    """Within this block a model server, once started, stays up for every later run of the same command
+    (a whole experiment sweep starts it once, not once per run); all are stopped when the block ends."""
+    global _kept, _kept_stack
+    if _kept is not None:  # nested: the outer block owns the servers
+        yield
+        return
+    with contextlib.ExitStack() as stack:
+        _kept, _kept_stack = {}, stack
+        try:
+            yield
+        finally:
+            _kept, _kept_stack = None, None
+
+
 @contextlib.contextmanager
 def serve(cfg: ModelConfig, log_dir: Path) -> Iterator[list[str]]:
-    """Yield base URLs: the config's own, or those of a server started here and stopped on exit."""
+    """Yield base URLs: the config's own, or those of a server started here and stopped on exit (at the end
+    of the enclosing kept() block, if there is one)."""
     if cfg.server is None:
         yield cfg.base_urls
         return
+    if _kept is not None and _kept_stack is not None:
+        command = tuple(cfg.server.command)
+        if command not in _kept:
+            _kept[command] = _kept_stack.enter_context(_started(cfg, log_dir))
+        yield _kept[command]
+        return
+    with _started(cfg, log_dir) as urls:
+        yield urls
+
+
+@contextlib.contextmanager
+def _started(cfg: ModelConfig, log_dir: Path) -> Iterator[list[str]]:
+    assert cfg.server is not None
     port = free_port()
     cmd = [expand(a, port) for a in cfg.server.command]
     log_dir.mkdir(parents=True, exist_ok=True)

@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 from data.jsonl import DataError
-from infer import generation
+from infer import generation, server
 from infer import run as infer_run
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.experiment_spec import DEMO_MODEL, EXPERIMENTS, PAPER_MODELS, Experiment, load_experiment
@@ -141,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", type=Path, default=Path("results"))
     args = ap.parse_args(argv)
     files = args.files or sorted(EXPERIMENTS.glob("*.yaml"))
-    status, skipped, report, chosen = 0, [], [], []
+    status, skipped, report, chosen, todo = 0, [], [], [], []
     loaded = []
     for f in files:
         try:
@@ -168,10 +170,15 @@ def main(argv: list[str] | None = None) -> int:
             continue
         chosen.append(exp)
         for job in jobs:
-            what = f"{exp.id}: {job.cfg.name if job.cfg else '?'} / {job.setting}"
             if job.skip:
                 skipped.append(f"{exp.id}: {job.cfg.name}: {job.skip}")
-                continue
+            else:
+                todo.append(job)
+    # One bar over every run, with its ETA; a model server a config starts is started once for all runs.
+    with server.kept(), tqdm(todo, desc=f"{args.profile} runs", unit="run", position=0) as bar:
+        for job in bar:
+            what = f"{job.exp.id}: {job.cfg.name if job.cfg else '?'} / {job.setting}"
+            bar.set_postfix_str(what, refresh=True)
             try:
                 report.append((what, run_job(job, args.results)))
             except (DataError, ConfigError, TemplateError, LockedError, ValueError, RuntimeError) as e:

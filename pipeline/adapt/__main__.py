@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from data.jsonl import DataError
+from infer import server
 from infer.config import ConfigError
 from infer.store import LockedError
 from infer.templates import TemplateError
@@ -48,11 +49,12 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--attempts must be at least 1")
     common = dict(limit=args.limit, results=args.results, attempts=args.attempts, max_tokens=args.max_tokens)
     try:
-        if args.family == "reasoning":
-            report = reasoning(args.data, args.model, args.out, source=args.source, correct_only=args.correct_only,
-                               **common)
-        else:
-            report = recognition(args.data, args.model, args.out, **common)
+        with server.kept():  # the stages' many calls share one model server
+            if args.family == "reasoning":
+                report = reasoning(args.data, args.model, args.out, source=args.source,
+                                   correct_only=args.correct_only, **common)
+            else:
+                report = recognition(args.data, args.model, args.out, **common)
     except (DataError, ConfigError, TemplateError, LockedError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
