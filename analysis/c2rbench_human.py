@@ -9,6 +9,7 @@ from analysis import c2rbench_common as c2r
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table, counted_correct, micro_average
 from analysis.external import external_file
+from analysis.inputs import shown
 from analysis.provenance import Provenance
 from analysis.table import Context, MissingInputs, Table
 from judge.judges import RULES
@@ -55,7 +56,7 @@ def build_t3(table_id: str, ctx: Context) -> Table:
     human = category_accuracy(tasks, "Human")
     human["answers"] = human["category"].map(tasks.groupby("category")["answers"].sum()).fillna(tasks["answers"].sum())
     table = human[["category", "tasks", "answers", "acc"]].rename(columns={"acc": "Human"})
-    notes = [f"Human answers: {c2r.EXTERNAL / 'human_answers.csv'}; a task's score is the share of its annotators "
+    notes = [f"Human answers: {shown(c2r.EXTERNAL / 'human_answers.csv')}; a task's score is the share of its annotators "
              f"who answered correctly; categories from the data file (see Provenance)."]
     if unknown:
         notes.append(f"{len(unknown)} task id(s) of the answers file are not in the data and are left out: "
@@ -116,7 +117,7 @@ def build_agree(table_id: str, ctx: Context) -> Table:
     table = pd.DataFrame(rows)
     return Table("C²RBench §4.1 — agreement of the automatic judge with human judgements, per round of "
                  "sampled responses and over all rounds (paper: GPT-4o agrees > 98% in 10 rounds of 100).",
-                 table, notes=([example_note] if example_note else []) + [f"Human labels: {c2r.EXTERNAL / 'human_labels.csv'} (one consensus label per response). "
+                 table, notes=([example_note] if example_note else []) + [f"Human labels: {shown(c2r.EXTERNAL / 'human_labels.csv')} (one consensus label per response). "
                                "Only verdicts the judge scored are compared; missing and failed verdicts are counted.",
                                "The paper gives no exact agreement per round, so there is no reference file."],
                  provenance=Provenance(sources))

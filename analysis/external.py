@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from analysis.inputs import shown
 from analysis.table import MissingInputs
 
 EXAMPLE_NOTE = "EXAMPLE DATA: built from {path}, invented numbers shipped to show the format; put the real file at {real}."
@@ -16,5 +17,5 @@ def external_file(path: Path) -> tuple[Path, str | None]:
         return path, None
     example = path.with_name(f"{path.stem}.EXAMPLE{path.suffix}")
     if example.exists():
-        return example, EXAMPLE_NOTE.format(path=example, real=path)
-    raise MissingInputs(f"{path} is missing: write it as {path.parent / 'README.md'} describes")
+        return example, EXAMPLE_NOTE.format(path=shown(example), real=shown(path))
+    raise MissingInputs(f"{shown(path)} is missing: write it as {shown(path.parent / 'README.md')} describes")

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.external import EXAMPLE_NOTE
-from analysis.inputs import read_records
+from analysis.inputs import read_records, shown
 from analysis.omibench_common import (BENCH, EXTERNAL, SETTING, metric_verdicts, pooled_per_subject,
                                       subject_wide_present)
 from analysis.plot import save_figure, subplots
@@ -75,13 +75,13 @@ def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, Pro
     folder = folder or SYSTEMS
     files = system_files(folder)
     if not files:
-        raise MissingInputs(f"no system outputs in {folder} (one <system>.jsonl per system with id, response and "
+        raise MissingInputs(f"no system outputs in {shown(folder)} (one <system>.jsonl per system with id, response and "
                             "optional correct: see data/external/omibench/README-systems.md and EXAMPLE.jsonl)")
     data = ctx.data_file(BENCH)
     path = data.path
     recs, long, notes, sources = read_records(path), [], [], []
     if any("EXAMPLE" in f.name for f in files.values()):
-        notes.insert(0, EXAMPLE_NOTE.format(path=folder / "EXAMPLE.jsonl", real=folder / "<system>.jsonl"))
+        notes.insert(0, EXAMPLE_NOTE.format(path=shown(folder / "EXAMPLE.jsonl"), real=shown(folder / "<system>.jsonl")))
     for name, f in files.items():
         frames, unknown = score_system(name, f, recs)
         if frames["ACC"].empty:
@@ -93,7 +93,7 @@ def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, Pro
             kind = "tool" if base_of(name) else "internal"
             long.append(pooled_per_subject(df, ["model"]).assign(metric=metric, kind=kind, base=base_of(name) or ""))
     if not long:
-        raise MissingInputs(f"no system file in {folder} has an id of {path} (the outputs answer another data file?)")
+        raise MissingInputs(f"no system file in {shown(folder)} has an id of {shown(path)} (the outputs answer another data file?)")
     bases = {b for b in map(base_of, files) if b}
     for metric, df, runs in metric_verdicts(ctx, [SETTING]):
         df = df[df["model"].isin(bases)]

@@ -4,6 +4,7 @@ Written in the table's .md and beside its .csv as <id>.provenance.json."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from analysis.inputs import DataFile, Run, shown
@@ -11,6 +12,11 @@ from analysis.inputs import DataFile, Run, shown
 # The one rule by which a table that has a paper's LLM judge and the rule judge reads a model (table.Context.judged).
 JUDGE_POLICY = ("per model, the paper's LLM judge ({llm}) when it scored at least one verdict of each of the "
                 "table's settings the model ran, else the rule judge; one judge for all of a model's settings")
+
+
+def _data(manifest: dict[str, Any]) -> str | None:
+    """A judged file's data file, shown relative to the checkout (manifests hold absolute paths)."""
+    return shown(Path(manifest["data"])) if manifest.get("data") else None
 
 
 @dataclass
@@ -53,7 +59,7 @@ class Provenance:
             m = r.manifest
             judge, s = m.get("judge", {}), m.get("summary", {})
             out.append(f"{shown(r.path)} (judge {judge.get('name')} {judge.get('model') or ''} prompt "
-                       f"{judge.get('prompt_sha')}; data {m.get('data')}; {s.get('no_response', 0)} no response, "
+                       f"{judge.get('prompt_sha')}; data {_data(m)}; {s.get('no_response', 0)} no response, "
                        f"{s.get('judge_error', 0)} judge errors, {s.get('flagged', 0)} flagged as addressing the "
                        "judge)")
         if self.judges:
@@ -69,7 +75,7 @@ class Provenance:
             m = r.manifest
             judge, s = m.get("judge", {}), m.get("summary", {})
             files.append({"path": shown(r.path), "model": r.model, "setting": r.setting, "stands_for": r.stands_for,
-                          "judge": {k: judge.get(k) for k in ("name", "model", "prompt_sha")}, "data": m.get("data"),
+                          "judge": {k: judge.get(k) for k in ("name", "model", "prompt_sha")}, "data": _data(m),
                           **{k: s.get(k, 0) for k in ("items", "scored", "no_response", "judge_error", "flagged")}})
         return {"table": table_id, "judged_files": files,
                 "judge_choice": self.judges.as_json() if self.judges else None,

@@ -1,13 +1,72 @@
-"""results/report.md and a self-contained results/report.html (figures embedded) of every table."""
+"""results/report.md and results/report.html: every table and figure built, by paper in the papers' order
+(tables, then supplementary tables, then figures), with a summary of what was built and what each missing
+table lacks, the failures each table counts, its provenance, and links to the item browser of every run.
+
+report.html is one self-contained file (style inline, figures embedded); report.md links the figures under
+results/figures/. Every path is relative to the report, so the results folder can be moved or shared."""
 from __future__ import annotations
 
-import base64
-import html
+import re
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from analysis import html as H
 from analysis.inputs import read_json
-from analysis.table import Context
+from analysis.reference import load_reference, paper_of
+from analysis.table import Context, Table, markdown, relative
+
+PAPERS = {"think360": "Think360°", "omibench": "OMIBench", "mira": "MIRA", "c2rbench": "C²RBench",
+          "morphobench": "MorphoBench"}
+KINDS = {"T": 0, "S": 1, "F": 2}  # a paper's tables, then its supplementary tables, then its figures
+FAILURE_COUNTS = ("no_response", "judge_error", "flagged")
+
+
+@dataclass
+class Outcome:
+    """What building one table gave: state ok / missing / error; the .md written, or what is missing or
+    went wrong; the table when built."""
+
+    state: str
+    message: str
+    table: Table | None = None
+
+
+def order(table_id: str) -> tuple:
+    """Sort key: paper in the papers' order, then T1, T2 … S1 … F1 …, then the rest by name."""
+    bench, _, name = table_id.partition(".")
+    paper = list(PAPERS).index(bench) if bench in PAPERS else len(PAPERS)
+    m = re.match(r"([TSF])(\d+)(.*)", name)
+    return (paper, KINDS[m[1]], int(m[2]), m[3]) if m else (paper, len(KINDS), 0, name)
+
+
+def counts(t: Table, table_id: str) -> dict[str, dict[str, int]]:
+    """Per judge, the judged files a table read and the answers and failures in them (from their manifests)."""
+    out: dict[str, dict[str, int]] = {}
+    for f in t.provenance.as_json(table_id)["judged_files"]:
+        c = out.setdefault(f["judge"]["name"] or "?", dict.fromkeys(("files", "items", *FAILURE_COUNTS), 0))
+        c["files"] += 1
+        for k in ("items", *FAILURE_COUNTS):
+            c[k] += f[k]
+    return out
+
+
+def failed(c: dict[str, dict[str, int]]) -> bool:
+    return any(x["no_response"] or x["judge_error"] for x in c.values())
+
+
+def failure_line(c: dict[str, dict[str, int]]) -> str:
+    if not c:
+        return "Reads no judged model outputs."
+    per_judge = "; ".join(f"{judge}: {x['items']} answers in {x['files']} file(s), {x['no_response']} no response, "
+                          f"{x['judge_error']} judge error(s), {x['flagged']} flagged" for judge, x in c.items())
+    return f"Read {per_judge}. Failures are not correct in every acc and left out of acc_scored."
+
+
+def slug(heading: str) -> str:
+    """The anchor a Markdown viewer gives a heading."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
 
 
 def _failures(ctx: Context) -> list[str]:
@@ -21,31 +80,132 @@ def _failures(ctx: Context) -> list[str]:
     return lines
 
 
-def write_report(ctx: Context, outcomes: dict[str, tuple[str, str]], modules: dict[str, ModuleType]) -> Path:
-    md_parts = ["# Reproduction report\n"]
-    html_parts = ["<html><head><meta charset='utf-8'><title>Reproduction report</title>"
-                  "<style>body{font-family:sans-serif;max-width:1100px;margin:auto}table{border-collapse:collapse}"
-                  "td,th{border:1px solid #ccc;padding:2px 6px}pre{white-space:pre-wrap}</style></head><body>"
-                  "<h1>Reproduction report</h1>"]
-    for table_id, (state, msg) in outcomes.items():
-        doc = (modules[table_id].__doc__ or "").strip().splitlines()[0]
-        if state != "ok":
-            md_parts.append(f"## {table_id}\n{doc}\n\n_Not built: {msg}_\n")
-            html_parts.append(f"<h2>{html.escape(table_id)}</h2><p>{html.escape(doc)}</p><p><i>Not built: {html.escape(msg)}</i></p>")
-            continue
-        body = Path(msg).read_text(encoding="utf-8")
-        md_parts.append(body.replace(f"# {table_id}", f"## {table_id}", 1))
-        html_parts.append(f"<h2>{html.escape(table_id)}</h2><pre>{html.escape(body)}</pre>")
-        png = ctx.figures / f"{table_id}.png"
-        if png.exists():
-            data = base64.b64encode(png.read_bytes()).decode()
-            html_parts.append(f"<img src='data:image/png;base64,{data}' style='max-width:100%'>")
+def _doc(modules: dict[str, ModuleType], table_id: str) -> str:
+    """The first paragraph of the table module's docstring: what the table is."""
+    return " ".join((modules[table_id].__doc__ or "").strip().split("\n\n")[0].split())
+
+
+def _by_paper(outcomes: dict[str, Outcome]) -> dict[str, list[str]]:
+    groups: dict[str, list[str]] = {}
+    for table_id in sorted(outcomes, key=order):
+        groups.setdefault(paper_of(table_id), []).append(table_id)
+    return groups
+
+
+def _summary_lines(outcomes: dict[str, Outcome], modules: dict[str, ModuleType]) -> tuple[str, list[tuple]]:
+    built = [i for i, o in outcomes.items() if o.state == "ok"]
+    head = f"{len(built)} of {len(outcomes)} tables and figures built."
+    lacking = [(i, o.state, _doc(modules, i), o.message) for i in sorted(outcomes, key=order)
+               if (o := outcomes[i]).state != "ok"]
+    return head, lacking
+
+
+def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleType]) -> Path:
+    head, lacking = _summary_lines(outcomes, modules)
+    parts = ["# Reproduction report\n", f"_{time.strftime('%Y-%m-%d %H:%M')}_ — {head}\n", "## Contents\n"]
+    for bench, ids in _by_paper(outcomes).items():
+        links = [f"[{i}](#{slug(i)})" if outcomes[i].state == "ok" else f"{i} (not built)" for i in ids]
+        parts.append(f"- **{PAPERS.get(bench, bench)}**: " + ", ".join(links))
+    if lacking:
+        parts += ["\n## Not built\n", *[f"- **{i}** ({state}) {doc}: {msg}" for i, state, doc, msg in lacking]]
+    for bench, ids in _by_paper(outcomes).items():
+        parts.append(f"\n# {PAPERS.get(bench, bench)}\n")
+        for table_id in ids:
+            o = outcomes[table_id]
+            if o.state != "ok" or o.table is None:
+                continue
+            link = f"figures/{o.table.figure.name}" if o.table.figure else None
+            parts += [markdown(table_id, o.table, link, level=2), f"_{failure_line(counts(o.table, table_id))}_\n"]
     failures = _failures(ctx)
-    title = "Failures (not correct in every acc; left out of acc_scored)"
-    md_parts.append(f"## {title}\n" + ("\n".join(f"- {f}" for f in failures) or "None.") + "\n")
-    html_parts.append(f"<h2>{title}</h2><ul>"
-                      + "".join(f"<li>{html.escape(f)}</li>" for f in failures) + "</ul></body></html>")
-    md = ctx.results / "report.md"
-    md.write_text("\n".join(md_parts), encoding="utf-8")
-    (ctx.results / "report.html").write_text("".join(html_parts), encoding="utf-8")
-    return md
+    parts.append("\n# Failures (not correct in every acc; left out of acc_scored)\n"
+                 + ("\n".join(f"- {f}" for f in failures) or "None.") + "\n")
+    path = ctx.results / "report.md"
+    path.write_text(relative("\n".join(parts), ctx.results), encoding="utf-8")
+    return path
+
+
+def _html_table_section(table_id: str, t: Table, doc: str, run_links: dict[tuple[str, str, str], str]) -> str:
+    c = counts(t, table_id)
+    out = [f"<section class='table' id='{H.esc(table_id)}'><h3>{H.esc(table_id)}</h3>",
+           f"<p class='caption'>{H.prose(t.caption or doc)}</p>",
+           f"<p class='failures{' some' if failed(c) else ''}'>{H.esc(failure_line(c))}</p>",
+           H.table(t.table)]
+    if t.vs_paper is not None:
+        out.append("<h4>Beside the paper</h4>")
+        out.append(f"<p class='muted'>{H.DIFF_NOTE}</p>" + H.table(t.vs_paper) if not t.vs_paper.empty else
+                   "<p class='muted'>No model and setting in common with the paper's table.</p>")
+    ref = load_reference(table_id)
+    if ref is not None:
+        out.append(f"<details><summary>The paper's numbers ({len(ref)} values, data/reference/{H.esc(table_id)}.csv)"
+                   f"</summary>{H.table(ref)}</details>")
+    for name, df in t.extra.items():
+        out += [f"<h4>{H.esc(name)}</h4>", H.table(df)]
+    if t.figure and t.figure.exists():
+        out.append(H.image(t.figure, table_id))
+    if t.notes:
+        out.append("<h4>Notes</h4><ul>" + "".join(f"<li>{H.prose(n)}</li>" for n in t.notes) + "</ul>")
+    prov = t.provenance.lines()
+    runs = [(r.bench, r.model, r.setting) for r in t.provenance.runs]
+    browse = [f"<a href='{H.esc(run_links[k])}'>{H.esc('/'.join(k[1:]))}</a>" for k in dict.fromkeys(runs)
+              if k in run_links]
+    if prov or browse:
+        out.append("<details><summary>Provenance</summary><ul>" + "".join(f"<li>{H.prose(p)}</li>" for p in prov)
+                   + "</ul>" + (f"<p>Items of the runs read: {', '.join(browse)}</p>" if browse else "")
+                   + "</details>")
+    return "".join(out) + "</section>"
+
+
+def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleType],
+               run_links: dict[tuple[str, str, str], str] | None = None) -> Path:
+    """`run_links`: (bench, model, setting) → the item browser page of that run, relative to the report."""
+    run_links = run_links or {}
+    head, lacking = _summary_lines(outcomes, modules)
+    toc, body = [], []
+    for bench, ids in _by_paper(outcomes).items():
+        name = PAPERS.get(bench, bench)
+        items = []
+        for i in ids:
+            o = outcomes[i]
+            if o.state == "ok":
+                items.append(f"<li><a href='#{H.esc(i)}'>{H.esc(i)}</a></li>")
+            else:
+                items.append(f"<li class='{H.esc(o.state)}' title='{H.esc(o.message)}'>{H.esc(i)} "
+                             f"({'not built' if o.state == 'missing' else 'error'})</li>")
+        toc.append(f"<h3><a href='#paper-{bench}'>{H.esc(name)}</a></h3><ul>{''.join(items)}</ul>")
+        body.append(f"<h2 id='paper-{bench}'>{H.esc(name)}</h2>")
+        body += [_html_table_section(i, outcomes[i].table, _doc(modules, i), run_links) for i in ids
+                 if outcomes[i].state == "ok" and outcomes[i].table is not None]
+    summary = [f"<section id='summary'><h2>Summary</h2><p>{H.esc(head)}</p>"]
+    if lacking:
+        summary.append("<table><thead><tr><th>table</th><th>state</th><th>what it is</th><th>what it lacks</th>"
+                       "</tr></thead><tbody>" + "".join(
+                           f"<tr class='{H.esc(state)}'><td>{H.esc(i)}</td><td class='{'bad' if state == 'error' else ''}'>"
+                           f"{'not built' if state == 'missing' else 'error'}</td><td>{H.prose(doc)}</td>"
+                           f"<td>{H.prose(msg)}</td></tr>" for i, state, doc, msg in lacking) + "</tbody></table>")
+    if run_links:
+        summary.append(f"<p>Every run's items, prompts, responses and verdicts: <a href='#runs'>"
+                       f"{len(run_links)} run browser(s)</a>.</p>")
+    summary.append("</section>")
+    failures = _failures(ctx)
+    tail = ["<section id='failures'><h2>Failures (not correct in every acc; left out of acc_scored)</h2>"
+            + ("<ul>" + "".join(f"<li>{H.esc(f)}</li>" for f in failures) + "</ul>" if failures else "<p>None.</p>")
+            + "</section>"]
+    if run_links:
+        tail.append("<section id='runs'><h2>Runs</h2><ul>" + "".join(
+            f"<li><a href='{H.esc(link)}'>{H.esc('/'.join(k))}</a></li>" for k, link in sorted(run_links.items()))
+            + "</ul></section>")
+    page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Reproduction report</title>"
+            f"<style>{H.STYLE}</style></head><body><nav id='toc'><b><a href='#summary'>Summary</a></b>{''.join(toc)}"
+            f"<h3><a href='#failures'>Failures</a></h3>{'<h3><a href=#runs>Runs</a></h3>' if run_links else ''}</nav>"
+            f"<main><h1>Reproduction report</h1><p class='muted'>{time.strftime('%Y-%m-%d %H:%M')}</p>"
+            + "".join(summary) + "".join(body) + "".join(tail) + "</main></body></html>")
+    path = ctx.results / "report.html"
+    path.write_text(relative(page, ctx.results), encoding="utf-8")
+    return path
+
+
+def write_report(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleType],
+                 run_links: dict[tuple[str, str, str], str] | None = None) -> Path:
+    """Write report.md and report.html; return the .md path."""
+    write_html(ctx, outcomes, modules, run_links)
+    return write_markdown(ctx, outcomes, modules)

@@ -20,6 +20,7 @@ from pathlib import Path
 from types import ModuleType
 
 import analysis
+from analysis.report import Outcome, write_report
 from analysis.table import Context, MissingInputs, write
 
 log = logging.getLogger(__name__)
@@ -37,17 +38,17 @@ def registry() -> dict[str, ModuleType]:
     return dict(sorted(found.items()))
 
 
-def build_one(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> tuple[str, str]:
-    """Build and write one table; return (status, message)."""
+def build_one(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> Outcome:
+    """Build and write one table."""
     try:
         t = modules[table_id].build(table_id, ctx)
     except MissingInputs as e:
-        return "missing", str(e)
+        return Outcome("missing", str(e))
     except Exception as e:  # a broken input or table: said per table, the others are still built
         log.exception("%s failed", table_id)
-        return "error", f"{type(e).__name__}: {e}"
+        return Outcome("error", f"{type(e).__name__}: {e}")
     csv, md = write(table_id, t, ctx.results / "tables")
-    return "ok", str(md)
+    return Outcome("ok", str(md), t)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,13 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     status, outcomes = 0, {}
     for table_id in ids:
         start = time.perf_counter()
-        outcomes[table_id] = build_one(table_id, ctx, modules)
-        state, msg = outcomes[table_id]
-        print(f"{table_id}: {state}: {msg} ({time.perf_counter() - start:.2f}s)")
-        if state == "error" or (state != "ok" and not args.all):
+        o = outcomes[table_id] = build_one(table_id, ctx, modules)
+        print(f"{table_id}: {o.state}: {o.message} ({time.perf_counter() - start:.2f}s)")
+        if o.state == "error" or (o.state != "ok" and not args.all):
             status = 1
     if args.report:
-        from analysis.report import write_report
         print(f"report: {write_report(ctx, outcomes, modules)}")
     return status
 

@@ -3,6 +3,7 @@ and how a table is written: results/tables/<id>.csv, <id>.provenance.json beside
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,24 +84,48 @@ def _md(df: pd.DataFrame) -> str:
     return df.to_markdown(index=False, floatfmt=".2f") if not df.empty else "_(empty)_"
 
 
+def markdown(table_id: str, t: Table, figure_link: str | None, level: int = 1) -> str:
+    """The table as Markdown, its figure linked by `figure_link` (a path relative to where the text goes)."""
+    h = "#" * level
+    parts = [f"{h} {table_id}\n", t.caption + "\n", _md(t.table) + "\n"]
+    if t.vs_paper is not None:
+        parts += [f"{h}# Beside the paper\n", _md(t.vs_paper) if not t.vs_paper.empty
+                  else "_No model and setting in common with the paper's table._", "\n"]
+    for name, df in t.extra.items():
+        parts += [f"{h}# {name}\n", _md(df) + "\n"]
+    if t.figure and figure_link:
+        parts.append(f"![{table_id}]({figure_link})\n")
+    if t.notes:
+        parts += [f"{h}# Notes\n", *[f"- {n}" for n in t.notes], "\n"]
+    if provenance := t.provenance.lines():
+        parts += [f"{h}# Provenance\n", *[f"- {p}" for p in provenance], "\n"]
+    return "\n".join(parts)
+
+
+def relative(text: str, results: Path) -> str:
+    """Text as it stays true when the results folder is moved: the results folder named by its name, the
+    checkout's files by their path in it (messages and notes are written with the paths the code holds)."""
+    for prefix, short in ((str(results.resolve()), results.name), (str(results.absolute()), results.name),
+                          (str(ROOT) + "/", "")):
+        text = text.replace(prefix, short)
+    return text
+
+
 def write(table_id: str, t: Table, out_dir: Path) -> tuple[Path, Path]:
-    """Write <id>.csv, <id>.provenance.json and <id>.md; return the csv and md paths."""
+    """Write <id>.csv, <id>.provenance.json and <id>.md; return the csv and md paths. The figure is also
+    copied to results/figures/ (out_dir's sibling), which the .md links relatively, so that the results
+    folder can be moved or shared on its own."""
     out_dir.mkdir(parents=True, exist_ok=True)
     csv, md = out_dir / f"{table_id}.csv", out_dir / f"{table_id}.md"
     t.table.to_csv(csv, index=False)
     (out_dir / f"{table_id}.provenance.json").write_text(
         json.dumps(t.provenance.as_json(table_id), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    parts = [f"# {table_id}\n", t.caption + "\n", _md(t.table) + "\n"]
-    if t.vs_paper is not None:
-        parts += ["## Beside the paper\n", _md(t.vs_paper) if not t.vs_paper.empty
-                  else "_No model and setting in common with the paper's table._", "\n"]
-    for name, df in t.extra.items():
-        parts += [f"## {name}\n", _md(df) + "\n"]
-    if t.figure:
-        parts.append(f"![{table_id}]({t.figure})\n")
-    if t.notes:
-        parts += ["## Notes\n", *[f"- {n}" for n in t.notes], "\n"]
-    if provenance := t.provenance.lines():
-        parts += ["## Provenance\n", *[f"- {p}" for p in provenance], "\n"]
-    md.write_text("\n".join(parts), encoding="utf-8")
+    link = None
+    if t.figure and t.figure.exists():
+        copy = out_dir.parent / "figures" / t.figure.name
+        copy.parent.mkdir(exist_ok=True)
+        if copy.resolve() != t.figure.resolve():
+            shutil.copyfile(t.figure, copy)
+        link = f"../figures/{copy.name}"
+    md.write_text(relative(markdown(table_id, t, link), out_dir.parent), encoding="utf-8")
     return csv, md

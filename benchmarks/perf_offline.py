@@ -227,7 +227,8 @@ ctx, modules, tables = Context(Path(sys.argv[1]), Path(sys.argv[2])), registry()
 for table_id in modules:
     start = time.perf_counter()
     try:
-        state, msg = build_one(table_id, ctx, modules)
+        o = build_one(table_id, ctx, modules)
+        state, msg = o.state, o.message
     except Exception as e:
         state, msg = "crashed", f"{type(e).__name__}: {e}"
     tables[table_id] = [state, round(time.perf_counter() - start, 2), msg[:200]]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from analysis.report import Outcome
 from data.jsonl import write_jsonl_atomic
 from tests.scripted_server import Reply, ScriptedServer
 
@@ -131,7 +132,7 @@ def test_key_reaches_no_file_and_no_log_in_the_whole_pipeline(tmp_path, monkeypa
         try:
             return build_one(table_id, ctx, modules)
         except Exception as e:  # noqa: BLE001
-            return "error", f"{type(e).__name__}: {e}"
+            return Outcome("error", f"{type(e).__name__}: {e}")
 
     monkeypatch.setattr(analysis.run, "build_one", each_table_on_its_own)
     analysis.run.main(["--all", "--report", "--results", str(results), "--figures", str(figures)])

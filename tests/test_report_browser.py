@@ -1,0 +1,138 @@
+"""The report as a person sees it: results made by the real pipeline (a scripted model and judge behind HTTP),
+the report written, the results folder moved elsewhere, and report.html opened in headless Chromium."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from analysis.inputs import ROOT
+from data.jsonl import write_jsonl_atomic
+from tests.scripted_server import Reply, ScriptedServer
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's package, installed by the test command (setup.sh --with-browser)
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+SUBJECTS = ["Mathematics", "Physics", "Chemistry", "Biology"]
+
+
+def script(body: dict, attempt: int):
+    text = json.dumps(body["messages"])
+    i = int(re.search(r"question (\d+)", text).group(1))
+    if body["model"] == "m":  # the evaluated model: right, wrong, and one request that always fails
+        if i == 5:
+            return Reply.error(500, body="upstream failed")
+        return Reply.ok("Step 1. <b>bold</b> </script> so \\boxed{%d}." % (1 if i % 3 else 2))
+    # the GPTScore judge: a verdict, or a reply it cannot parse (a judge error) for item 7
+    if i == 7:
+        return Reply.ok("I cannot decide.")
+    return Reply.ok("ANSWER: " + ("consistent" if i % 2 else "inconsistent"))
+
+
+def config(path: Path, name: str, model: str, url: str) -> Path:
+    fields = {"name": name, "model": model, "base_urls": [url], "modalities": ["text"], "max_tokens": 16,
+              "max_retries": 1, "backoff_base": 0.01, "concurrency": 4}
+    path.write_text("\n".join(f"{k}: {json.dumps(v)}" for k, v in fields.items()) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def moved_results(tmp_path_factory) -> Path:
+    """Results of omibench cot_boxed (rules and GPTScore), the report written, then the folder moved."""
+    from analysis.run import main as analysis_main
+    from infer.run import main as infer_main
+    from judge.run import main as judge_main
+
+    tmp = tmp_path_factory.mktemp("report")
+    recs = [{"id": f"q{i}", "benchmark": "omibench", "question": f"question {i}", "images": [], "choices": [],
+             "answer": ["1"], "answer_type": "numeric", "subject": SUBJECTS[i % 4]} for i in range(12)]
+    data = tmp / "d.jsonl"
+    write_jsonl_atomic(data, recs)
+    results = tmp / "results"
+    with ScriptedServer(script=script) as srv:
+        model = config(tmp / "model.yaml", "scripted-model", "m", srv.base_url)
+        judge = config(tmp / "judge.yaml", "scripted-judge", "judge", srv.base_url)
+        assert infer_main(["--bench", "omibench", "--data", str(data), "--model", str(model), "--setting",
+                           "cot_boxed", "--results", str(results)]) == 0
+        for j in ("rules", "omibench_gptscore"):
+            assert judge_main(["--bench", "omibench", "--data", str(data), "--model", "scripted-model", "--setting",
+                               "cot_boxed", "--judge", j, "--judge-model", str(judge), "--results", str(results)]) == 0
+    analysis_main(["--all", "--report", "--results", str(results), "--figures", str(tmp / "figures")])
+    moved = tmp / "elsewhere" / "shared-results"
+    moved.parent.mkdir()
+    shutil.move(str(results), moved)
+    shutil.rmtree(tmp / "figures")  # the figures the tables drew: the moved folder must not need them
+    return moved
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def open_page(browser, url: str):
+    """A page at `url`, with every script error and failed load it meets collected in `.problems`."""
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    page.problems = []
+    page.on("pageerror", lambda e: page.problems.append(f"script error: {e}"))
+    page.on("console", lambda m: page.problems.append(f"console: {m.text}") if m.type == "error" else None)
+    page.on("requestfailed", lambda r: page.problems.append(f"failed to load {r.url}"))
+    page.goto(url)
+    page.wait_for_load_state("load")
+    return page
+
+
+def test_markdown_outputs_hold_no_absolute_path_and_their_links_resolve_in_the_moved_folder(moved_results):
+    """Paths into the results folder or the checkout are relative (a data file kept elsewhere is named as it is)."""
+    old_results = str(moved_results.parent.parent / "results")
+    for md in [moved_results / "report.md", moved_results / "report.html", *sorted((moved_results / "tables").glob("*.md"))]:
+        text = md.read_text(encoding="utf-8")
+        assert old_results not in text and str(ROOT) not in text, f"{md.name} holds an absolute path"
+        for link in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text):
+            assert not Path(link).is_absolute() and (md.parent / link).is_file(), f"{md.name}: broken link {link}"
+
+
+def test_report_renders_tables_figures_and_contents_in_the_papers_order(browser, moved_results):
+    page = open_page(browser, (moved_results / "report.html").as_uri())
+    t2 = page.locator("section[id='omibench.T2']")
+    assert t2.locator("table").count() >= 2  # the table and its failures, rendered as tables, not text
+    assert t2.locator("th", has_text="ACC Total").count() == 1
+    failures = t2.locator(".failures").inner_text()
+    assert "rules: 12 answers in 1 file(s), 1 no response, 0 judge error(s)" in failures
+    assert "omibench_gptscore: 12 answers in 1 file(s), 1 no response, 1 judge error(s)" in failures
+    # the paper's numbers, folded until opened
+    ref = t2.locator("details", has_text="The paper's numbers")
+    assert not ref.locator("table").is_visible()
+    ref.locator("summary").click()
+    assert ref.locator("table").is_visible() and ref.locator("td", has_text="24.05").count() >= 1
+    # every figure is embedded and loaded
+    images = page.locator("img.figure")
+    assert images.count() >= 1
+    for k in range(images.count()):
+        assert images.nth(k).evaluate("img => img.complete && img.naturalWidth > 0")
+    # contents by paper in the papers' order, each paper's tables before its figures
+    papers = page.locator("#toc h3").all_inner_texts()
+    assert papers[:5] == ["Think360°", "OMIBench", "MIRA", "C²RBench", "MorphoBench"]
+    omibench = [t.split(" ")[0] for t in page.locator("#toc ul").nth(1).locator("li").all_inner_texts()]
+    kinds = [re.match(r"omibench\.([A-Za-z]+)", t).group(1)[0] for t in omibench]
+    assert kinds.index("F") > max(i for i, k in enumerate(kinds) if k == "T")
+    # the summary says which tables could not be built and what they lack
+    summary = page.locator("#summary").inner_text()
+    assert re.search(r"\d+ of \d+ tables and figures built", summary)
+    assert "omibench.T4" in summary and "Qwen3-VL" in summary
+    page.locator("#toc a[href='#omibench.T2']").click()
+    assert page.evaluate("location.hash") == "#omibench.T2"
+    assert page.problems == []
+
+
+def test_report_escapes_what_models_write(browser, moved_results):
+    html = (moved_results / "report.html").read_text(encoding="utf-8")
+    assert "<b>bold</b>" not in html and "</script> so" not in html
