@@ -100,7 +100,8 @@ def _summary_lines(outcomes: dict[str, Outcome], modules: dict[str, ModuleType])
     return head, lacking
 
 
-def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleType]) -> Path:
+def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleType],
+                   run_links: dict[tuple[str, str, str], str] | None = None) -> Path:
     head, lacking = _summary_lines(outcomes, modules)
     parts = ["# Reproduction report\n", f"_{time.strftime('%Y-%m-%d %H:%M')}_ — {head}\n", "## Contents\n"]
     for bench, ids in _by_paper(outcomes).items():
@@ -119,6 +120,9 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
     failures = _failures(ctx)
     parts.append("\n# Failures (not correct in every acc; left out of acc_scored)\n"
                  + ("\n".join(f"- {f}" for f in failures) or "None.") + "\n")
+    if run_links:
+        parts.append("\n# Runs (item browsers)\n" + "\n".join(f"- [{'/'.join(k)}]({link})"
+                                                          for k, link in sorted(run_links.items())) + "\n")
     path = ctx.results / "report.md"
     path.write_text(relative("\n".join(parts), ctx.results), encoding="utf-8")
     return path
@@ -208,4 +212,4 @@ def write_report(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, 
                  run_links: dict[tuple[str, str, str], str] | None = None) -> Path:
     """Write report.md and report.html; return the .md path."""
     write_html(ctx, outcomes, modules, run_links)
-    return write_markdown(ctx, outcomes, modules)
+    return write_markdown(ctx, outcomes, modules, run_links)

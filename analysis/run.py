@@ -20,6 +20,7 @@ from pathlib import Path
 from types import ModuleType
 
 import analysis
+from analysis.browse import write_browsers
 from analysis.report import Outcome, write_report
 from analysis.table import Context, MissingInputs, write
 
@@ -59,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--results", type=Path, default=Context.results)
     ap.add_argument("--figures", type=Path, default=Context.figures)
-    ap.add_argument("--report", action="store_true", help="also write results/report.md and report.html")
+    ap.add_argument("--report", action="store_true",
+                    help="also write results/report.md, report.html and the item browser of every run (results/browse/)")
     args = ap.parse_args(argv)
     modules = registry()
     if args.list:
@@ -80,7 +82,9 @@ def main(argv: list[str] | None = None) -> int:
         if o.state == "error" or (o.state != "ok" and not args.all):
             status = 1
     if args.report:
-        print(f"report: {write_report(ctx, outcomes, modules)}")
+        pages = write_browsers(ctx.results)  # every run's items, linked from the report
+        links = {(p.bench, p.model, p.setting): p.path.relative_to(ctx.results).as_posix() for p in pages}
+        print(f"report: {write_report(ctx, outcomes, modules, links)}")
     return status
 
 

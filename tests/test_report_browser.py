@@ -136,3 +136,29 @@ def test_report_renders_tables_figures_and_contents_in_the_papers_order(browser,
 def test_report_escapes_what_models_write(browser, moved_results):
     html = (moved_results / "report.html").read_text(encoding="utf-8")
     assert "<b>bold</b>" not in html and "</script> so" not in html
+
+
+def test_item_browser_of_a_run_opens_from_the_report_and_filters(browser, moved_results):
+    report = open_page(browser, (moved_results / "report.html").as_uri())
+    link = report.locator("#runs a", has_text="omibench/scripted-model/cot_boxed")
+    assert link.count() == 1
+    link.click()
+    page = report
+    page.wait_for_selector(".item")
+    # 12 items: the main judge is GPTScore (consistent for odd items); item 5's request failed, item 7's
+    # judge reply could not be read; the rule judge disagrees with GPTScore on items 2, 3, 4, 8, 9 and 10
+    expected = {"all": 12, "correct": 4, "wrong": 6, "failed": 2, "flagged": 0, "disagree": 6}
+    for name, n in expected.items():
+        page.locator(f"button[data-filter='{name}']").click()
+        assert page.locator("#count").inner_text() == str(n), name
+        assert page.locator(".item").count() == n, name
+    page.locator("button[data-filter='failed']").click()
+    assert sorted(page.locator(".item").evaluate_all("els => els.map(e => e.dataset.id)")) == ["q5", "q7"]
+    q5 = page.locator(".item[data-id='q5']").inner_text()
+    assert "upstream failed" in q5 or "HTTP 500" in q5  # the request's error, not an answer
+    page.locator("button[data-filter='all']").click()
+    q2 = page.locator(".item[data-id='q2']")
+    assert "<b>bold</b> </script>" in q2.inner_text()  # what the model wrote, shown as text
+    assert q2.locator("b", has_text="bold").count() == 0
+    assert "question 2" in q2.inner_text()
+    assert page.problems == [] and report.problems == []
