@@ -47,9 +47,9 @@ if [ "$PROFILE" = demo ]; then
   A=data/demo/build/official/morphobench_adapted
   RAW=results/raw/morphobench/smollm2-135m/with_hints+caption.jsonl
   $PY -m pipeline.adapt reasoning --data data/demo/build/morphobench.jsonl --model configs/models/smollm2-135m.yaml \
-      --source "responses:$RAW" --out "$A" --limit 2 --results results
+      --source "responses:$RAW" --out "$A" --limit 2 --results results --max-tokens 256
   $PY -m pipeline.adapt recognition --data data/demo/build/morphobench.jsonl --model configs/models/smollm2-135m.yaml \
-      --out "$A" --limit 2 --results results
+      --out "$A" --limit 2 --results results --max-tokens 256
   $PY -m data.convert morphobench --src "$A" --out data/demo/build/morphobench_adapted.jsonl
   $PY -m pipeline.experiments --profile demo --only morphobench.T2-adapted --results results
   echo "Adapted splits: $A (reports adapt_reasoning.md, adapt_recognition.md)"

@@ -52,6 +52,9 @@ class ModelConfig:
     # When this model judges: decode only the reply form each judge asks for (llama.cpp's `grammar` field),
     # so a small local model's verdicts can be read. Never on for the papers' judges unless configured.
     constrain_judge_replies: bool = False
+    # When this model judges: the reply budget, if not max_tokens (a judge's structured reply can be longer
+    # than the short answers a demo asks for). None: max_tokens.
+    judge_max_tokens: int | None = None
     server: ServerSpec | None = None
     path: str | None = None                  # where the config was read from
     missing_env: tuple[str, ...] = ()        # ${VARS} in base_urls that are not set: not runnable here
@@ -81,6 +84,10 @@ class ModelConfig:
         if not key:
             raise ConfigError(f"{self.path}: api_key_env: environment variable {self.api_key_env} is not set")
         return key
+
+    def judge_params(self) -> dict[str, Any]:
+        """The generation parameters of this model's requests as a judge."""
+        return self.generation_params(max_tokens=self.judge_max_tokens)
 
     def generation_params(self, thinking: str | None = None, **overrides: Any) -> dict[str, Any]:
         """The generation parameters of a request (they are part of its key).
@@ -154,8 +161,9 @@ def load_model_config(path: str | Path) -> ModelConfig:
     unknown_modalities = set(data.get("modalities", [])) - {"text", "image"}
     if unknown_modalities:
         raise ConfigError(f"{path}: modalities: unknown {sorted(unknown_modalities)} (known: text, image)")
-    for key, typ in (("max_tokens", int), ("concurrency", int), ("max_retries", int), ("max_image_pixels", int)):
-        if key in data and (not isinstance(data[key], typ) or isinstance(data[key], bool) or data[key] < 0):
+    for key, typ in (("max_tokens", int), ("judge_max_tokens", int), ("concurrency", int), ("max_retries", int),
+                     ("max_image_pixels", int)):
+        if data.get(key) is not None and (not isinstance(data[key], typ) or isinstance(data[key], bool) or data[key] < 0):
             raise ConfigError(f"{path}: {key}: expected a non-negative integer, got {data[key]!r}")
     for key in ("temperature", "top_p", "connect_timeout", "read_timeout", "backoff_base", "temperature_floor", "params_total_b", "params_active_b"):
         if data.get(key) is not None and not isinstance(data[key], (int, float)):

@@ -41,7 +41,7 @@ def _replies(path: Path) -> dict[str, dict[str, Any]]:
 def answer(asks: list[tuple[Item, Ask]], cfg: ModelConfig, base: Path, results: Path,
            prompts: Path = PROMPTS) -> list[Reply]:
     """A reply to every (item, ask), from the judge's log or the judge model."""
-    params = cfg.generation_params()
+    params = cfg.judge_params()
     deterministic = params.get("temperature") == 0
     by_key: dict[str, Request] = {}
     keys: list[str | None] = []

@@ -248,3 +248,16 @@ def test_a_constrained_judge_model_gets_each_replys_grammar_and_says_so(tmp_path
     (tmp_path / "results" / "judged").rename(tmp_path / "old")
     run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", judge_config(tmp_path, srv2.base_url))
     assert srv2.requests and all("grammar" not in r for r in srv2.requests)
+
+
+def test_a_judge_model_may_have_a_reply_budget_of_its_own(tmp_path, scripted_server):
+    """judge_max_tokens: a model answering in short replies (max_tokens) judges with a longer budget."""
+    srv = scripted_server(script=lambda body, attempt: Reply.ok("ANSWER: consistent"))
+    data, _ = setup(tmp_path)
+    p = tmp_path / "small.yaml"
+    p.write_text(f"name: small\nmodel: m\nbase_urls: [{srv.base_url}]\nmodalities: [text]\nmax_tokens: 128\n"
+                 "judge_max_tokens: 256\n")
+    cfg = load_model_config(p)
+    assert cfg.generation_params()["max_tokens"] == 128 and cfg.judge_params()["max_tokens"] == 256
+    run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
+    assert srv.requests and all(r["max_tokens"] == 256 for r in srv.requests)
