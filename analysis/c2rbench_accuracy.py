@@ -3,10 +3,12 @@ the Multimodal subset (Fig. 9), and text-only LLMs on the Logical, Graph Analysi
 (Fig. 10)."""
 from __future__ import annotations
 
+import textwrap
+
 import pandas as pd
 
 from analysis import c2rbench_common as c2r
-from analysis.plot import save_figure, subplots
+from analysis.plot import bars as draw_bars, save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
@@ -41,16 +43,19 @@ def wide(long: pd.DataFrame, df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 
 def bars(t: pd.DataFrame, keys: list[str], title: str, path, xlabel: str) -> None:
-    keys = [k for k in keys if k in t.columns]
+    """Grouped bars, keys on x; a key without any task of a model (or of the data) is written "no tasks"."""
+    t = t.reindex(columns=[*t.columns, *(k for k in keys if k not in t.columns)])
     fig, ax = subplots(figsize=(max(7, len(keys) * (0.6 + 0.25 * len(t))), 4.5))
     width = 0.8 / max(1, len(t))
     for i, (_, row) in enumerate(t.iterrows()):
-        ax.bar([k + i * width for k in range(len(keys))], row[keys].astype(float), width, label=row["model"])
+        draw_bars(ax, [k + i * width for k in range(len(keys))], row[keys], width, label=row["model"],
+                  missing="no tasks")
     ax.set_xticks([k + 0.4 - width / 2 for k in range(len(keys))], keys, rotation=20, ha="right")
     ax.set_ylabel("accuracy (%)")
     ax.set_xlabel(xlabel)
     ax.set_ylim(0, 100)
-    ax.set_title(title)
+    # the captions are longer than the panel is wide; "T = 0" stays on one line
+    ax.set_title(textwrap.fill(title.replace(" = ", "\u00a0=\u00a0"), 60, break_on_hyphens=False))
     ax.legend(fontsize=8)
     save_figure(fig, path)
 
@@ -88,6 +93,10 @@ def build(table_id: str, ctx: Context) -> Table:
         notes.append("`Overall` and the levels pool the three subsets' tasks (micro-average); §4.4 says Fig. 10 "
                      "also shows the drop with level.")
     table = wide(long, df, keys)
+    gaps = table.set_index("model").reindex(columns=keys).isna()
+    if gaps.any().any():
+        notes.append("No task read (empty or absent cells; 'no tasks' in the figure): " + "; ".join(
+            f"{k} for {', '.join(gaps.index[gaps[k]])}" for k in keys if gaps[k].any()) + ".")
     if table_id == "c2rbench.F9":
         table.insert(1, "MLLM", table["model"].map(kinds))
     fail = long[long["key"] == "Overall"] if "Overall" in set(long["key"]) else long

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import c2rbench_common as c2r
-from analysis.plot import save_figure, subplots
+from analysis.plot import bars, empty_panel, save_figure, subplots
 from analysis.table import Context, MissingInputs, Table
 from judge.judges import RULES
 
@@ -41,15 +41,24 @@ def count_tokens(df: pd.DataFrame, reasoning_text: dict[tuple, str | None]) -> p
     return out
 
 
-def by_dimension(tok: pd.DataFrame) -> pd.DataFrame:
-    """Mean tokens per model and group of each of the four dimensions of Fig. 11."""
+def dimensions(tok: pd.DataFrame) -> list[tuple[str, pd.DataFrame, str, list]]:
+    """The four dimensions of Fig. 11: (name, the responses it groups, column, its values in order)."""
     scored = tok[tok["status"] == "ok"]
     scored = scored.assign(score=scored["correct"].astype(bool).map({True: "1 (correct)", False: "0 (wrong)"}))
-    dims = [("category", tok, "category", c2r.subset_order(tok["category"].dropna())),
+    return [("category", tok, "category", c2r.subset_order(tok["category"].dropna())),
             ("level", tok, "level", c2r.LEVELS), ("score", scored, "score", ["1 (correct)", "0 (wrong)"]),
             ("final answer", tok, "final_answer", ["present", "absent"])]
+
+
+def group_names(tok: pd.DataFrame) -> dict[str, list[str]]:
+    """Every group of each dimension, as the table names them (the figure's x positions)."""
+    return {dim: [c2r.level_name(v) if dim == "level" else v for v in order] for dim, _, _, order in dimensions(tok)}
+
+
+def by_dimension(tok: pd.DataFrame) -> pd.DataFrame:
+    """Mean tokens per model and group of each of the four dimensions of Fig. 11."""
     rows = []
-    for dim, data, col, order in dims:
+    for dim, data, col, order in dimensions(tok):
         for model, g in data.groupby("model"):
             for value in order:
                 h = g[g[col] == value]
@@ -60,18 +69,27 @@ def by_dimension(tok: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def figure(table: pd.DataFrame, path) -> None:
-    models, dims = sorted(table["model"].unique()), list(dict.fromkeys(table["dimension"]))
+def figure(table: pd.DataFrame, groups: dict[str, list[str]], path) -> None:
+    """One panel per model and dimension; a group without a response of the model is written at its place."""
+    models, dims = sorted(table["model"].unique()), list(groups)
     fig, axes = subplots(len(models), len(dims), figsize=(4.5 * len(dims), 3.6 * len(models)), squeeze=False)
     for r, model in enumerate(models):
         for c, dim in enumerate(dims):
-            ax, d = axes[r][c], table[(table["model"] == model) & (table["dimension"] == dim)]
-            for k, part in enumerate(PARTS):
-                ax.bar([x + k * 0.27 for x in range(len(d))], d[part], 0.27, label=part)
-            ax.set_xticks([x + 0.27 for x in range(len(d))], d["group"], rotation=30, ha="right", fontsize=8)
+            ax = axes[r][c]
+            d = table[(table["model"] == model) & (table["dimension"] == dim)].set_index("group")
+            d = d.reindex(groups[dim])
             ax.set_title(f"{model}: by {dim}", fontsize=9)
             ax.set_ylabel("mean tokens per response")
-    axes[0][0].legend(fontsize=8)
+            if d["total"].isna().all():
+                empty_panel(ax, f"no response with a known {dim}")
+                continue
+            for k, part in enumerate(PARTS):
+                bars(ax, [x + k * 0.27 for x in range(len(d))], d[part], 0.27, label=part,
+                     missing="no responses" if k == 1 else "")  # one text per group, at its middle bar
+            ax.set_xticks([x + 0.27 for x in range(len(d))], d.index, rotation=30, ha="right", fontsize=8)
+    drawn = [ax for ax in axes.flat if ax.patches]
+    if drawn:
+        drawn[0].legend(fontsize=8)
     fig.suptitle("Fig. 11: overthinking — mean reasoning / answer / total tokens per response (zero-shot, T = 0)")
     save_figure(fig, path, dpi=110)
 
@@ -101,7 +119,7 @@ def build(table_id: str, ctx: Context) -> Table:
     ).reset_index()
     failures = df.groupby("model")["status"].value_counts().unstack(fill_value=0).reset_index()
     fig = ctx.figures / f"{table_id}.png"
-    figure(table, fig)
+    figure(table, group_names(tok), fig)
     return Table(
         "C²RBench Fig. 11 — overthinking analysis across task category, level, score and final-answer presence: "
         "mean reasoning, answer and total tokens per response.",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import c2rbench_common as c2r
-from analysis.plot import save_figure, subplots
+from analysis.plot import bars, empty_panel, save_figure, stacked_bars, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
@@ -48,17 +48,19 @@ def figure(table: pd.DataFrame, hist: pd.DataFrame, path) -> None:
     fig, ax = subplots(1, 3, figsize=(17, 5))
     ax[0].pie(subsets["tasks"], labels=subsets["subset"], autopct="%1.1f%%", startangle=90)
     ax[0].set_title("Fig. 3: proportion of each subset")
-    bottom = pd.Series(0.0, index=subsets.index)
-    for lv in c2r.LEVELS:
-        ax[1].barh(subsets["subset"], subsets[f"Level {lv} %"], left=bottom, label=f"Level {lv}")
-        bottom += subsets[f"Level {lv} %"].fillna(0)
+    y = range(len(subsets))
+    stacked_bars(ax[1], y, {f"Level {lv}": subsets[f"Level {lv} %"] for lv in c2r.LEVELS}, horizontal=True,
+                 missing="no tasks")
+    ax[1].set_yticks(y, subsets["subset"])
     ax[1].set_xlabel("share of the subset's tasks (%)")
     ax[1].set_title("Fig. 4: difficulty levels in each subset")
     ax[1].legend(loc="lower right")
-    ax[2].bar(hist["num_steps"], hist["tasks"], color="tab:gray")
+    bars(ax[2], hist["num_steps"], hist["tasks"], color="tab:gray")
     ax[2].set_xlabel("annotated reasoning steps")
     ax[2].set_ylabel("tasks")
     ax[2].set_title("Fig. 5: distribution of reasoning steps")
+    if hist.empty:
+        empty_panel(ax[2], "no task has annotated reasoning steps")
     save_figure(fig, path)
 
 

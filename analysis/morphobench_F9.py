@@ -13,7 +13,7 @@ import pandas as pd
 from analysis.experiments import experiment
 from analysis.inputs import DEMO_DATA, ROOT, read_records, shown
 from analysis.morphobench_common import BENCH
-from analysis.plot import save_figure, subplots
+from analysis.plot import bars, empty_panel, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, MissingInputs, Table
@@ -83,14 +83,16 @@ def figure(df: pd.DataFrame, path, scope: str) -> None:
     for ax, level, name in zip(axes.flat, FIELDS, ("L1: task nature", "L2: knowledge closure", "L3: reasoning primitive")):
         counts = df[level].value_counts()
         counts = counts.reindex([*TAXONOMY[level], *(v for v in counts.index if v not in TAXONOMY[level])], fill_value=0)
-        ax.bar(counts.index, counts.values, color="tab:blue", label="items")
+        bars(ax, range(len(counts)), counts.values, color="tab:blue", label="items")  # a class no item has: 0
+        ax.set_xticks(range(len(counts)), counts.index, rotation=45)
         ax.set(title=name, xlabel="class", ylabel="items (count)")
-        ax.tick_params(axis="x", rotation=45)
         ax.legend()
     leaves = df["leaf"].value_counts()
     ax = axes.flat[3]
-    ax.bar(range(1, len(leaves) + 1), leaves.values, color="tab:orange", label=f"{len(leaves)} of 99 leaves observed")
+    bars(ax, range(1, len(leaves) + 1), leaves.values, color="tab:orange", label=f"{len(leaves)} of 99 leaves observed")
     ax.set(title="Leaves <L1, L2, L3> by rank", xlabel="leaf rank", ylabel="items (count)")
+    if leaves.empty:
+        empty_panel(ax, "no item has all three levels")
     ax.legend()
     fig.suptitle(f"MorphoBench taxonomy diversity ({scope})")
     save_figure(fig, path)

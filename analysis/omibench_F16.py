@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.omibench_common import BENCH, METRICS, SETTING, run_records
-from analysis.plot import save_figure, subplots
+from analysis.plot import save_figure, stacked_bars, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, accuracy
 from analysis.table import Context, MissingInputs, Table
@@ -61,16 +61,17 @@ def build(table_id: str, ctx: Context) -> Table:
     sheet.parent.mkdir(parents=True, exist_ok=True)
     sheet.write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in review), encoding="utf-8")
 
-    fig, ax = subplots(figsize=(7, 1 + 0.5 * len(table)))
-    left = np.zeros(len(table))
-    share = table[list(QUADRANTS.values())].div(table["items"].replace(0, np.nan), axis=0).fillna(0) * 100
-    for q in QUADRANTS.values():
-        ax.barh(table["model"], share[q], left=left, label=q)
-        left += share[q].to_numpy()
+    fig, ax = subplots(figsize=(7, 2.4 + 0.5 * len(table)))
+    share = table[list(QUADRANTS.values())].div(table["items"].replace(0, np.nan), axis=0) * 100
+    y = np.arange(len(table))
+    stacked_bars(ax, y, {q: share[q] for q in QUADRANTS.values()}, horizontal=True,
+                 missing="no item scored by both judges")
+    ax.set_yticks(y, table["model"])
+    ax.set_xlim(0, 100)
     ax.set_xlabel("share of items scored by both judges (%)")
     ax.set_ylabel("model")
     ax.set_title("OMIBench Fig. 16: rule judge vs model judge (GPTScore)")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=2)  # below: bars fill the width
     path = save_figure(fig, ctx.figures / f"{table_id}.png")
     shown = pd.DataFrame(review).assign(response=lambda d: d["response"].astype(str).str.slice(0, 160)) if review \
         else pd.DataFrame(columns=["model", "id"])

@@ -10,7 +10,7 @@ import pandas as pd
 
 from analysis.inputs import read_records
 from analysis.omibench_common import BENCH, SUBJECTS
-from analysis.plot import save_figure, subplots
+from analysis.plot import bars, empty_panel, save_figure, stacked_bars, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
@@ -56,15 +56,17 @@ def figure(df: pd.DataFrame, long: pd.DataFrame, path: Path) -> Path:
     fig, (ax1, ax2, ax3) = subplots(1, 3, figsize=(14, 4.5))
     x = np.arange(len(subjects))
     open_, mc = [val[(s, "open-ended items")] for s in subjects], [val[(s, "multiple-choice items")] for s in subjects]
-    ax1.bar(x, open_, label="open-ended")
-    ax1.bar(x, mc, bottom=open_, label="multiple-choice")
+    stacked_bars(ax1, x, {"open-ended": open_, "multiple-choice": mc})
     ax1.set(xticks=x, xticklabels=subjects, xlabel="subject", ylabel="items", title="Items per subject")
     ax1.legend()
-    ax2.bar(x, [val[(s, "avg images")] for s in subjects])
+    bars(ax2, x, [val[(s, "avg images")] for s in subjects])
     ax2.set(xticks=x, xticklabels=subjects, xlabel="subject", ylabel="images per item", title="Average images")
     counts = df["images"].value_counts().sort_index()
-    ax3.bar(counts.index, counts.values)
+    bars(ax3, counts.index, counts.values)
     ax3.set(xlabel="images per item", ylabel="items", title="Image-count distribution")
+    if not subjects:
+        for ax in (ax1, ax2):
+            empty_panel(ax, "no item has a subject")
     fig.suptitle("OMIBench Fig. 2: dataset statistics")
     return save_figure(fig, path)
 

@@ -12,7 +12,7 @@ import pandas as pd
 from analysis.external import external_file
 from analysis.inputs import Run, shown
 from analysis.omibench_common import METRICS, SETTING, metric_verdicts, per_subject
-from analysis.plot import save_figure, subplots
+from analysis.plot import bars as draw_bars, corner_note, empty_panel, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import aliases, beside_paper
 from analysis.stats import spearman
@@ -84,7 +84,13 @@ def scatter(table: pd.DataFrame, corr: pd.DataFrame, x: str, path: Path) -> Path
         # the ρ of the metric drawn (ACC and GPTScore each have an "OMIBench vs <bench>" row)
         mine = corr[(corr["pair"] == f"OMIBench vs {bench}") & (corr["metric"] == x.split()[-1])]
         rho = mine["rho"].iloc[0] if len(mine) else np.nan
-        ax.set(xlabel=f"{bench} score (%)", ylabel=f"{x} (%)", title=f"{bench}: Spearman ρ = {rho:.3f}")
+        shown_rho = f"{rho:.3f}" if pd.notna(rho) else f"undefined ({len(both)} model{'s' * (len(both) != 1)})"
+        ax.set(xlabel=f"{bench} score (%)", ylabel=f"{x} (%)", title=f"{bench}: Spearman ρ = {shown_rho}")
+        if both.empty:
+            empty_panel(ax, f"no model has both a {x} and a {bench} score")
+        left = [m for m in table["model"] if m not in set(both["model"])]
+        if left:
+            corner_note(ax, [", ".join(left) if len(left) <= 4 else f"{len(left)} models"], "without both scores:")
     fig.suptitle("OMIBench Fig. 3(a): ranking consistency with OlympiadBench and MMIU")
     return save_figure(fig, path)
 
@@ -94,7 +100,8 @@ def bars(table: pd.DataFrame, x: str, path: Path) -> Path:
     t = table.sort_values(x)
     fig, ax = subplots(figsize=(max(6, 1.2 * len(t) + 2), 4))
     for i, c in enumerate(cols):
-        ax.bar(np.arange(len(t)) + 0.27 * i, t[c], 0.27, label=c)
+        # NaN: the external file has no score of the model, or the metric's judge did not judge its run
+        draw_bars(ax, np.arange(len(t)) + 0.27 * i, t[c], 0.27, label=c, missing=f"no {c}")
     ax.set_xticks(np.arange(len(t)) + 0.27, t["model"], rotation=20, ha="right")
     ax.set(xlabel="model", ylabel="score (%)", title="OMIBench Fig. 3(d): OMIBench vs MMIU and OlympiadBench", ylim=(0, 100))
     ax.legend(fontsize=8)

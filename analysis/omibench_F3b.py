@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.omibench_common import BENCH, SETTING
-from analysis.plot import save_figure, subplots
+from analysis.plot import bars, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
@@ -37,9 +37,11 @@ def figure(long: pd.DataFrame, bins: list[str], path: Path) -> Path:
     fig, ax = subplots(figsize=(7, 4))
     x = np.arange(len(bins))
     val = long.set_index(["model", "images"])["acc"]
-    ax.bar(x, [val.get((POOLED, b), np.nan) for b in bins], color="lightgray", label=POOLED)
+    # a bin without any item (the release has no one-image item) says so instead of showing no bar
+    bars(ax, x, [val.get((POOLED, b), np.nan) for b in bins], color="lightgray", label=POOLED, missing="no items")
     for model in sorted(set(long["model"]) - {POOLED}):
-        ax.plot(x, [val.get((model, b), np.nan) for b in bins], marker="o", label=model)
+        # unclipped, so a point at 0% shows whole on the axis
+        ax.plot(x, [val.get((model, b), np.nan) for b in bins], marker="o", label=model, clip_on=False)
     ax.set(xticks=x, xticklabels=bins, xlabel="images per item", ylabel="ACC (%)",
            title="OMIBench Fig. 3(b): accuracy by number of images", ylim=(0, 100))
     ax.legend(fontsize=8)
@@ -68,5 +70,7 @@ def build(table_id: str, ctx: Context) -> Table:
         notes=[ACC_NOTE, "Images per item = entries of the item's `images`. The paper states only that single-image "
                "accuracy reaches 40% and falls below 15% at ≥6 images (no table), so there is no reference file.",
                "The official release's items have 2–11 images (data/converters/omibench.py), so bin 1 may be "
-               "empty here although the paper reports one."],
+               "empty here although the paper reports one."]
+        + ([f"No item in bin(s) {', '.join(b for b in bins if items[b] == 0)}: their cells are empty."]
+           if (items == 0).any() else []),
     )

@@ -7,7 +7,7 @@ import pandas as pd
 
 from analysis.inputs import Run, latest
 from analysis.omibench_common import SAMPLING_SETTINGS, run_records, sampling_runs
-from analysis.plot import line_figure
+from analysis.plot import line_figure, not_run_at
 from analysis.provenance import Provenance
 from analysis.scaling import PAPER_KS, parallel_scaling
 from analysis.table import Context, MissingInputs, Table
@@ -47,17 +47,22 @@ def build(table_id: str, ctx: Context) -> Table:
              "avg_at_k_scored", "items", "scored_items", "short", "abstained", "vote_conflicts", "no_response",
              "judge_error", "missing"]]
     ran = df.dropna(subset=["maj_at_k"])
-    not_run = sorted(set(df["k"]) - set(ran["k"]))
+    not_run = [f"{model} {metric}: k = {', '.join(map(str, g.loc[g['maj_at_k'].isna(), 'k']))}"
+               for (model, metric), g in df.groupby(["model", "metric"]) if g["maj_at_k"].isna().any()]
     if not_run:
-        notes.append(f"k beyond the samples any run drew (NaN rows): {not_run}.")
+        notes.append(f"Not run (k beyond the samples the run drew; NaN rows): {'; '.join(not_run)}.")
 
     # one colour per model and metric: maj@k solid with markers, avg@k dashed, pass@k dotted
     curves = [(np.log2(g["k"]), g[col], {"color": f"C{i}", "label": f"{model} {metric} {name}", **style})
               for i, ((model, metric), g) in enumerate(ran.groupby(["model", "metric"]))
               for col, name, style in (("maj_at_k", "maj@k", {"marker": "o"}), ("avg_at_k", "avg@k", {"ls": "--"}),
                                        ("pass_at_k", "pass@k", {"ls": ":"}))]
+    # k beyond the samples a run drew is written "not run" at its place
+    gaps = not_run_at({f"{model} {metric}": dict(zip(np.log2(g["k"]), g["maj_at_k"]))
+                       for (model, metric), g in df.groupby(["model", "metric"])})
     path = line_figure(curves, ctx.figures / f"{table_id}.png", legend_size=6, xlabel="log2 k (number of samples)",
-                       ylabel="score (%)", title="OMIBench Fig. 5(c): parallel scaling (majority vote)")
+                       ylabel="score (%)", title="OMIBench Fig. 5(c): parallel scaling (majority vote)", missing=gaps,
+                       empty="no run drew a sample to vote on")
     return Table(
         "OMIBench Figure 5(c) — parallel scaling: score (%) of the majority-voted answer over k samples at T = 0.6 "
         "(maj@k, the paper's curve), with the mean per-sample score avg@k and unbiased pass@k (not in the paper).",

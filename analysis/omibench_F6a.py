@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.omibench_common import BENCH, METRICS, SETTING, runs_named
-from analysis.plot import save_figure, subplots
+from analysis.plot import bars, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
@@ -69,11 +69,11 @@ def build(table_id: str, ctx: Context) -> Table:
 
     fig, ax = subplots(figsize=(7, 4))
     groups = table[["model", "shots", "metric"]].astype(str).agg(" / ".join, axis=1).tolist()
-    conds = [c for c in order if c in table.columns]
-    width = 0.8 / max(len(conds), 1)
-    for i, c in enumerate(conds):
-        ax.bar(np.arange(len(groups)) + i * width, table[c].astype(float), width, label=c)
-    ax.set_xticks(np.arange(len(groups)) + width * (len(conds) - 1) / 2, groups, fontsize=7)
+    conds = table.reindex(columns=order)  # every condition of the figure: one no model ran is said too
+    width = 0.8 / len(order)
+    for i, c in enumerate(order):
+        bars(ax, np.arange(len(groups)) + i * width, conds[c], width, label=c, missing=f"{c} not run")
+    ax.set_xticks(np.arange(len(groups)) + width * (len(order) - 1) / 2, groups, fontsize=7)
     ax.set_xlabel("model / shots / metric")
     ax.set_ylabel("score (%)")
     ax.set_title("OMIBench Fig. 6(a): in-context learning")
@@ -81,6 +81,7 @@ def build(table_id: str, ctx: Context) -> Table:
     ax.legend(fontsize=7)
     path = save_figure(fig, ctx.figures / f"{table_id}.png")
     fails = df[["model", "shots", "metric", "condition", "setting", "acc", *BESIDE]]
+    gaps = [f"{c} for {g}" for g, (_, row) in zip(groups, conds.iterrows()) for c in order if pd.isna(row[c])]
     return Table(
         "OMIBench Figure 6(a) — score (%) with k demonstrations without images (No-Image), with their first image "
         "(Single-Image) or all images (Multi-Image), and zero-shot CoT, on the same items; demonstration items not scored.",
@@ -89,4 +90,4 @@ def build(table_id: str, ctx: Context) -> Table:
                "`items`: items every condition ran, minus the demonstration items (`excluded_ids` of the ICL runs' "
                "raw manifests), which are dropped from the zero-shot baseline too.",
                "Paper: 3 demonstrations (icl+shots3+…); the demo runs 1. The paper prints no numbers for "
-               "Figure 6(a): no reference file."])
+               "Figure 6(a): no reference file."] + ([f"Not run: {'; '.join(gaps)}."] if gaps else []))

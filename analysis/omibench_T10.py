@@ -13,7 +13,7 @@ from analysis.external import EXAMPLE_NOTE
 from analysis.inputs import read_records, shown
 from analysis.omibench_common import (BENCH, EXTERNAL, SETTING, metric_verdicts, pooled_per_subject,
                                       subject_wide_present)
-from analysis.plot import save_figure, subplots
+from analysis.plot import bars, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
@@ -124,7 +124,8 @@ def build(table_id: str, ctx: Context) -> Table:
     fig, ax = subplots(figsize=(8, 4))
     metrics = [m for m in ("ACC", "GPTScore") if f"{m} Total" in table]
     for i, m in enumerate(metrics):
-        ax.bar(np.arange(len(table)) + i * 0.4, table[f"{m} Total"].astype(float), 0.4, label=m)
+        # a system file without `correct` has no GPTScore; a base run may lack one judge
+        bars(ax, np.arange(len(table)) + i * 0.4, table[f"{m} Total"], 0.4, label=m, missing=f"no {m}")
     ax.set_xticks(np.arange(len(table)) + 0.2 * (len(metrics) - 1), table["model"], rotation=30, ha="right", fontsize=7)
     ax.set_ylabel("total score (%)")
     ax.set_xlabel("base model / system")

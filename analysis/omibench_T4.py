@@ -12,7 +12,7 @@ import pandas as pd
 from analysis.experiments import pairs_of
 from analysis.inputs import Run
 from analysis.omibench_common import METRICS, SETTING, metric_verdicts, paired_tests, per_subject, subject_wide
-from analysis.plot import save_figure, subplots
+from analysis.plot import bars, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
@@ -71,7 +71,8 @@ def figure(long: pd.DataFrame, pairs: list[Pair], path: Path) -> Path:
     fig, axes = subplots(1, len(metrics), figsize=(max(5.0, 1.2 * len(pairs)) * len(metrics), 4.5), squeeze=False)
     for ax, metric in zip(axes[0], metrics):
         for i, (side, name) in enumerate(((1, "Instruct"), (0, "Thinking"))):
-            ax.bar(x + 0.4 * i, [total.get((metric, pair[side]), np.nan) for pair in pairs], 0.4, label=name)
+            bars(ax, x + 0.4 * i, [total.get((metric, pair[side]), np.nan) for pair in pairs], 0.4, label=name,
+                 missing=f"{name} not run")
         ax.set_xticks(x + 0.2, [instruct for _, instruct in pairs], rotation=30, ha="right", fontsize=7)
         ax.set_ylabel(f"{metric} total (%)")
         ax.set_title(metric)

@@ -17,7 +17,7 @@ import yaml
 
 from analysis.experiments import models_of
 from analysis.inputs import Run, data_file, find_runs, latest, read_records, stand_in
-from analysis.plot import save_figure, subplots
+from analysis.plot import NOT_RUN, bars, empty_panel, save_figure, subplots
 from analysis.stats import accuracy_table, counted_correct, mcnemar, micro_average
 from analysis.table import ROOT, Context, MissingInputs
 
@@ -232,27 +232,38 @@ def settings_wide(long: pd.DataFrame, tests: pd.DataFrame, settings: list[str]) 
 
 
 def missing_runs(long: pd.DataFrame, settings: list[str]) -> list[str]:
+    """The empty cells' reasons: a setting a model did not run, or a run one metric's judge did not judge."""
     have = set(zip(long["model"], long["setting"]))
-    return [f"{m}: no {s} run" for m in sorted(set(long["model"])) for s in settings if (m, s) not in have]
+    models, metrics = sorted(set(long["model"])), list(dict.fromkeys(long["metric"]))
+    judged = set(zip(long["model"], long["setting"], long["metric"]))
+    return ([f"{m}: no {s} run" for m in models for s in settings if (m, s) not in have]
+            + [f"{m}: {s} not judged for {k}" for m in models for s in settings for k in metrics
+               if (m, s) in have and (m, s, k) not in judged])
 
 
 def bar_figure(long: pd.DataFrame, settings: list[str], path: Path, title: str) -> Path:
-    """Grouped bars: models on x, one bar per setting, one panel per metric."""
+    """Grouped bars: models on x, one bar per setting, one panel per metric. A setting a model did not run is
+    written at its bar's place ("not run"; "not judged" when another metric's judge has that run)."""
     # A metric without any score (e.g. GPTScore with an unconfigured judge model) gets no empty panel.
     metrics = [m for m in METRICS if long.loc[long["metric"] == m, "acc"].notna().any()] or [long["metric"].iloc[0]]
     models = sorted(set(long["model"]))
+    ran = set(zip(long["model"], long["setting"]))
     fig, axes = subplots(1, len(metrics), figsize=(max(5, 1.6 * len(models) * len(metrics) + 2), 4), squeeze=False)
     width = 0.8 / len(settings)
     for ax, metric in zip(axes[0], metrics):
         sub = long[long["metric"] == metric].set_index(["model", "setting"])["acc"]
         for i, s in enumerate(settings):
-            ax.bar(np.arange(len(models)) + i * width, [sub.get((m, s), np.nan) for m in models], width,
-                   label=LABELS.get(s, s))
+            bars(ax, np.arange(len(models)) + i * width, [sub.get((m, s), np.nan) for m in models], width,
+                 label=LABELS.get(s, s), missing=[f"{LABELS.get(s, s)} {'not judged' if (m, s) in ran else NOT_RUN}"
+                                                  for m in models])
         ax.set_xticks(np.arange(len(models)) + width * (len(settings) - 1) / 2, models, rotation=20, ha="right")
         ax.set_ylabel(f"{metric} (%)")
         ax.set_xlabel("model")
-        ax.set_ylim(bottom=0)
+        top = sub.max() if sub.notna().any() else 0.0
+        ax.set_ylim(0, max(5.0, 1.1 * top))  # a panel of zeros keeps a readable axis
         ax.set_title(metric)
+        if not sub.notna().any():
+            empty_panel(ax, f"no {metric} score: no judged run of {', '.join(LABELS.get(s, s) for s in settings)}")
     axes[0][0].legend(fontsize=8)
     fig.suptitle(title)
     return save_figure(fig, path)

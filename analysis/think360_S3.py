@@ -8,7 +8,7 @@ from collections import Counter
 import pandas as pd
 
 from analysis import think360_common as common
-from analysis.plot import save_figure, subplots
+from analysis.plot import empty_panel, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
@@ -52,6 +52,10 @@ def draw(counts: pd.DataFrame, lengths: list[int], path) -> None:
     right.set_ylabel("questions (count)")
     right.set_title("Question length distribution")
     right.legend()
+    if top.empty:
+        empty_panel(left, "no word in the questions")
+    if not lengths:
+        empty_panel(right, "no question")
     fig.suptitle("Think360° Fig. S3 — question words and lengths")
     save_figure(fig, path, dpi=150)
 

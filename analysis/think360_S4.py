@@ -7,10 +7,11 @@ configs/experiments/think360_S4.yaml, both at Table 3's setting and repeats.
 """
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from analysis import experiments, think360_common as common
-from analysis.plot import save_figure, subplots
+from analysis.plot import corner_note, empty_panel, save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.table import ROOT, Context, MissingInputs, Table
 
@@ -42,11 +43,25 @@ def ratios(pairs: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def draw(table: pd.DataFrame, path) -> None:
+def drawable(row) -> bool:
+    """A bubble needs a finite accuracy ratio and time ratio and a positive token ratio (log scale)."""
+    ratios = (row.acc_ratio, row.token_ratio, row.time_ratio)
+    return all(pd.notna(r) and np.isfinite(r) for r in ratios) and row.token_ratio > 0
+
+
+def draw(table: pd.DataFrame, path, left_out: list[str] = ()) -> None:
+    """The bubbles; a pair whose ratios are undefined (a non-thinking value of 0) is listed in the panel's
+    corner with `left_out` (pairs not run, or judged apart), instead of silently missing."""
     fig, ax = subplots(figsize=(8, 6))
     base = 60  # marker area (pt²) of the non-thinking circle, radius 1; thinking radius × time ratio (Kimi: ×26.7)
     ax.scatter([1], [1], s=base, facecolors="none", edgecolors="grey", label="non-thinking (radius 1)")
+    shown = [drawable(row) for row in table.itertuples(index=False)]
+    unshown = [f"{row.model}: ratio undefined (acc ×{row.acc_ratio:.2g}, tokens ×{row.token_ratio:.2g}, "
+               f"time ×{row.time_ratio:.2g})" for row, ok in zip(table.itertuples(index=False), shown) if not ok]
+    unshown += list(left_out)
     for i, row in enumerate(table.itertuples(index=False)):
+        if not shown[i]:
+            continue
         ax.scatter(row.acc_ratio, row.token_ratio, s=base * row.time_ratio ** 2, alpha=0.4, color=f"C{i}",
                    label=f"{row.model}: ×{row.time_ratio:.1f} time")
         ax.annotate(row.model, (row.acc_ratio, row.token_ratio), ha="center", fontsize=8)
@@ -56,6 +71,10 @@ def draw(table: pd.DataFrame, path) -> None:
     ax.set_ylabel("token ratio, thinking / non-thinking (×, log scale)")
     ax.set_title("Think360° Fig. S4 — thinking mode ablation (bubble radius ∝ time ratio)")
     ax.legend(fontsize=8, markerscale=0.3, loc="best")
+    if not any(shown):
+        empty_panel(ax, "no pair with defined ratios\n" + "\n".join(unshown))
+    else:
+        corner_note(ax, unshown)
     save_figure(fig, path, dpi=150)
 
 
@@ -76,7 +95,8 @@ def build(table_id: str, ctx: Context) -> Table:
                             f"python -m pipeline.experiments --profile paper --only think360.T3 (the same runs)")
     table = ratios(both).merge(both, on="model")
     figure = ctx.figures / f"{table_id}.png"
-    draw(table, figure)
+    draw(table, figure, [f"{pair}: not run" for pair in missing]
+         + [f"{r.model} / {r.partner}: judged apart" for r in mixed.itertuples(index=False)])
     long = table.melt(id_vars="model", value_vars=[f"{m}_ratio" for m in METRICS], var_name="metric",
                       value_name="score")
     notes += [f"Pairs [thinking, non-thinking] from {CONFIG.relative_to(ROOT)}, both sides Table 3's {setting} "
@@ -84,6 +104,10 @@ def build(table_id: str, ctx: Context) -> Table:
               "(think360_common.summarize)."]
     if missing:
         notes.append(f"Pairs without both runs: {', '.join(missing)}.")
+    undefined = [f"{m}_ratio of {model}" for model, row in table.set_index("model").iterrows() for m in METRICS
+                 if not np.isfinite(row[f"{m}_ratio"])]
+    if undefined:
+        notes.append(f"Undefined (the non-thinking value is 0; not drawn): {', '.join(undefined)}.")
     provenance.runs = [r for r in provenance.runs if r.model in set(both["model"]) | set(both["partner"])]
     return Table(
         "Think360° Figure S4 — thinking mode ablation: accuracy ratio (x), token ratio (y) and time ratio (bubble "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import think360_common as common
-from analysis.plot import save_figure, subplots
+from analysis.plot import bars, save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
@@ -33,15 +33,27 @@ def draw(table: pd.DataFrame, path) -> None:
     width = 0.8 / len(INPUTS)
     for i, name in enumerate(INPUTS):
         xs = [k + (i - (len(INPUTS) - 1) / 2) * width for k in range(len(table))]
-        ax.bar(xs, table[name], width, label=name)  # a setting not run has no bar (NaN)
+        bars(ax, xs, table[name], width, label=name, missing=f"{name} not run")
     ax.set_xticks(range(len(table)), table["model"], rotation=20, ha="right")
     ax.set_ylabel("accuracy (%)")
-    ax.set_xlabel("model (no bar: input setting not run)")
+    ax.set_xlabel("model")
     top = table[list(INPUTS)].astype(float).max().max()
     ax.set_ylim(0, max(5.0, 1.1 * top) if pd.notna(top) else 5.0)
     ax.set_title("Think360° Fig. S5 — input settings: IQ, IO, CQ, ICQ")
     ax.legend(title="input")
     save_figure(fig, path, dpi=150)
+
+
+def not_run_notes(table: pd.DataFrame) -> list[str]:
+    """What the NaN cells mean: an input setting not run, and the differences that leaves undefined."""
+    notes = []
+    for what, cols in (("Not run", list(INPUTS)), ("Undefined (a side not run)", list(DIFFS))):
+        gaps: dict[str, list[str]] = {}
+        for model, row in table.set_index("model")[cols].isna().iterrows():
+            if row.any():
+                gaps.setdefault(", ".join(row[row].index), []).append(model)
+        notes += [f"{what}: {names} for {', '.join(models)}." for names, models in gaps.items()]
+    return notes
 
 
 def build(table_id: str, ctx: Context) -> Table:
@@ -63,6 +75,7 @@ def build(table_id: str, ctx: Context) -> Table:
         notes.append("The demo also runs direct+temp0.7+text (question only); Fig. S5 has no such condition, "
                      "so it is not read.")
     both = table.dropna(subset=["IO", "IQ"])
+    notes += not_run_notes(table)
     notes += [common.runs_note(df),
               f"IO below IQ for {int((both['IO'] < both['IQ']).sum())} of {len(both)} models with both "
               "(paper: 60% of cases).",

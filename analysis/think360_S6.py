@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import think360_common as common
-from analysis.plot import save_figure, subplots
+from analysis.plot import bars, empty_panel, save_figure, subplots
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
 
@@ -31,13 +31,16 @@ def draw(table: pd.DataFrame, types: list[str], path) -> None:
         rows = table[table["system"] == group]
         width = 0.8 / max(len(rows), 1)
         for i, (_, row) in enumerate(rows.iterrows()):
-            ax.bar([k + (i - (len(rows) - 1) / 2) * width for k in range(len(types))],
-                   row[types].astype(float).fillna(0), width, label=row["model"])
+            # NaN: the model judged no item of that type (not a 0% accuracy)
+            bars(ax, [k + (i - (len(rows) - 1) / 2) * width for k in range(len(types))], row[types], width,
+                 label=row["model"], missing="no items")
         ax.set_xticks(range(len(types)), types, rotation=25, ha="right")
         ax.set_xlabel("question type")
         ax.set_title(f"{group} models ({len(rows)})")
         if len(rows):
             ax.legend(fontsize=8)
+        else:
+            empty_panel(ax, f"no {group} model among the runs read")
     axes[0].set_ylabel("accuracy (%)")
     top = table[types].astype(float).max().max() if types and len(table) else float("nan")
     axes[0].set_ylim(0, max(5.0, 1.1 * top) if pd.notna(top) else 5.0)  # all-zero bars: keep a visible axis
@@ -60,6 +63,8 @@ def build(table_id: str, ctx: Context) -> Table:
     table = table.sort_values(["system", "ALL"], ascending=[True, False], ignore_index=True)
     figure = ctx.figures / f"{table_id}.png"
     draw(table, types, figure)
+    gaps = table.set_index("model")[types].isna()
+    no_items = [f"{m} ({', '.join(row[row].index)})" for m, row in gaps.iterrows() if row.any()]
     counts = summary[summary["question_type"] != "ALL"][["model", "question_type", "acc", *BESIDE]]
     notes = [common.runs_note(df),
              f"System-2 = mean tokens ≥ {SYSTEM2_MIN_TOKENS} and mean time ≥ {SYSTEM2_MIN_TIME_S:.0f} s "
@@ -67,6 +72,8 @@ def build(table_id: str, ctx: Context) -> Table:
              "module).",
              "Question types are non-exclusive: an item counts in each of its types. Acc over every item × repeat "
              "(direct prompt, T = 0.7).", ACC_NOTE]
+    if no_items:
+        notes.append(f"No judged item of a type (empty cells, 'no items' in the figure): {'; '.join(no_items)}.")
     return Table(
         "Think360° Figure S6 — reasoning performance across question types; models grouped as system-1 / system-2 "
         "by time/token thresholds. Accuracy (%).",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import think360_common as common
-from analysis.plot import save_figure, subplots
+from analysis.plot import corner_note, empty_panel, save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, SCORE_BESIDE, score_table, spearman
 from analysis.table import Context, MissingInputs, Table
@@ -65,6 +65,9 @@ def _scatter(table: pd.DataFrame, path):
             ax.annotate(model, (x, y), fontsize=7)
         ax.set(xlabel=f"{metric} (%)", ylabel="Acc (%)", title=f"{metric} vs accuracy")
         if both.empty:  # never an empty frame: say why nothing is drawn
-            ax.text(0.5, 0.5, "no reasoning tree scored", ha="center", va="center", transform=ax.transAxes)
+            empty_panel(ax, f"no model has both a {metric} score and an Acc")
+        left = table[~table.index.isin(both.index)]
+        corner_note(ax, [f"{m}: {'no tree scored' if pd.isna(v) else 'no Acc (direct run)'}"
+                         for m, v in zip(left["model"], left[metric])])
     fig.suptitle("Think360° Table 5: reasoning width and depth against accuracy")
     return save_figure(fig, path)
