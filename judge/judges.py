@@ -184,13 +184,16 @@ JUDGES = {j.name: j for j in (
     ToTEval(),
     ReasoningReview(),  # MorphoBench Completeness and Logical Coherence (B.4)
     HintReview(),       # MorphoBench Hint Alignment, hint-bearing items only (B.5)
-    taxonomy.LabelJudge("omibench_error", taxonomy.omibench_error),  # F.2: the first fatal error, one of five
-    taxonomy.LabelJudge("c2rbench_error", taxonomy.c2rbench_error),  # A.3: error types and subtypes, several
-    taxonomy.LabelJudge("think360_error", taxonomy.think360_error),  # App. C: width / depth / perception-calculation
+    taxonomy.LabelJudge("omibench_error", taxonomy.omibench_error,  # F.2: the first fatal error, one of five
+                        grammar=grammars.OMIBENCH_ERROR),
+    taxonomy.LabelJudge("c2rbench_error", taxonomy.c2rbench_error,  # A.3: error types and subtypes, several
+                        grammar=grammars.C2RBENCH_ERROR),
+    taxonomy.LabelJudge("think360_error", taxonomy.think360_error,  # App. C: width / depth / perception-calculation
+                        grammar=grammars.THINK360_ERROR),
     taxonomy.LabelJudge("omibench_rationale_quality", taxonomy.rationale_quality,  # B.2: Likert, 5 dims + overall
-                        scores=taxonomy.QUALITY),
+                        scores=taxonomy.QUALITY, grammar=grammars.RATIONALE_QUALITY),
     taxonomy.LabelJudge("omibench_rationale_alignment", taxonomy.rationale_alignment, needs_solution=True,  # B.2
-                        scores=("alignment",)),
+                        scores=("alignment",), grammar=grammars.RATIONALE_ALIGNMENT),
 )}
 
 # What each benchmark is judged with: its rule judge and the paper's LLM judge.

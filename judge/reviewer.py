@@ -251,12 +251,15 @@ def hint_evidence(hints: list[str], steps: list[str], reviews: list[dict[str, An
 Stage = Generator[list["Ask"], list["Reply"], Any]
 
 
-def _ask(prompt: str, values: dict[str, str], check: Check) -> Ask:
-    # judge/judges.py registers the judges of this module, so it is imported when a request is built,
-    # not when this module loads
+def _ask(prompt: str, values: dict[str, str], check: Check, hints: int = 0) -> Ask:
+    """A request of one stage, with the grammar of its reply (a hint check's depends on the item's K hints)."""
+    # judge/judges.py registers the judges of this module and judge/grammars.py reads its value sets, so
+    # both are imported when a request is built, not when this module loads
+    from judge import grammars
     from judge.judges import Ask
 
-    return Ask(prompt, values, reader(check))
+    grammar = grammars.hint_check(hints) if prompt == HINT_CHECK else grammars.REVIEW[prompt]
+    return Ask(prompt, values, reader(check), grammar=grammar)
 
 
 def _error(stage: str, what: str, reply: Reply, **fields: Any) -> Verdict:
@@ -353,7 +356,7 @@ class HintReview:
         check = partial(check_hint, hints=len(hints))
         listed = "\n".join(f"{k}. {h}" for k, h in enumerate(hints, start=1))
         replies = yield [_ask(HINT_CHECK, {"hint_list": listed, "earlier": _earlier(steps, t), "index": str(t),
-                                           "step": step}, check) for t, step in enumerate(steps, start=1)]
+                                           "step": step}, check, len(hints)) for t, step in enumerate(steps, start=1)]
         labels = [f"step {t}" for t in range(1, len(steps) + 1)]
         failed = _failed_checks("hint_check", replies, labels, check, steps)
         if failed:

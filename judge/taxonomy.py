@@ -332,6 +332,7 @@ class LabelJudge:
     needs_solution: bool = False
     prompts: tuple[str, ...] = field(default=())
     scores: tuple[str, ...] = ()  # the fields of its verdicts' score (ratings); none for labels
+    grammar: str | None = None    # its reply's form (judge/grammars.py), for judge models that are constrained
 
     def __post_init__(self) -> None:
         if not self.prompts:
@@ -347,7 +348,7 @@ class LabelJudge:
             return {"status": "judge_error", "stage": self.name, "error": "the record has no reference solution"}
         values = {"response": item.response, "solution": solution, "steps": _text(rec.get("steps")).strip(),
                   "model_answer": rules.final_answer(rec, item.response) or "(no final answer stated)"}
-        (reply,) = yield [Ask(self.prompts[0], values, self.parse, sees_images=True)]
+        (reply,) = yield [Ask(self.prompts[0], values, self.parse, sees_images=True, grammar=self.grammar)]
         if reply.parsed is None:
             return failed(reply, stage=self.name)
         return {"stage": self.name, "raw_judge_reply": reply.text, **reply.parsed}
