@@ -32,9 +32,9 @@ if [ "$PROFILE" = demo ]; then
     G=data/demo/build/official/morpho_g
     rm -rf "$G"
     for level in 1 2 3; do
-      $PY -m data.generate circuits --n 2 --level "$level" --seed 0 --out "$G" --quiet
+      $PY -m data.generate circuits --n 1 --level "$level" --seed 0 --out "$G" --quiet
     done
-    $PY -m data.generate spot_diff --n 3 --rows 6 --cols 11 --seed 0 --out "$G" --quiet
+    $PY -m data.generate spot_diff --n 1 --rows 6 --cols 11 --seed 0 --out "$G" --quiet
     $PY -m data.convert morphobench --src "$G" --out data/demo/build/morpho_g.jsonl
   fi
 fi
