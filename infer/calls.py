@@ -19,6 +19,7 @@ from tqdm import tqdm
 
 from infer.client import ChatClient, RetryPolicy
 from infer.config import ModelConfig
+from infer.launch import Launch, Node, plan_for
 from infer.render import to_wire
 from infer.server import serve
 
@@ -49,8 +50,10 @@ def request_key(messages: list[dict[str, Any]], params: dict[str, Any], model: s
 
 
 def wire_body(cfg: ModelConfig, messages: list[dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
-    """The request as the endpoint expects it: images encoded, the token limit under its field name."""
-    body = {"model": cfg.model, "messages": to_wire(messages, cfg.max_image_pixels), **params}
+    """The request as the endpoint expects it: images encoded (or as file URLs, for a server the harness
+    started here that reads them itself), the token limit under its field name."""
+    as_files = cfg.images_as_files and cfg.launches_server
+    body = {"model": cfg.model, "messages": to_wire(messages, cfg.max_image_pixels, as_files), **params}
     if cfg.token_limit_field != "max_tokens" and "max_tokens" in body:
         body[cfg.token_limit_field] = body.pop("max_tokens")
     return body
@@ -92,12 +95,22 @@ async def _send(pending: list[Request], cfg: ModelConfig, urls: list[str], param
     return stats
 
 
+def servers(pending: list[Request], cfg: ModelConfig, params: dict[str, Any], node: Node | None = None) -> list[Launch]:
+    """The servers a run's pending requests need started ([] if the config gives its endpoints)."""
+    if not cfg.launches_server or not pending:
+        return []
+    return plan_for(cfg, (r.messages() for r in pending), params.get("max_tokens") or cfg.max_tokens, node)
+
+
 def send(pending: list[Request], cfg: ModelConfig, params: dict[str, Any], write: Callable[[dict[str, Any]], None],
-         results: Path, label: str) -> dict[str, int]:
-    """Send every request (starting the model's server if its config says how, for as long as it takes)
-    and `write` one raw line per outcome (to the run's AppendLog); return counts of ok, failed and
-    generated tokens."""
+         results: Path, label: str, node: Node | None = None) -> dict[str, int]:
+    """Send every request (starting the model's servers on the node's GPUs if its config says how, for as
+    long as it takes) and `write` one raw line per outcome (to the run's AppendLog); return counts of ok,
+    failed and generated tokens."""
     if not pending:
         return {"ok": 0, "failed": 0, "tokens": 0}
-    with serve(cfg, results / "logs") as urls:
+    if cfg.engine != "http":
+        from infer.engines import send_offline  # builds on this module; imports an engine only when asked
+        return send_offline(pending, cfg, params, write, node)
+    with serve(cfg, results / "logs", servers(pending, cfg, params, node)) as urls:
         return asyncio.run(_send(pending, cfg, urls, params, write, label))

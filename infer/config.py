@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import os
 import re
+import shutil
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,9 @@ class ConfigError(ValueError):
     pass
 
 
+ENGINES = ("http", "vllm", "lmdeploy")
+
+
 @dataclass(frozen=True)
 class ServerSpec:
     """How to start a model's server: `command` may use {port}, {python} and {pkg:NAME} (a package's folder)."""
@@ -22,6 +27,20 @@ class ServerSpec:
     command: list[str]
     health: str = "/v1/models"
     startup_timeout: float = 300.0
+    tensor_parallel: int | None = None  # GPUs per server ({tp}); None: from params_total_b (infer/launch.py)
+    max_context: int | None = None      # the model's longest context: caps {max_model_len}
+    image_tokens: int = 1280            # tokens one image may take, for {max_model_len}
+
+    def missing_program(self) -> str:
+        """Why this machine cannot start the server ('' if it can): its program is not installed."""
+        first = self.command[0]
+        if first == "{python}":
+            module = self.command[2] if self.command[1:2] == ["-m"] else ""
+            root = module.split(".")[0]
+            return f"the package {root} is not installed" if root and importlib.util.find_spec(root) is None else ""
+        if shutil.which(first) is None and not Path(first).is_file():
+            return f"{first} is not installed (pip install -r requirements-gpu.txt)"
+        return ""
 
 
 @dataclass(frozen=True)
@@ -35,6 +54,9 @@ class ModelConfig:
     token_limit_field: str = "max_tokens"    # OpenAI reasoning models take `max_completion_tokens` instead
     unsupported_params: list[str] = field(default_factory=list)  # never sent (e.g. temperature for o-series)
     max_image_pixels: int | None = 4096 * 4096  # larger images are scaled down before sending (infer/render.py)
+    # A server the harness starts on this machine reads images from the data folder (file:// URLs, the
+    # server's --allowed-local-media-path {media_dir}) instead of receiving them base64-encoded
+    images_as_files: bool = False
     temperature_floor: float | None = None   # a model that rejects 0 gets this instead (C²RBench: 0.001)
     temperature: float = 0.0
     top_p: float | None = None
@@ -56,18 +78,34 @@ class ModelConfig:
     # than the short answers a demo asks for). None: max_tokens.
     judge_max_tokens: int | None = None
     server: ServerSpec | None = None
+    # "http": requests to base_urls (or to the server started from `server`); "vllm" / "lmdeploy": the
+    # engine's offline batch API in this process (infer/engines.py), with `engine_args` for its constructor
+    engine: str = "http"
+    engine_args: dict[str, Any] = field(default_factory=dict)
     path: str | None = None                  # where the config was read from
     missing_env: tuple[str, ...] = ()        # ${VARS} in base_urls that are not set: not runnable here
 
     @property
+    def launches_server(self) -> bool:
+        """Whether a run starts this model's server: it has a command and no endpoint is given."""
+        return self.engine == "http" and self.server is not None and (bool(self.missing_env) or not self.base_urls)
+
+    @property
     def configured(self) -> bool:
-        """Whether its endpoints and key are known here (paper profiles list models a user may not have)."""
-        return not self.missing_env and (not self.api_key_env or bool(os.environ.get(self.api_key_env)))
+        """Whether it can run here (paper profiles list models a user may not have): its endpoints and key
+        are known, or its server or offline engine can be started on this machine."""
+        return not self.why_unconfigured()
 
     def why_unconfigured(self) -> str:
-        missing = list(self.missing_env)
+        if self.engine != "http":
+            found = importlib.util.find_spec(self.engine) is not None
+            return "" if found else f"{self.name}: install {self.engine} (pip install -r requirements-gpu.txt)"
+        missing = [] if self.launches_server else list(self.missing_env)
         if self.api_key_env and not os.environ.get(self.api_key_env):
             missing.append(self.api_key_env)
+        if self.launches_server and self.server is not None and self.server.missing_program():
+            return (f"{self.name}: set {', '.join(self.missing_env)} to a running server, or let the harness "
+                    f"start it: {self.server.missing_program()}")
         return f"{self.name}: set {', '.join(missing)}" if missing else ""
 
     @property
@@ -76,7 +114,7 @@ class ModelConfig:
 
     def api_key(self) -> str:
         """The key from the environment; local servers without a key get a placeholder."""
-        if self.missing_env:
+        if self.missing_env and not self.launches_server:
             raise ConfigError(f"{self.path}: base_urls: environment variable(s) {', '.join(self.missing_env)} not set")
         if not self.api_key_env:
             return "EMPTY"
@@ -152,7 +190,12 @@ def load_model_config(path: str | Path) -> ModelConfig:
         if not isinstance(server.get("command"), list):
             raise ConfigError(f"{path}: server.command: expected a list of arguments")
         server = ServerSpec(**server)
-    if not data.get("base_urls") and server is None:
+    engine = data.get("engine", "http")
+    if engine not in ENGINES:
+        raise ConfigError(f"{path}: engine: {engine!r} is not one of {', '.join(ENGINES)}")
+    if not isinstance(data.get("engine_args", {}), dict):
+        raise ConfigError(f"{path}: engine_args: expected a mapping of the engine's constructor arguments")
+    if not data.get("base_urls") and server is None and engine == "http":
         raise ConfigError(f"{path}: base_urls: give at least one endpoint, or a server to start")
     thinking = data.get("thinking", {})
     if not isinstance(thinking, dict) or not set(thinking) <= {"on", "off", "highest"} or not all(
@@ -161,6 +204,10 @@ def load_model_config(path: str | Path) -> ModelConfig:
     unknown_modalities = set(data.get("modalities", [])) - {"text", "image"}
     if unknown_modalities:
         raise ConfigError(f"{path}: modalities: unknown {sorted(unknown_modalities)} (known: text, image)")
+    for key, value in (server.__dict__ if server else {}).items():
+        if key in ("tensor_parallel", "max_context", "image_tokens") and value is not None and (
+                not isinstance(value, int) or isinstance(value, bool) or value < 1):
+            raise ConfigError(f"{path}: server.{key}: expected a positive integer, got {value!r}")
     for key, typ in (("max_tokens", int), ("judge_max_tokens", int), ("concurrency", int), ("max_retries", int),
                      ("max_image_pixels", int)):
         if data.get(key) is not None and (not isinstance(data[key], typ) or isinstance(data[key], bool) or data[key] < 0):
@@ -168,6 +215,9 @@ def load_model_config(path: str | Path) -> ModelConfig:
     for key in ("temperature", "top_p", "connect_timeout", "read_timeout", "backoff_base", "temperature_floor", "params_total_b", "params_active_b"):
         if data.get(key) is not None and not isinstance(data[key], (int, float)):
             raise ConfigError(f"{path}: {key}: expected a number, got {data[key]!r}")
+    for key in ("constrain_judge_replies", "images_as_files"):
+        if not isinstance(data.get(key, False), bool):
+            raise ConfigError(f"{path}: {key}: expected true or false, got {data[key]!r}")
     if not isinstance(data.get("constrain_judge_replies", False), bool):
         raise ConfigError(f"{path}: constrain_judge_replies: expected true or false, got {data['constrain_judge_replies']!r}")
     return ModelConfig(**data, server=server, path=str(path), missing_env=tuple(missing))
@@ -181,8 +231,8 @@ def _expand_env(urls: list[str]) -> tuple[list[str], list[str]]:
     missing: list[str] = []
 
     def fill(m: re.Match) -> str:
-        value = os.environ.get(m.group(1), m.group(2))
-        if value is None:
+        value = os.environ.get(m.group(1)) or m.group(2)  # set but empty counts as not set
+        if not value:
             missing.append(m.group(1))
             return ""
         return value

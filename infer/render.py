@@ -201,6 +201,21 @@ def _data_url(path: str, max_pixels: int | None = DEFAULT_MAX_PIXELS) -> str:
     return _encoded(path, max_pixels, file_version(path))
 
 
+def _image_url(path: str, max_pixels: int | None, as_files: bool) -> str:
+    """A file:// URL where the server reads the file itself and no resize is needed, else a data URL."""
+    if as_files and not _too_big(path, max_pixels, file_version(path)):
+        return Path(path).resolve().as_uri()
+    return _data_url(path, max_pixels)
+
+
+@lru_cache(maxsize=4096)
+def _too_big(path: str, max_pixels: int | None, version: tuple[int, int] | None) -> bool:
+    from PIL import Image
+
+    with Image.open(path) as im:  # reads the header only
+        return max_pixels is not None and im.width * im.height > max_pixels
+
+
 @lru_cache(maxsize=256)
 def _encoded(path: str, max_pixels: int | None, version: tuple[int, int] | None) -> str:
     from PIL import Image
@@ -217,13 +232,15 @@ def _encoded(path: str, max_pixels: int | None, version: tuple[int, int] | None)
     return f"data:{mime};base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
 
 
-def to_wire(messages: list[dict[str, Any]], max_pixels: int | None = DEFAULT_MAX_PIXELS) -> list[dict[str, Any]]:
-    """Replace image references by base64 data URLs, as the OpenAI chat API expects."""
+def to_wire(messages: list[dict[str, Any]], max_pixels: int | None = DEFAULT_MAX_PIXELS,
+            as_files: bool = False) -> list[dict[str, Any]]:
+    """Replace image references by base64 data URLs, as the OpenAI chat API expects (`as_files`: by
+    file:// URLs, for a server on this machine that may read the data folder)."""
     out = []
     for m in messages:
         if isinstance(m["content"], list):
             content = [
-                {"type": "image_url", "image_url": {"url": _data_url(p["path"], max_pixels)}}
+                {"type": "image_url", "image_url": {"url": _image_url(p["path"], max_pixels, as_files)}}
                 if p["type"] == "image_ref" else p
                 for p in m["content"]
             ]

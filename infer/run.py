@@ -18,10 +18,11 @@ from typing import Any
 from data.jsonl import DataError, write_json_atomic
 from data.dataset import load_records
 from data.records import BENCHMARKS
-from infer.calls import Request, failure, raw_line, request_key, send
+from infer.calls import Request, failure, raw_line, request_key, send, servers
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.manifest import base_manifest, sha256_file
 from infer.icl import DEFAULT_SHOTS, SEED as ICL_SEED
+from infer.launch import GPU_MEMORY_GB, Node, visible_gpus
 from infer.prompting import Prompter
 from infer.render import RenderError, has_images
 from infer.settings import parse_setting
@@ -71,8 +72,11 @@ def finished(latest: dict[tuple, dict[str, Any]]) -> dict[tuple[str, int], str]:
 
 def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = Path("results"), *,
         limit: int | None = None, n: int = 1, overrides: dict[str, Any] | None = None,
-        prompts: Path = PROMPTS, stands_for: str | None = None) -> dict[str, Any]:
-    """Do what is not done yet; return the run's counts (also written to the manifest).
+        prompts: Path = PROMPTS, stands_for: str | None = None, node: Node | None = None,
+        dry_run: bool = False) -> dict[str, Any]:
+    """Do what is not done yet; return the run's counts (also written to the manifest). `node`: the GPUs
+    the model's own servers may use. `dry_run`: write and start nothing; the counts say what would be
+    sent and `servers` the servers that would be started (their commands).
 
     `stands_for`: the setting of the paper this run stands for, recorded in the manifest for the
     tables (a text-only model runs X+caption for the image setting X); by default the setting itself."""
@@ -94,6 +98,10 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     # lock only if another run wrote to the file in between.
     seen, latest = version(), index()
     pending, total, failures = plan(records, data.parent, prompter, cfg, params, n, finished(latest))
+    if dry_run:
+        return {"records": len(records), "requests": total, "sent": 0, "to_send": len(pending),
+                "unrenderable": len(failures), "engine": cfg.engine,
+                "servers": [x.describe() for x in servers(pending, cfg, params, node)]}
     with AppendLog(path) as out:
         if version() != seen:
             latest = index()
@@ -105,7 +113,7 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
                 out.write(raw_line(rid, i, "", cfg, setting, params, failure(reason)))
         log.info("%s/%s/%s: %d requests, %d already done, %d to send, %d unrenderable",
                  bench, cfg.name, setting, total, total - len(pending), len(pending), len(failures))
-        stats = send(pending, cfg, params, out.write, results, f"{cfg.name}/{setting}")
+        stats = send(pending, cfg, params, out.write, results, f"{cfg.name}/{setting}", node)
 
     counts = {"records": len(records), "requests": total, "sent": len(pending),
               "ok": stats["ok"], "failed": stats["failed"], "unrenderable": len(failures),
@@ -121,6 +129,17 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     return counts
 
 
+def add_node_args(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--gpus", help="GPUs for the model's own servers, e.g. 0-7: split into tensor-parallel "
+                    "groups, one server each (default: CUDA_VISIBLE_DEVICES)")
+    ap.add_argument("--gpu-memory-gb", type=float, default=GPU_MEMORY_GB,
+                    help="memory of one GPU, for the tensor-parallel size (default: %(default)s, the papers' A800)")
+
+
+def node_from(args: argparse.Namespace) -> Node:
+    return Node(tuple(visible_gpus(args.gpus)), args.gpu_memory_gb)
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -133,15 +152,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-tokens", type=int)
     ap.add_argument("--temperature", type=float)
     ap.add_argument("--results", type=Path, default=Path("results"))
+    add_node_args(ap)
+    ap.add_argument("--dry-run", action="store_true", help="print what would be sent and the servers that would "
+                    "be started (their commands), then stop: nothing is written or started")
     args = ap.parse_args(argv)
     try:
         cfg = load_model_config(args.model)
         counts = run(args.bench, args.data, cfg, args.setting, args.results, limit=args.limit, n=args.n,
-                     overrides={"max_tokens": args.max_tokens, "temperature": args.temperature})
+                     overrides={"max_tokens": args.max_tokens, "temperature": args.temperature},
+                     node=node_from(args), dry_run=args.dry_run)
     except (DataError, ConfigError, TemplateError, LockedError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     path = raw_path(args.results, args.bench, cfg.name, args.setting)
+    if args.dry_run:
+        print(f"{path}: would send {counts['to_send']} of {counts['requests']} requests "
+              f"({counts['unrenderable']} unrenderable) with engine {counts['engine']}")
+        print(f"servers to start: {len(counts['servers'])}" + "".join(f"\n  {c}" for c in counts["servers"]))
+        return 0
     print(f"{path}: sent {counts['sent']} ({counts['ok']} ok, {counts['failed']} failed), "
           f"{counts['unrenderable']} unrenderable, {counts['requests'] - counts['sent']} already done")
     return 0

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import importlib.util
 import logging
 import os
 import signal
@@ -14,9 +13,10 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from infer.config import ModelConfig, ServerSpec
+from infer.launch import Launch, Needs, fill, plan
 
 log = logging.getLogger(__name__)
 
@@ -25,23 +25,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def _package_dir(name: str) -> str:
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError(f"server command needs the package {name!r}, which is not installed")
-    return spec.submodule_search_locations[0]
-
-
-def expand(arg: str, port: int) -> str:
-    """Fill {port}, {python} and {pkg:NAME} in one command argument."""
-    out = arg.replace("{port}", str(port)).replace("{python}", sys.executable)
-    while "{pkg:" in out:
-        start = out.index("{pkg:")
-        end = out.index("}", start)
-        out = out[:start] + _package_dir(out[start + 5:end]) + out[end + 1:]
-    return out
 
 
 def _die_with_parent() -> None:
@@ -66,68 +49,89 @@ def _wait_healthy(proc: subprocess.Popen, url: str, spec: ServerSpec, log_path: 
     raise RuntimeError(f"model server did not answer {url} within {spec.startup_timeout:.0f}s; log {log_path}")
 
 
-# While a kept() block is open: the servers started in it (by command), reused by every serve() call.
-_kept: dict[tuple[str, ...], list[str]] | None = None
-_kept_stack: contextlib.ExitStack | None = None
+# While a kept() block is open: the one set of servers it keeps (by commands and GPUs) and what stops them.
+_kept: dict[str, Any] | None = None
 
 
 @contextlib.contextmanager
 def kept() -> Iterator[None]:
-    """Within this block a model server, once started, stays up for every later run of the same command
-    (a whole experiment sweep starts it once, not once per run); all are stopped when the block ends."""
-    global _kept, _kept_stack
+    """Within this block a model's servers, once started, stay up for every later run of the same
+    command (a whole experiment sweep starts them once, not once per run). One set at a time: a run that
+    needs other servers stops these first (on a GPU node both would not fit), and the block's end stops
+    the last."""
+    global _kept
     if _kept is not None:  # nested: the outer block owns the servers
         yield
         return
-    with contextlib.ExitStack() as stack:
-        _kept, _kept_stack = {}, stack
-        try:
-            yield
-        finally:
-            _kept, _kept_stack = None, None
+    _kept = {}
+    try:
+        yield
+    finally:
+        if _kept.get("stack"):
+            _kept["stack"].close()
+        _kept = None
 
 
 @contextlib.contextmanager
-def serve(cfg: ModelConfig, log_dir: Path) -> Iterator[list[str]]:
-    """Yield base URLs: the config's own, or those of a server started here and stopped on exit (at the end
-    of the enclosing kept() block, if there is one)."""
-    if cfg.server is None:
+def serve(cfg: ModelConfig, log_dir: Path, launches: list[Launch] | None = None) -> Iterator[list[str]]:
+    """Yield base URLs: the config's own, or those of the servers started here (`launches`, by default
+    one as the config says) and stopped on exit — or kept for later runs inside a kept() block."""
+    if not cfg.launches_server:
         yield cfg.base_urls
         return
-    if _kept is not None and _kept_stack is not None:
-        command = tuple(cfg.server.command)
-        if command not in _kept:
-            _kept[command] = _kept_stack.enter_context(_started(cfg, log_dir))
-        yield _kept[command]
+    launches = launches or plan(cfg, Needs(), None)
+    if _kept is not None:
+        key = tuple((tuple(x.command), x.gpus) for x in launches)
+        if _kept.get("key") != key:
+            if _kept.get("stack"):
+                _kept["stack"].close()
+            _kept.clear()
+            stack = contextlib.ExitStack()
+            _kept.update(key=key, stack=stack, urls=stack.enter_context(_started(cfg, launches, log_dir)))
+        yield _kept["urls"]
         return
-    with _started(cfg, log_dir) as urls:
+    with _started(cfg, launches, log_dir) as urls:
         yield urls
 
 
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
 @contextlib.contextmanager
-def _started(cfg: ModelConfig, log_dir: Path) -> Iterator[list[str]]:
+def _started(cfg: ModelConfig, launches: list[Launch], log_dir: Path) -> Iterator[list[str]]:
+    """Start every server at once (they load in parallel), wait until each answers, stop all on exit —
+    also on Ctrl-C, SIGTERM or an error in any of them."""
     assert cfg.server is not None
-    port = free_port()
-    cmd = [expand(a, port) for a in cfg.server.command]
     log_dir.mkdir(parents=True, exist_ok=True)
-    log_path = log_dir / f"server-{cfg.name}.log"
-    log.info("starting model server for %s on port %d (log: %s)", cfg.name, port, log_path)
-    with open(log_path, "w") as log_file:
-        proc = subprocess.Popen(cmd, stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                preexec_fn=_die_with_parent, start_new_session=True)
+    procs: list[tuple[subprocess.Popen, str, Path]] = []
     # SIGTERM to us (a scheduler, `kill`) must still reach the `finally` below.
     previous = signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     try:
-        base = f"http://127.0.0.1:{port}"
-        _wait_healthy(proc, base + cfg.server.health, cfg.server, log_path)
-        yield [base + "/v1"]
+        for i, launch in enumerate(launches):
+            port = free_port()
+            cmd = [fill(a, {"port": str(port)}) for a in launch.command]
+            suffix = f"-{i}" if len(launches) > 1 else ""
+            log_path = log_dir / f"server-{cfg.name}{suffix}.log"
+            log.info("starting model server for %s on port %d%s (log: %s)", cfg.name, port,
+                     f", GPUs {','.join(map(str, launch.gpus))}" if launch.gpus else "", log_path)
+            with open(log_path, "w") as log_file:
+                proc = subprocess.Popen(cmd, stdout=log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                        env={**os.environ, **launch.env()}, preexec_fn=_die_with_parent,
+                                        start_new_session=True)
+            procs.append((proc, f"http://127.0.0.1:{port}", log_path))
+        for proc, base, log_path in procs:
+            _wait_healthy(proc, base + cfg.server.health, cfg.server, log_path)
+        yield [base + "/v1" for _, base, _ in procs]
     finally:
         signal.signal(signal.SIGTERM, previous)
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-        log.info("model server for %s stopped", cfg.name)
+        for proc, _, _ in procs:
+            _stop(proc)
+        if procs:
+            log.info("model server%s for %s stopped", "s" if len(procs) > 1 else "", cfg.name)

@@ -27,6 +27,7 @@ from data.jsonl import DataError
 from infer import generation, server
 from infer import run as infer_run
 from infer.config import ConfigError, ModelConfig, load_model_config
+from infer.launch import Node
 from infer.experiment_spec import DEMO_MODEL, EXPERIMENTS, PAPER_MODELS, Experiment, load_experiment
 from infer.settings import parse_setting
 from infer.store import LockedError
@@ -108,10 +109,11 @@ def shared_file_conflicts(experiments: list[Experiment]) -> list[str]:
     return generation.conflicts(effective)
 
 
-def run_job(job: Job, results: Path) -> dict[str, Any]:
-
+def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = False) -> dict[str, Any]:
     counts = infer_run.run(job.exp.benchmark, job.data, job.cfg, job.setting, results, limit=job.limit, n=job.n,
-                           stands_for=job.stands_for)
+                           stands_for=job.stands_for, node=node, dry_run=dry_run)
+    if dry_run:
+        return {"to send": counts["to_send"], "servers": "; ".join(counts["servers"]) or "none"}
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
     for judge in job.judges:
         # An LLM judge runs once per judge model; its verdicts share one file, keyed by the judge model.
@@ -141,7 +143,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", choices=("demo", "paper"), default="demo")
     ap.add_argument("--only", nargs="+", help="experiment ids to run")
     ap.add_argument("--results", type=Path, default=Path("results"))
+    infer_run.add_node_args(ap)
+    ap.add_argument("--dry-run", action="store_true", help="print each run's requests to send and the servers it "
+                    "would start, then stop: nothing is written, started or judged")
     args = ap.parse_args(argv)
+    try:
+        node = infer_run.node_from(args)
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     files = args.files or sorted(EXPERIMENTS.glob("*.yaml"))
     status, skipped, report, chosen, todo = 0, [], [], [], []
     loaded = []
@@ -180,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
             what = f"{job.exp.id}: {job.cfg.name if job.cfg else '?'} / {job.setting}"
             bar.set_postfix_str(what, refresh=True)
             try:
-                report.append((what, run_job(job, args.results)))
+                report.append((what, run_job(job, args.results, node, args.dry_run)))
             except (DataError, ConfigError, TemplateError, LockedError, ValueError, RuntimeError) as e:
                 print(f"error: {what}: {e}", file=sys.stderr)
                 status = 1

@@ -55,3 +55,17 @@ def test_kept_stops_its_servers_when_the_block_fails(tmp_path):
     with server.serve(config(), tmp_path) as urls:  # and serve() is back to one server per run
         pass
     assert not listening(urls[0])
+
+
+def test_kept_holds_one_set_of_servers_a_different_command_stops_the_previous_first(tmp_path):
+    other = ModelConfig(name="o", model="o", server=ServerSpec(config().server.command + ["--directory", str(tmp_path)],
+                                                                health="/", startup_timeout=30))
+    with server.kept():
+        with server.serve(config(), tmp_path) as first:
+            pass
+        with server.serve(other, tmp_path) as second:
+            assert listening(second[0])
+            assert not listening(first[0]), "on a GPU node two models' servers would not fit side by side"
+        with server.serve(config(), tmp_path) as third:
+            assert third != first and not listening(second[0])
+    assert not listening(third[0])
