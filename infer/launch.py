@@ -9,7 +9,8 @@ placeholders filled here for the run at hand:
     {max_images}     the most images one pending request carries (vLLM's --limit-mm-per-prompt)
     {max_model_len}  the longest pending prompt (estimated) plus the run's max_tokens, in whole kilotokens,
                      capped at `server.max_context`
-    {media_dir}      the data folder, for servers that read images as local files
+    {media_dir}      the folder holding every image of the pending requests, for servers that read them
+                     as local files (`images_as_files: true`)
     {python}, {pkg:NAME}   this interpreter; an installed package's folder
 
 `--gpus 0-7` (or CUDA_VISIBLE_DEVICES) is split into groups of {tp} GPUs; each group gets a server with
