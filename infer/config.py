@@ -30,6 +30,7 @@ class ServerSpec:
     tensor_parallel: int | None = None  # GPUs per server ({tp}); None: from params_total_b (infer/launch.py)
     max_context: int | None = None      # the model's longest context: caps {max_model_len}
     image_tokens: int = 1280            # tokens one image may take, for {max_model_len}
+    replicas: int = 1                   # copies to start where no GPUs are named (CPU data parallelism)
 
     def missing_program(self) -> str:
         """Why this machine cannot start the server ('' if it can): its program is not installed."""
@@ -205,7 +206,7 @@ def load_model_config(path: str | Path) -> ModelConfig:
     if unknown_modalities:
         raise ConfigError(f"{path}: modalities: unknown {sorted(unknown_modalities)} (known: text, image)")
     for key, value in (server.__dict__ if server else {}).items():
-        if key in ("tensor_parallel", "max_context", "image_tokens") and value is not None and (
+        if key in ("tensor_parallel", "max_context", "image_tokens", "replicas") and value is not None and (
                 not isinstance(value, int) or isinstance(value, bool) or value < 1):
             raise ConfigError(f"{path}: server.{key}: expected a positive integer, got {value!r}")
     for key, typ in (("max_tokens", int), ("judge_max_tokens", int), ("concurrency", int), ("max_retries", int),

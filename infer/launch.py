@@ -167,10 +167,8 @@ def plan(cfg: ModelConfig, needs: Needs, node: Node | None = None) -> list[Launc
               "max_model_len": str(max_model_len(cfg, needs)), "python": sys.executable}
     command = [fill(a, values) for a in cfg.server.command]
     uses_tp = any("{tp}" in a for a in cfg.server.command)
-    if not gpus:
-        return [Launch(command)]
-    if not uses_tp:  # a server that takes no GPU count (the embedded CPU model): one, on all the GPUs named
-        return [Launch(command, tuple(gpus))]
+    if not gpus or not uses_tp:  # no GPU named, or a server that takes no GPU count (a CPU model)
+        return [Launch(command, tuple(gpus))] * cfg.server.replicas
     if tp > len(gpus):
         raise ConfigError(f"{cfg.name}: needs {tp} GPUs per server (tensor parallel), but --gpus gives "
                           f"{len(gpus)}: give more GPUs, set server.tensor_parallel, or span nodes with "

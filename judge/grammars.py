@@ -43,7 +43,7 @@ CHAR = r"[ !#-\[\]-~]"   # printable ASCII but '"' and '\': valid in a JSON stri
 SOLID = r"[!#-\[\]-~]"   # the same without the blank: a text starting with it is never blank
 PERCENT = '("100" | [1-9]? [0-9])'
 LIKERT = "[1-5]"
-STEPS, STEP_CHARS = 3, 36  # a breakdown: 1–3 steps of at most 36 characters
+STEPS, STEP_CHARS = 2, 36  # a breakdown: 1–2 steps of at most 36 characters
 HINTS_NAMED = 3            # a hint check names at most three relevant hints
 
 

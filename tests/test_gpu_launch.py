@@ -201,3 +201,15 @@ def test_dry_run_prints_the_servers_it_would_start_and_writes_nothing(tmp_path, 
         assert "--limit-mm-per-prompt '{\"image\": 6}'" in x and "--tensor-parallel-size 1" in x
         media = Path(x.split("--allowed-local-media-path ")[1].split()[0])
         assert images and all(i.resolve().is_relative_to(media) for i in images)
+
+
+def test_replicas_start_copies_of_a_cpu_server_and_requests_spread_over_them(tmp_path):
+    from infer.run import raw_path, run
+    spec = ServerSpec([sys.executable, str(ROOT / "tests" / "fake_engine_server.py"), "--port", "{port}"],
+                      replicas=2, startup_timeout=60)
+    cfg = ModelConfig(name="cpu", model="cpu-model", server=spec, concurrency=1, max_tokens=16)
+    assert [x.gpus for x in launch.plan(cfg, Needs())] == [(), ()]
+    run("omibench", write_data(tmp_path / "d.jsonl", 12), cfg, "cot_boxed", tmp_path / "res")
+    lines = raw_path(tmp_path / "res", "omibench", "cpu", "cot_boxed").read_text().splitlines()
+    ports = {json.loads(json.loads(x)["response"])["server"]["port"] for x in lines}
+    assert len(ports) == 2 and not any(listening(f"http://127.0.0.1:{p}") for p in ports)
