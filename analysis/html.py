@@ -12,13 +12,14 @@ from typing import Any
 
 import pandas as pd
 
+from analysis.table import EMPTY_CELL
+
 # |ours − paper| relative to |paper|: within 5 % "close", within 20 % "near", beyond "far". Relative, because
 # the tables hold accuracies in points, fractions and correlations alike.
 CLOSE, NEAR = 0.05, 0.20
 DIFF_NOTE = ("diff = ours − paper; coloured by its size relative to the paper's value: "
              "<span class='close'>within 5 %</span>, <span class='near'>within 20 %</span>, "
              "<span class='far'>beyond</span>")
-EMPTY_CELL = "—"  # NaN: a setting not run, or a quantity undefined for the row (the table's notes say which)
 
 
 def esc(text: Any) -> str:

@@ -13,6 +13,8 @@ from analysis.inputs import ROOT, DataFile, MissingInputs, Run, chosen_runs, dat
 from analysis.provenance import JudgeChoice, Provenance
 from judge.judges import DEFAULT_JUDGES, RULES
 
+EMPTY_CELL = "—"  # NaN: a setting not run, or a quantity undefined for the row (the table's notes say which)
+
 __all__ = ["ROOT", "Context", "MissingInputs", "Table", "write"]
 
 
@@ -81,7 +83,11 @@ class Table:
 
 
 def _md(df: pd.DataFrame) -> str:
-    return df.to_markdown(index=False, floatfmt=".2f") if not df.empty else "_(empty)_"
+    """A NaN cell (a setting not run, or a quantity undefined for the row) is written as the HTML report
+    writes it."""
+    if df.empty:
+        return "_(empty)_"
+    return df.astype(object).where(df.notna(), None).to_markdown(index=False, floatfmt=".2f", missingval=EMPTY_CELL)
 
 
 def markdown(table_id: str, t: Table, figure_link: str | None, level: int = 1) -> str:

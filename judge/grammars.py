@@ -19,7 +19,8 @@ GPTSCORE = 'root ::= "ANSWER: " ("consistent" | "inconsistent")'
 CORRECT_INCORRECT = 'root ::= "Correct" | "Incorrect"'
 CORRECT_INCORRECT_LOWER = 'root ::= "correct" | "incorrect"'
 JUDGEMENT_01 = 'root ::= "Judgement: " ("1" | "0")'
-EXTRACTED_ANSWER = r'root ::= [^\n\[]{1,60} | "[NO ANSWER]"'
+# An answer never starts with a blank or '<' (the prompts' own <<<RESPONSE_START>>> markers are not answers)
+EXTRACTED_ANSWER = r'root ::= [^\n\[< ] [^\n\[]{0,59} | "[NO ANSWER]"'
 TRUE_FALSE = 'root ::= "True" | "False"'
 MORPHO_CORRECTNESS = r'''root ::= "{\"reasoning\": \"" [^"\\\n]{0,160} "\", \"is_correct\": " ("0" | "1") "}"'''
 # A root and up to three children with fixed ids: a tree judge.tot can always read. (A grammar cannot make a

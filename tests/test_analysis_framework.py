@@ -135,3 +135,11 @@ def test_responses_flagged_as_addressing_the_judge_are_counted(tmp_path):
     judged.write_text("".join(json.dumps(x) + "\n" for x in lines))
     t = build("omibench.T2", Context(res, tmp_path / "fig"))
     assert t.extra["Failures"].iloc[0]["flagged"] == 1
+
+
+def test_markdown_writes_an_undefined_cell_as_the_html_report_does():
+    import numpy as np
+    import pandas as pd
+    from analysis.table import EMPTY_CELL, _md
+    text = _md(pd.DataFrame({"model": ["a", "b"], "acc": [12.345, np.nan], "n": [9, 0]}))
+    assert "nan" not in text and f"| {EMPTY_CELL}" in text and "12.35" in text
