@@ -142,4 +142,4 @@ def test_markdown_writes_an_undefined_cell_as_the_html_report_does():
     import pandas as pd
     from analysis.table import EMPTY_CELL, _md
     text = _md(pd.DataFrame({"model": ["a", "b"], "acc": [12.345, np.nan], "n": [9, 0]}))
-    assert "nan" not in text and f"| {EMPTY_CELL}" in text and "12.35" in text
+    assert "nan" not in text and EMPTY_CELL in text.splitlines()[-1] and "12.35" in text
