@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|$)", re.S | re.I)
 ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.S | re.I)
@@ -38,6 +39,7 @@ def superscripts(text: str) -> str:
     return _SUPERSCRIPT_RUN.sub(lambda m: "^{" + "".join(_SUPERSCRIPT[c] for c in m.group()) + "}", text)
 
 
+@lru_cache(maxsize=1024)  # a response is cleaned again by each reading of it (final answer, candidates)
 def clean(text: str) -> str:
     """NFKC (full-width letters and digits become ASCII), superscripts as exponents, reasoning blocks
     removed, outer space cut.
@@ -85,18 +87,25 @@ def last_line(text: str) -> str | None:
     return strip_decoration(lines[-1]) if lines else None
 
 
+_FULL_STOP = re.compile(r"[.。]+$")
+_DOLLARS = re.compile(r"^\$+|\$+$")
+_MATH_DELIMITERS = re.compile(r"^\\\(|\\\)$|^\\\[|\\\]$")
+
+
+@lru_cache(maxsize=16_384)  # the same short answers come back in every response
 def strip_decoration(s: str) -> str:
     """Markdown emphasis, math delimiters and a closing full stop around an answer."""
     prev = None
     while prev != s:  # peel in any order: "**$\frac{3}{4}$**." → \frac{3}{4}
         prev = s
         s = s.strip().strip("*_`").strip()
-        s = re.sub(r"[.。]+$", "", s).rstrip()  # a sentence's full stop is never part of an answer
-        s = re.sub(r"^\$+|\$+$", "", s).strip()
-        s = re.sub(r"^\\\(|\\\)$|^\\\[|\\\]$", "", s).strip()
+        s = _FULL_STOP.sub("", s).rstrip()  # a sentence's full stop is never part of an answer
+        s = _DOLLARS.sub("", s).strip()
+        s = _MATH_DELIMITERS.sub("", s).strip()
     return s
 
 
+@lru_cache(maxsize=1024)  # score() and answer_candidates() both read the same final text
 def extract_answer(text: str, prefer_tag: bool = False) -> str | None:
     """The final answer as a string, or None if the text states none.
 
