@@ -13,7 +13,8 @@ answers by similarity — with the guards the authors' scorer lacks:
 - a multi-part gold needs every part, in order, however the parts are separated (judge/parts.py).
 A crash inside math-verify is a `MatchError`: the verdict becomes a judge error, not a wrong answer.
 Where math-verify's verdict is certain without asking it, it is not asked: formulas of a closed grammar
-are read directly (judge/formula.py).
+are read directly (judge/formula.py), and a sentence that cannot be the gold's formula is not parsed
+(judge/prose.py).
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from math_verify.errors import TimeoutException
 from math_verify.utils import timeout
 from sympy import Number, Rational
 
-from judge import formula
+from judge import formula, prose
 from judge.extract import clean, option_letters, strip_decoration, unwrap_latex
 from judge.numbers import EPS, numbers_close  # noqa: F401  (EPS re-exported)
 from judge.parts import flat_parts, labelled_parts, split_parts  # noqa: F401  (split_parts re-exported)
@@ -186,6 +187,9 @@ def _names(text: str) -> bool:
     return bool(re.search(r"[A-Za-z]", re.sub(r"(?<![A-Za-z\\])e(?![A-Za-z])", " ", _NUMERIC_COMMANDS.sub(" ", text))))
 
 
+_WRITTEN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?", re.ASCII)
+
+
 def latex_form(s: str) -> str:
     """× · ± ≤ ≥ ≠ written as LaTeX commands again, the form math-verify reads."""
     return re.sub("[×·±≤≥≠]", lambda m: _LATEX_FORM[m.group()], s)
@@ -194,13 +198,33 @@ def latex_form(s: str) -> str:
 @lru_cache(maxsize=100_000)
 def math_equal(pred: str, gold: str) -> bool | None:
     """math-verify's verdict on two canonical answers, or None (not equal) when either is not parseable
-    mathematics. Decided without math-verify where its verdict is certain (judge/formula.py);
-    math-verify's verdicts are kept for the run (this cache and `_math`'s)."""
+    mathematics. Decided without math-verify where its verdict is certain (judge/formula.py,
+    judge/prose.py); math-verify's verdicts are kept for the run (this cache and `_math`'s)."""
     gold, pred = latex_form(gold), latex_form(pred)
     decided = formula.math_verdict(pred, gold)
     if decided is not None:
         return decided
+    if prose.is_prose(pred) and _prose_cannot_equal(pred, gold):
+        return None
     return math_verify_equal(pred, gold)
+
+
+def _prose_cannot_equal(pred: str, gold: str) -> bool:
+    """Whether math_verify_equal(pred, gold) is None or False for plain prose `pred`, from the gold alone:
+    its steps on the gold run here in its order (an unreadable gold, or one read only in part, makes it
+    None), then judge/prose.py rules out the rest. Anything that raises is left to it, to raise there."""
+    if _WRITTEN_NUMBER.fullmatch(gold):  # math-verify reads it as that number, at once
+        return True
+    try:
+        g = _math(gold)
+        if len(g) < 2:
+            return True
+        _value(g[0])  # its time limit: raised by math_verify_equal, not skipped here
+        if not _read_whole(gold, g[0], False):  # prose names something, so never `numeric`
+            return True
+    except (Exception, TimeoutException):  # math_verify_equal raises it again, as it always did
+        return False
+    return prose.cannot_equal(g[0], pred)
 
 
 def math_verify_equal(pred: str, gold: str) -> bool | None:
