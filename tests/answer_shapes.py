@@ -1,7 +1,9 @@
 """Generated answers in every shape the rule judge meets, for checking its fast paths against math-verify.
 
 Deterministic (seeded): formulas the fast path reads and formulas it must leave alone, polynomials,
-sentences with numbers, golds with units, and (record, response) pairs of every answer type.
+sentences with numbers, golds with units, and (record, response) pairs of every answer type. Left out:
+formulas sympy may fail to evaluate within math-verify's time limit depending on the process's hash seed
+and history (a decimal inside a root: \\sqrt{\\sqrt{24}\\times 9.22}), whose verdict is not repeatable.
 """
 from __future__ import annotations
 
@@ -71,7 +73,6 @@ def near_pair(rng: random.Random) -> tuple[str, str]:
         ("x+y", "y+x"), ("(a+b)^2", "a^2+2ab+b^2"), ("2\\frac{1}{2}", "2.5"), ("2 3", "5"), ("2 3", "6"), ("2(7)", "9"),
         ("2(7)", "14"), ("1/2\\pi", "\\frac{1}{2\\pi}"), ("-2^{2}", "-4"), ("x^23", "x^{23}"), ("\\sqrt 34", "4\\sqrt{3}"),
         (f"{a}", f"{a}.0"), (f"{a}.00001", f"{a}"), (f"{a}.0001", f"{a}"), (f"{a}.00011", f"{a}"),
-        ("\\sqrt{\\sqrt{24}\\times 9.22}", "7"),
     ])
 
 
