@@ -12,6 +12,7 @@ by another thread, so they come from a fork server instead, which imports the ju
 """
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -53,7 +54,11 @@ def map_ordered(fn: Callable[[T], R], items: Sequence[T], min_items: int | None 
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     log.info("judging %d answers in %d processes", len(items), n_workers)
     out: list[R] = []
-    with ProcessPoolExecutor(n_workers, mp_context=ctx) as pool:
-        for part in pool.map(_run_chunk, [fn] * len(chunks), chunks):
-            out.extend(part)
+    gc.freeze()  # forked workers inherit this process's objects: their collector need not walk them all
+    try:
+        with ProcessPoolExecutor(n_workers, mp_context=ctx) as pool:
+            for part in pool.map(_run_chunk, [fn] * len(chunks), chunks):
+                out.extend(part)
+    finally:
+        gc.unfreeze()
     return out
