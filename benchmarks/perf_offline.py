@@ -206,11 +206,13 @@ def judging(mode: Mode) -> list[Figure]:
     chunks = max(mode.runs, mode.judge_responses // 20_000)
     size = len(pairs) // chunks
     parts = [pairs[k * size:(k + 1) * size] for k in range(chunks)]
-    run_rates, one_rates, correct = [], [], 0
+    run_rates, one_rates, idle, correct = [], [], [], 0
     for k, part in enumerate(parts):
         items = [Item(rec, response) for rec, response in part]
         for pooled in ((True, False) if k % 2 == 0 else (False, True)):  # alternate which goes first
             clear_judge_caches()
+            if pooled:
+                idle.append(parallel.idle_cores())  # what judge_all will find; not timed
             start = time.perf_counter()
             if pooled:
                 verdicts = judge_all(RuleJudge(), items, None, Path("."), Path("."), Path("."))
@@ -220,13 +222,13 @@ def judging(mode: Mode) -> list[Figure]:
                 [score(rec, response) for rec, response in part]
                 one_rates.append(len(part) / (time.perf_counter() - start))
     total = chunks * size
-    workers = min(parallel.workers(), -(-size // parallel.CHUNK)) if size >= parallel.POOL_MIN else 1
     sample = pairs[:min(3000, len(pairs) // 3)]
     by_type = judge_types(sample)
     mode.details["judging_by_type"] = by_type
     run_fig = Figure("judging", f"rule judge run, judge_all ({total:,} responses)", run_rates, "resp/s", 10_000.0,
-                     note=f"{chunks} runs of {size:,}, {workers} process(es) each (judge/parallel.py: from "
-                          f"{parallel.POOL_MIN:,} answers), caches cold; {correct / total:.0%} correct")
+                     note=f"{chunks} runs of {size:,}, caches cold; a process per idle core from "
+                          f"{parallel.POOL_MIN:,} answers (judge/parallel.py), idle cores before each run: "
+                          + ", ".join(f"{x:.1f}" for x in idle) + f"; {correct / total:.0%} correct")
     one_fig = Figure("judging", "rule judge, judge.rules.score in one process", one_rates, "resp/s",
                      note="the same runs; per type (one process): " + ", ".join(f"{k} {v}" for k, v in by_type.items()))
     if not run_fig.met:
