@@ -175,7 +175,8 @@ def clear_judge_caches() -> None:
     from judge import extract, formula, match, parts, text
 
     for cached in (match._math, match.math_equal, match.canonical, match.parse_number, formula.read, extract.clean,
-                   extract.extract_answer, extract.strip_decoration, parts.labelled_parts, text.words):
+                   extract._extract_answer, extract.strip_decoration, match.normalize_text, match._squash,
+                   match.is_textual, parts.labelled_parts, text.words):
         cached.cache_clear()
 
 

@@ -29,6 +29,7 @@ LETTER_SET = re.compile(r"^\(?[A-Z]\)?(?:\s*(?:,|，|、|;|/|&|\band\b|和|与|\
 LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|textrm|mathrm|mathbf|operatorname|boxed|fbox)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 
 
+_BOX = re.compile(r"\\(?:boxed|fbox)\s*\{")
 _SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ", "0123456789+-=()n"))
 _SUPERSCRIPT_RUN = re.compile(f"[{''.join(_SUPERSCRIPT)}]+")
 
@@ -53,7 +54,7 @@ def clean(text: str) -> str:
 def boxed_spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, content) of every `\\boxed{…}` / `\\fbox{…}`, in order, nested braces kept whole."""
     out = []
-    for m in re.finditer(r"\\(?:boxed|fbox)\s*\{", text):
+    for m in _BOX.finditer(text):
         depth, i = 1, m.end()
         while i < len(text) and depth:
             depth += {"{": 1, "}": -1}.get(text[i], 0)
@@ -105,12 +106,16 @@ def strip_decoration(s: str) -> str:
     return s
 
 
-@lru_cache(maxsize=1024)  # score() and answer_candidates() both read the same final text
 def extract_answer(text: str, prefer_tag: bool = False) -> str | None:
     """The final answer as a string, or None if the text states none.
 
     `prefer_tag`: MIRA asks for `<answer>…</answer>`, so the tag is read before `\\boxed{}`.
     """
+    return _extract_answer(text, bool(prefer_tag))
+
+
+@lru_cache(maxsize=1024)  # score() and answer_candidates() both read the same final text
+def _extract_answer(text: str, prefer_tag: bool) -> str | None:
     text = clean(text)
     if not text:
         return None

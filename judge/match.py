@@ -73,12 +73,14 @@ def canonical(s: str) -> str:
     return strip_decoration(s.replace("−", "-").replace("–", "-"))
 
 
+@lru_cache(maxsize=100_000)
 def normalize_text(s: str) -> str:
     """Lower case, one space between words, common punctuation stripped (OMIBench C.1)."""
     s = _PUNCT.sub("", canonical(s).lower())
     return " ".join(s.split()).strip(" .,;:?!")
 
 
+@lru_cache(maxsize=100_000)
 def _squash(s: str) -> str:
     """Spaces removed, and braces around a one-character exponent or a numeric subscript: e^{2} = e^2,
     H_{2}O = H_2O = H2O."""
@@ -114,6 +116,7 @@ def parse_number(s: str) -> float | None:
     return float(m.group(1).replace(",", ""))  # a percent sign is a unit like any other: "50%" is 50
 
 
+@lru_cache(maxsize=100_000)
 def is_textual(gold: str) -> bool:
     """A gold made of words (not a number or a formula): compared as text, as the paper does."""
     return bool(_WORD.search(re.sub(r"\\[A-Za-z]+", " ", unwrap_latex(gold))))
