@@ -8,7 +8,7 @@ stay in this process: starting workers costs more than they save.
 
 Only idle cores are used: Linux shares the CPU fairly between sessions (autogroups), so while another
 session keeps a core busy a second worker gains no CPU time and only adds its overhead. The cores idle
-over a fifth of a second before the run decide how many workers start.
+over 50 ms before the run (five clock ticks per core) decide how many workers start.
 
 Workers are forked from this process when it has no other thread (they start at once, with its
 modules and caches); when it has (an inference client, a progress bar), forking could copy a lock held
@@ -38,7 +38,7 @@ def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def idle_cores(window: float = 0.2) -> float:
+def idle_cores(window: float = 0.05) -> float:
     """How many cores sat idle over the next `window` seconds (all of them where /proc/stat is missing)."""
     def sample() -> tuple[int, int]:
         with open("/proc/stat") as f:
