@@ -25,10 +25,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
+from judge.arith import Ball, OutOfRange, Poly, ROUNDING, poly_add, poly_mul, poly_power
 from judge.numbers import Interval, close_for_all
 
 # Letters math-verify keeps as a variable in every position, e.g. after a number at the end ("2x");
@@ -40,17 +40,11 @@ _TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|\\([A-Za-z]+)|([A-Za-z])|(\S))", re.
 # Two letters side by side, or a letter before a bracket, once the commands are blanked out.
 _WORD_OR_CALL = re.compile(r"[A-Za-z]\s*[A-Za-z(]")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
-MAX_CHARS, MAX_DIGITS, MAX_EXPONENT, MAX_TERMS = 120, 12, 64, 400
-MAGNITUDES = (1e-30, 1e30)  # every value on the way; beyond them sympy's evalf may need more precision
-_ZERO_NOISE = 1e-100
-_U = 2.0 ** -52  # twice the unit roundoff: the error of one rounded operation, relative to its result
-
-Monomial = tuple[tuple[str, int], ...]   # ((letter, power), …) sorted; () is the constant term
-Poly = dict[Monomial, int]
+MAX_CHARS, MAX_DIGITS, MAX_EXPONENT = 120, 12, 64
 
 
 class _Outside(Exception):
-    """The text leaves the grammar (or its values leave the ranges where the bounds hold)."""
+    """The text leaves the grammar."""
 
 
 @dataclass(frozen=True)
@@ -68,95 +62,11 @@ class Formula:
         return self.poly is not None and any(mono for mono, c in self.poly.items() if c)
 
 
-@dataclass(frozen=True)
-class _Ball:
-    """A value m ± r (midpoint and radius): the exact value lies within r of the float m."""
-
-    m: float
-    r: float = 0.0
-
-    @staticmethod
-    def rounded(m: float, r: float) -> _Ball:
-        if not math.isfinite(m) or not math.isfinite(r) or (m != 0 and not MAGNITUDES[0] < abs(m) < MAGNITUDES[1]):
-            raise _Outside("value out of range")
-        return _Ball(m, r + abs(m) * _U)
-
-    def exact_int(self) -> int | None:
-        return int(self.m) if self.r == 0 and self.m.is_integer() and abs(self.m) < 2 ** 53 else None
-
-    def __add__(self, o: _Ball) -> _Ball:
-        a, b = self.exact_int(), o.exact_int()
-        if a is not None and b is not None and a + b != 0 and abs(a + b) < 2 ** 53:
-            return _Ball(float(a + b))
-        out = _Ball.rounded(self.m + o.m, self.r + o.r)
-        # sympy evaluates a sum that cancels to zero ("3-3") to a value of no sign below 1e-100
-        return _Ball(out.m, out.r + _ZERO_NOISE) if abs(out.m) <= out.r else out
-
-    def __neg__(self) -> _Ball:
-        return _Ball(-self.m, self.r)
-
-    def __mul__(self, o: _Ball) -> _Ball:
-        a, b = self.exact_int(), o.exact_int()
-        if a is not None and b is not None and abs(a * b) < 2 ** 53:
-            return _Ball(float(a * b))
-        return _Ball.rounded(self.m * o.m, abs(self.m) * o.r + abs(o.m) * self.r + self.r * o.r)
-
-    def __truediv__(self, o: _Ball) -> _Ball:
-        if abs(o.m) <= 2 * o.r or o.m == 0:  # zero may lie in the divisor's interval
-            raise _Outside("division by zero")
-        m = self.m / o.m
-        return _Ball.rounded(m, (abs(self.m) * o.r + abs(o.m) * self.r) / (abs(o.m) * (abs(o.m) - o.r)))
-
-    def sqrt(self) -> _Ball:
-        if self.m - self.r < 0:  # the root of a negative number: not a real value
-            raise _Outside("root of a negative number")
-        n = self.exact_int()
-        if n is not None and math.isqrt(n) ** 2 == n:  # sympy keeps a square's root exact: √4 = 2
-            return _Ball(float(math.isqrt(n)))
-        m = math.sqrt(self.m)  # m > 0 here; |√x - √m²| ≤ r / m for |x - m²| ≤ r
-        return _Ball.rounded(m, self.r / m)
-
-    def power(self, k: int) -> _Ball:
-        n = self.exact_int()
-        if n == 0 and k <= 0:
-            raise _Outside("zero to a power that is not positive")
-        if n is not None:
-            exact = Fraction(n) ** k
-            if exact.denominator == 1 and abs(exact) < 2 ** 53:
-                return _Ball(float(exact))
-            return _Ball.rounded(float(exact), 0.0)
-        out = _Ball(1.0)
-        for _ in range(abs(k)):
-            out = out * self
-        return _Ball(1.0) / out if k < 0 else out
-
-
-def _poly_add(a: Poly, b: Poly, sign: int = 1) -> Poly:
-    out = dict(a)
-    for mono, c in b.items():
-        out[mono] = out.get(mono, 0) + sign * c
-    return {mono: c for mono, c in out.items() if c}
-
-
-def _poly_mul(a: Poly, b: Poly) -> Poly:
-    out: Poly = {}
-    for ma, ca in a.items():
-        for mb, cb in b.items():
-            powers = dict(ma)
-            for letter, k in mb:
-                powers[letter] = powers.get(letter, 0) + k
-            mono = tuple(sorted(powers.items()))
-            out[mono] = out.get(mono, 0) + ca * cb
-    if len(out) > MAX_TERMS:
-        raise _Outside("too many terms")
-    return {mono: c for mono, c in out.items() if c}
-
-
 class _Part(NamedTuple):
     """What a piece of a formula reads to so far: its value (None once it names a letter) and its
     polynomial (None once it uses a root, π, a fraction, a decimal or a negative power)."""
 
-    ball: _Ball | None
+    ball: Ball | None
     poly: Poly | None
 
     def combine(self, other: _Part, ball_op, poly_op=None) -> _Part:
@@ -206,7 +116,7 @@ class _Reader:
         while self.at("ch", "+") or self.at("ch", "-"):
             sign = 1 if self.take("ch") == "+" else -1
             right = self.term()
-            out = out.combine(right, lambda a, b: a + (b if sign > 0 else -b), lambda a, b: _poly_add(a, b, sign))
+            out = out.combine(right, lambda a, b: a + (b if sign > 0 else -b), lambda a, b: poly_add(a, b, sign))
         return out
 
     def term(self) -> _Part:
@@ -217,7 +127,7 @@ class _Reader:
             return out.combine(self.group(), lambda a, b: a / b)
         if tok and tok[0] == "cmd" and _COMMANDS.get(tok[1]) == "*":
             self.pos += 1
-            return out.combine(self.group(), lambda a, b: a * b, _poly_mul)
+            return out.combine(self.group(), lambda a, b: a * b, poly_mul)
         return out
 
     def group(self) -> _Part:
@@ -230,7 +140,7 @@ class _Reader:
             right, kind = self.item(first=False)
             if tok == ("ch", "(") and kind != "letters":
                 raise _Outside("a number in brackets after a factor")
-            out = out.combine(right, lambda a, b: a * b, _poly_mul)
+            out = out.combine(right, lambda a, b: a * b, poly_mul)
         return out
 
     def item(self, first: bool) -> tuple[_Part, str]:
@@ -241,13 +151,13 @@ class _Reader:
         if kind == "num" and first:
             if len(value.replace(".", "")) > MAX_DIGITS:
                 raise _Outside("number too long")
-            out = (_Part(_Ball.rounded(float(value), 0.0), None) if "." in value
-                   else _Part(_Ball(float(value)), {(): int(value)}))
+            out = (_Part(Ball.rounded(float(value), 0.0), None) if "." in value
+                   else _Part(Ball(float(value)), {(): int(value)}))
         elif kind == "var" and value in LETTERS:
             self.letters += 1
             out, kind = _Part(None, {((value, 1),): 1}), "var"
         elif command == "pi":
-            out, kind = _Part(_Ball(math.pi, 1.3e-16), None), "pi"  # |π - float(π)| < 1.3e-16
+            out, kind = _Part(Ball(math.pi, 1.3e-16), None), "pi"  # |π - float(π)| < 1.3e-16
         elif command == "sqrt":
             inner = self.braced()
             out, kind = _Part(inner.ball.sqrt() if inner.ball is not None else None, None), "sqrt"
@@ -264,7 +174,7 @@ class _Reader:
             self.pos += 1
             k = self.exponent()
             out = _Part(out.ball.power(k) if out.ball is not None else None,
-                        _poly_power(out.poly, k) if out.poly is not None and k >= 0 else None)
+                        poly_power(out.poly, k) if out.poly is not None and k >= 0 else None)
         return out, kind
 
     def braced(self) -> _Part:
@@ -289,13 +199,6 @@ class _Reader:
         return -int(k) if negative else int(k)
 
 
-def _poly_power(poly: Poly, k: int) -> Poly:
-    out: Poly = {(): 1}
-    for _ in range(k):
-        out = _poly_mul(out, poly)
-    return out
-
-
 @lru_cache(maxsize=100_000)
 def read(text: str) -> Formula | None:
     """The formula a text writes, if it lies in the grammar (see the module's docstring), else None."""
@@ -306,12 +209,12 @@ def read(text: str) -> Formula | None:
         if reader.decimals and len(reader.tokens) > 1 + (reader.tokens[0] == ("ch", "-")):
             return None  # sympy can hang evaluating a decimal inside a formula: sqrt(sqrt(24)*9.22)
         ball, poly = reader.read()
-    except (_Outside, ZeroDivisionError, OverflowError, ValueError):
+    except (_Outside, OutOfRange, ZeroDivisionError, OverflowError, ValueError):
         return None
     if reader.letters:
         return Formula(None, poly, True, reader.decimals, reader.radicals)
     # math-verify's value (sympy's evalf to 30 digits, then a float) is the exact value rounded once more
-    radius = ball.r * (1 + _U) + abs(ball.m) * _U
+    radius = ball.r * (1 + ROUNDING) + abs(ball.m) * ROUNDING
     return Formula(Interval(ball.m - radius, ball.m + radius), poly, False, reader.decimals, reader.radicals)
 
 
