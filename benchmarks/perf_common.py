@@ -67,7 +67,7 @@ class Mode:
 
 QUICK = Mode("quick", runs=2, const_seconds=(5, 10), const_runs=1, skew_seconds=25, skew_concurrency=[256],
              overhead_requests=2000, openai_requests=400, overhead_rounds=4, memory_requests=20_000,
-             judge_responses=4_000, analysis_lines=20_000, analysis_runs=1)
+             judge_responses=20_000, analysis_lines=20_000, analysis_runs=1)
 FULL = Mode("full", runs=3, const_seconds=(12, 20), const_runs=1, skew_seconds=30, skew_concurrency=[1, 16, 64, 256],
             overhead_requests=4000, openai_requests=1500, overhead_rounds=9, memory_requests=100_000,
             judge_responses=100_000, analysis_lines=100_000, analysis_runs=1)

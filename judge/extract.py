@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|$)", re.S | re.I)
 ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.S | re.I)
@@ -28,6 +29,7 @@ LETTER_SET = re.compile(r"^\(?[A-Z]\)?(?:\s*(?:,|，|、|;|/|&|\band\b|和|与|\
 LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|textrm|mathrm|mathbf|operatorname|boxed|fbox)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 
 
+_BOX = re.compile(r"\\(?:boxed|fbox)\s*\{")
 _SUPERSCRIPT = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ", "0123456789+-=()n"))
 _SUPERSCRIPT_RUN = re.compile(f"[{''.join(_SUPERSCRIPT)}]+")
 
@@ -38,6 +40,7 @@ def superscripts(text: str) -> str:
     return _SUPERSCRIPT_RUN.sub(lambda m: "^{" + "".join(_SUPERSCRIPT[c] for c in m.group()) + "}", text)
 
 
+@lru_cache(maxsize=1024)  # a response is cleaned again by each reading of it (final answer, candidates)
 def clean(text: str) -> str:
     """NFKC (full-width letters and digits become ASCII), superscripts as exponents, reasoning blocks
     removed, outer space cut.
@@ -51,7 +54,7 @@ def clean(text: str) -> str:
 def boxed_spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, content) of every `\\boxed{…}` / `\\fbox{…}`, in order, nested braces kept whole."""
     out = []
-    for m in re.finditer(r"\\(?:boxed|fbox)\s*\{", text):
+    for m in _BOX.finditer(text):
         depth, i = 1, m.end()
         while i < len(text) and depth:
             depth += {"{": 1, "}": -1}.get(text[i], 0)
@@ -85,15 +88,21 @@ def last_line(text: str) -> str | None:
     return strip_decoration(lines[-1]) if lines else None
 
 
+_FULL_STOP = re.compile(r"[.。]+$")
+_DOLLARS = re.compile(r"^\$+|\$+$")
+_MATH_DELIMITERS = re.compile(r"^\\\(|\\\)$|^\\\[|\\\]$")
+
+
+@lru_cache(maxsize=16_384)  # the same short answers come back in every response
 def strip_decoration(s: str) -> str:
     """Markdown emphasis, math delimiters and a closing full stop around an answer."""
     prev = None
     while prev != s:  # peel in any order: "**$\frac{3}{4}$**." → \frac{3}{4}
         prev = s
         s = s.strip().strip("*_`").strip()
-        s = re.sub(r"[.。]+$", "", s).rstrip()  # a sentence's full stop is never part of an answer
-        s = re.sub(r"^\$+|\$+$", "", s).strip()
-        s = re.sub(r"^\\\(|\\\)$|^\\\[|\\\]$", "", s).strip()
+        s = _FULL_STOP.sub("", s).rstrip()  # a sentence's full stop is never part of an answer
+        s = _DOLLARS.sub("", s).strip()
+        s = _MATH_DELIMITERS.sub("", s).strip()
     return s
 
 
@@ -102,6 +111,11 @@ def extract_answer(text: str, prefer_tag: bool = False) -> str | None:
 
     `prefer_tag`: MIRA asks for `<answer>…</answer>`, so the tag is read before `\\boxed{}`.
     """
+    return _extract_answer(text, bool(prefer_tag))
+
+
+@lru_cache(maxsize=1024)  # score() and answer_candidates() both read the same final text
+def _extract_answer(text: str, prefer_tag: bool) -> str | None:
     text = clean(text)
     if not text:
         return None

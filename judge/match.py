@@ -12,6 +12,9 @@ answers by similarity — with the guards the authors' scorer lacks:
   differ (judge/text.py replaces the paper's LCS ratio ≥ 0.75, which accepts "impossible" for "possible");
 - a multi-part gold needs every part, in order, however the parts are separated (judge/parts.py).
 A crash inside math-verify is a `MatchError`: the verdict becomes a judge error, not a wrong answer.
+Where math-verify's verdict is certain without asking it, it is not asked: formulas of a closed grammar
+are read directly (judge/formula.py), and a sentence that cannot be the gold's formula is not parsed
+(judge/prose.py).
 """
 from __future__ import annotations
 
@@ -24,11 +27,12 @@ from math_verify.errors import TimeoutException
 from math_verify.utils import timeout
 from sympy import Number, Rational
 
+from judge import formula, prose
 from judge.extract import clean, option_letters, strip_decoration, unwrap_latex
+from judge.numbers import EPS, numbers_close  # noqa: F401  (EPS re-exported)
 from judge.parts import flat_parts, labelled_parts, split_parts  # noqa: F401  (split_parts re-exported)
 from judge.text import same_phrase, words
 
-EPS = 1e-4
 _PUNCT = re.compile(r"[.,?!;:，。？！；：]+(?=\s|$)|(?<=\s)[.,?!;:，。？！；：]+")
 _SPACING = re.compile(r"\\[ ,;:!]|\\q?quad\b|~|\\left\b|\\right\b")
 _SYMBOLS = {"times": "×", "cdot": "·", "approx": "≈", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥",
@@ -69,12 +73,14 @@ def canonical(s: str) -> str:
     return strip_decoration(s.replace("−", "-").replace("–", "-"))
 
 
+@lru_cache(maxsize=100_000)
 def normalize_text(s: str) -> str:
     """Lower case, one space between words, common punctuation stripped (OMIBench C.1)."""
     s = _PUNCT.sub("", canonical(s).lower())
     return " ".join(s.split()).strip(" .,;:?!")
 
 
+@lru_cache(maxsize=100_000)
 def _squash(s: str) -> str:
     """Spaces removed, and braces around a one-character exponent or a numeric subscript: e^{2} = e^2,
     H_{2}O = H_2O = H2O."""
@@ -110,16 +116,7 @@ def parse_number(s: str) -> float | None:
     return float(m.group(1).replace(",", ""))  # a percent sign is a unit like any other: "50%" is 50
 
 
-def numbers_close(pred: float, gold: float) -> bool:
-    """|Δ| ≤ 1e-4 (OMIBench Eq. 7) for ordinary magnitudes; relative to the gold's size where an absolute
-    1e-4 means nothing: 1.6e-19 is not 1.7e-19, and 6.02e23 equals itself whatever the float rounding."""
-    if gold == 0:
-        return abs(pred) <= EPS
-    if abs(gold) < 1e-2:
-        return math.isclose(pred, gold, rel_tol=EPS)
-    return math.isclose(pred, gold, rel_tol=1e-9, abs_tol=EPS)
-
-
+@lru_cache(maxsize=100_000)
 def is_textual(gold: str) -> bool:
     """A gold made of words (not a number or a formula): compared as text, as the paper does."""
     return bool(_WORD.search(re.sub(r"\\[A-Za-z]+", " ", unwrap_latex(gold))))
@@ -193,13 +190,52 @@ def _names(text: str) -> bool:
     return bool(re.search(r"[A-Za-z]", re.sub(r"(?<![A-Za-z\\])e(?![A-Za-z])", " ", _NUMERIC_COMMANDS.sub(" ", text))))
 
 
+_WRITTEN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?", re.ASCII)
+
+
+def latex_form(s: str) -> str:
+    """× · ± ≤ ≥ ≠ written as LaTeX commands again, the form math-verify reads."""
+    return re.sub("[×·±≤≥≠]", lambda m: _LATEX_FORM[m.group()], s)
+
+
 @lru_cache(maxsize=100_000)
 def math_equal(pred: str, gold: str) -> bool | None:
-    """math-verify's verdict on two canonical answers, or None when either is not parseable mathematics.
+    """math-verify's verdict on two canonical answers, or None (not equal) when either is not parseable
+    mathematics. Decided without math-verify where its verdict is certain (judge/formula.py,
+    judge/prose.py); math-verify's verdicts are kept for the run (this cache and `_math`'s)."""
+    gold, pred = latex_form(gold), latex_form(pred)
+    decided = formula.math_verdict(pred, gold)
+    if decided is not None:
+        return decided
+    if prose.is_prose(pred) and _prose_cannot_equal(pred, gold):
+        return None
+    return math_verify_equal(pred, gold)
+
+
+def _prose_cannot_equal(pred: str, gold: str) -> bool:
+    """Whether math_verify_equal(pred, gold) is None or False for plain prose `pred`, from the gold alone:
+    its steps on the gold run here in its order (an unreadable gold, or one read only in part, makes it
+    None), then judge/prose.py rules out the rest. Anything that raises is left to it, to raise there."""
+    if _WRITTEN_NUMBER.fullmatch(gold):  # math-verify reads it as that number, at once
+        return True
+    try:
+        g = _math(gold)
+        if len(g) < 2:
+            return True
+        _value(g[0])  # its time limit: raised by math_verify_equal, not skipped here
+        if not _read_whole(gold, g[0], False):  # prose names something, so never `numeric`
+            return True
+    except (Exception, TimeoutException):  # math_verify_equal raises it again, as it always did
+        return False
+    return prose.cannot_equal(g[0], pred)
+
+
+def math_verify_equal(pred: str, gold: str) -> bool | None:
+    """math-verify's own verdict on two answers (× · ± ≤ ≥ ≠ already in LaTeX form), or None when
+    either is not parseable mathematics.
 
     Two plain numbers are compared by `numbers_close`: math-verify rounds to six decimals, which makes
     every number below 1e-6 equal (2^{-61} = 2^{-62})."""
-    gold, pred = (re.sub("[×·±≤≥≠]", lambda m: _LATEX_FORM[m.group()], x) for x in (gold, pred))
     g, p = _math(gold), _math(pred)
     if len(g) < 2 or len(p) < 2:  # math-verify returns [expression, text]; the text alone is no maths
         return None

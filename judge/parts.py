@@ -15,11 +15,14 @@ from functools import lru_cache
 _LABEL = re.compile(r"(?:^|(?<=[\s,;:，；。.]))\(?(\d{1,2}|[a-h]|[ivx]{1,4})\)(?!\))", re.I)
 _ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"]
 _SEPARATORS = ",;，；\n"
+_MAY_SPLIT = re.compile(r"[,;，；\n]| and | or ")
 
 
 def split_parts(answer: str) -> list[str]:
     """Split "3, 5" / "3; 5" / "3 and 5" / "3 or 5" / lines into parts, at top level only (not inside
     brackets)."""
+    if not _MAY_SPLIT.search(answer):  # no separator anywhere: one part (most answers)
+        return [answer.strip(" .。")] if answer.strip(" .。") else []
     parts, depth, start, i = [], 0, 0, 0
     while i < len(answer):
         ch = answer[i]

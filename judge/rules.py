@@ -14,6 +14,7 @@ from typing import Any
 
 from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
 from data.records import letters
+from judge import parallel
 from judge.extract import answer_candidates, clean, extract_answer, option_letters
 from judge.match import EPS, MatchError, match_answer, normalize_text, parse_number
 from judge.parts import flat_parts
@@ -94,8 +95,14 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
     return {"extracted": candidate, "correct": False}
 
 
+def _score_pair(pair: tuple[dict[str, Any], str]) -> dict[str, Any]:
+    return score(*pair)
+
+
 def judge_predictions(records: list[dict[str, Any]], preds: dict[str, str | None]) -> tuple[list[dict[str, Any]], dict[str, int]]:
     out, counts = [], {"scored": 0, "correct": 0, "missing": 0, "no_response": 0, "judge_error": 0}
+    answered = [(rec, preds[rec["id"]]) for rec in records if preds.get(rec["id"]) is not None]
+    scores = iter(parallel.map_ordered(_score_pair, answered))  # every core for a long file
     for rec in records:
         if rec["id"] not in preds:
             counts["missing"] += 1
@@ -105,7 +112,7 @@ def judge_predictions(records: list[dict[str, Any]], preds: dict[str, str | None
             out.append({"id": rec["id"], "correct": None, "extracted": None, "status": "no_response"})
             counts["no_response"] += 1
             continue
-        verdict = {"status": "ok", **score(rec, response)}
+        verdict = {"status": "ok", **next(scores)}
         out.append({"id": rec["id"], **verdict})
         if verdict["status"] == "judge_error":
             counts["judge_error"] += 1

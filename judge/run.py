@@ -26,7 +26,7 @@ from infer.manifest import base_manifest
 from data.dataset import load_records
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
-from judge import injection
+from judge import injection, parallel
 from judge.judges import DEFAULT_JUDGES, JUDGES, RULES, Ask, Item, Reply
 from judge.llm import answer, judge_template
 
@@ -63,7 +63,10 @@ def judge_identity(judge: Judge, cfg: ModelConfig | None, prompts: Path) -> dict
 def judge_all(judge: Judge, items: list[Item], cfg: ModelConfig | None, base: Path, results: Path,
               prompts: Path) -> list[dict[str, Any]]:
     """Every item's verdict fields. Judges that ask a model are driven stage by stage: all items' requests
-    of a stage go out together, and each item's replies go back to its judge."""
+    of a stage go out together, and each item's replies go back to its judge. A judge that asks none
+    (the rule judge) gives its verdicts at once, using every core for a long run (judge/parallel.py)."""
+    if not judge.prompts:
+        return parallel.map_ordered(judge.steps, items)
     out: list[dict[str, Any] | None] = [None] * len(items)
     waiting: dict[int, tuple[Any, list[Ask]]] = {}
     cost = [{"judge_calls": 0, "judge_tokens": 0} for _ in items]  # what each verdict cost, for the tables

@@ -1,0 +1,151 @@
+"""The rule judge's fast paths give the verdicts of the math-verify path, on generated answers of every shape
+(tests/answer_shapes.py): formulas read without math-verify (judge/formula.py), sentences it is not asked
+to read (judge/prose.py), and long runs spread over processes (judge/parallel.py). Each test fails on any
+disagreement; none is timed (speed is measured by benchmarks/perf.py)."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+import sympy
+
+from judge import formula, match, parallel, prose
+from judge.judges import Item, RuleJudge
+from judge.match import MatchError, canonical, latex_form
+from judge.numbers import Interval, close_for_all
+from judge.rules import score
+from judge.run import run
+from tests.answer_shapes import constant, formula_pairs, polynomial, random_formulas, rec, scored_cases
+
+
+def math_verify_reading(text: str):
+    reading = match._math(text)
+    assert len(reading) == 2, (text, reading)
+    return reading[0]
+
+
+def as_sympy(poly: formula.Poly) -> sympy.Expr:
+    return sum((c * sympy.Mul(*[sympy.Symbol(name) ** k for name, k in mono]) for mono, c in poly.items()),
+               sympy.Integer(0))
+
+
+def test_the_reader_reads_every_formula_as_math_verify_does():
+    """A constant's interval holds math-verify's value; a polynomial is math-verify's, expanded."""
+    rng = random.Random(7)
+    texts = random_formulas(1200) + [constant(rng) for _ in range(300)] + [polynomial(rng) for _ in range(300)]
+    wrong, counts = [], {"constant": 0, "polynomial": 0}
+    for text in dict.fromkeys(texts):
+        read = formula.read(text)
+        if read is None or (read.letters and read.poly is None):
+            continue
+        reading = math_verify_reading(text)
+        if read.letters:
+            plain = reading.xreplace({s: sympy.Symbol(s.name) for s in reading.free_symbols})
+            counts["polynomial"] += 1
+            if sympy.expand(plain - as_sympy(read.poly)) != 0:
+                wrong.append((text, str(reading), read.poly))
+        else:
+            counts["constant"] += 1
+            value = match._value(reading)
+            if value is None or not read.value.lo <= value <= read.value.hi:
+                wrong.append((text, str(reading), value, read.value))
+    assert wrong == []
+    assert counts["constant"] > 600 and counts["polynomial"] > 150, counts
+
+
+def test_the_grammar_leaves_out_what_math_verify_reads_its_own_way():
+    for text in ["2 3", "2\\frac{1}{2}", "2(7)", "\\pi(2)", "x(x+1)", "xy", "x y", "2m", "5t", "e^2", "i+1", "2X",
+                 "x^23", "\\sqrt 3", "1/2/3", "6/2\\times 3", "\\sqrt{\\sqrt{24}\\times 9.22}", "1,000", "1 000",
+                 "50\\%", "45^\\circ", "\\frac{1}{0}", "\\sqrt{-2}", "\\sqrt{3-3}", "٣", "+3", "3--2"]:
+        assert formula.read(text) is None, text
+
+
+def test_intervals_decide_only_away_from_the_tolerance_edge():
+    exact = lambda v: Interval(v, v)  # noqa: E731
+    assert close_for_all(exact(1.00005), exact(1.0)) is True
+    assert close_for_all(exact(1.0002), exact(1.0)) is False
+    assert close_for_all(Interval(1.0001 - 1e-12, 1.0001 + 1e-12), exact(1.0)) is None  # on the edge
+    assert close_for_all(exact(0.0), Interval(-1e-100, 1e-100)) is None                  # zero or not
+    assert close_for_all(exact(5e-5), exact(0.0)) is True
+    assert close_for_all(exact(1.6e-19), exact(1.7e-19)) is False
+    assert close_for_all(exact(0.0100001), Interval(0.01 - 1e-18, 0.01 + 1e-18)) is None  # gold at 1e-2
+
+
+def test_fast_verdicts_are_math_verify_verdicts():
+    """Every pair the fast paths decide gets the same truth value from math-verify (whose None is False),
+    and never a pair on which math-verify raises."""
+    decided, wrong = {"formula": 0, "prose": 0}, []
+    for pred, gold in formula_pairs(1500):
+        p, g = latex_form(canonical(pred)), latex_form(canonical(gold))
+        fast, kind = formula.math_verdict(p, g), "formula"
+        if fast is None and prose.is_prose(p) and match._prose_cannot_equal(p, g):
+            fast, kind = False, "prose"
+        if fast is None:
+            continue
+        decided[kind] += 1
+        try:
+            slow = bool(match.math_verify_equal(p, g))
+        except MatchError as e:
+            slow = f"raises {e}"
+        if slow != fast:
+            wrong.append((kind, pred, gold, fast, slow))
+    assert wrong == []
+    assert decided["formula"] > 300 and decided["prose"] > 180, decided  # the fast paths do decide
+
+
+@pytest.fixture
+def math_verify_only(monkeypatch):
+    """A context in which judge.match asks math-verify everything, as before the fast paths."""
+    def switch():
+        monkeypatch.setattr(formula, "math_verdict", lambda pred, gold: None)
+        monkeypatch.setattr(prose, "is_prose", lambda text: False)
+        match.math_equal.cache_clear()
+    yield switch
+    match.math_equal.cache_clear()
+
+
+def test_scores_of_every_answer_type_are_those_of_the_math_verify_path(math_verify_only):
+    cases = scored_cases(700)
+    fast = [score(r, response) for r, response in cases]
+    math_verify_only()
+    slow = [score(r, response) for r, response in cases]
+    different = [(r["answer"], response, f, s) for (r, response), f, s in zip(cases, fast, slow) if f != s]
+    assert different == []
+    assert {r["answer_type"] for r, _ in cases} == {"mcq", "numeric", "expression", "text", "multi-part"}
+
+
+def test_a_long_run_in_processes_gives_the_same_verdicts_in_the_same_order():
+    items = [Item(r, response) for r, response in scored_cases(300, seed=3)]
+    in_process = [RuleJudge().steps(item) for item in items]
+    assert parallel.map_ordered(RuleJudge().steps, items, min_items=1, chunk=40, processes=2) == in_process
+
+
+def test_math_verify_time_limit_works_in_a_worker():
+    """math-verify times out with signal.alarm, which needs the main thread: workers run chunks there."""
+    slow = Item(rec(["10^{10^{10^{10}}}"], "expression"), "\\boxed{10^{10^{10^{11}}}}")
+    quick = Item(rec(["5"], "numeric"), "\\boxed{5}")
+    out = parallel.map_ordered(RuleJudge().steps, [quick, slow], min_items=1, chunk=1, processes=2)
+    assert out[0]["correct"] is True
+    assert out[1]["status"] == "judge_error" and out[1]["correct"] is None
+
+
+def test_judge_run_writes_the_same_verdict_file_in_processes(tmp_path, monkeypatch):
+    cases = scored_cases(120, seed=5)
+    records = [{**r, "id": f"q{i}"} for i, (r, _) in enumerate(cases)]
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in records))
+    for results in (tmp_path / "one", tmp_path / "pool"):
+        raw = results / "raw" / "omibench" / "m" / "s.jsonl"
+        raw.parent.mkdir(parents=True)
+        raw.write_text("".join(json.dumps({"id": f"q{i}", "sample_idx": 0, "request_key": f"k{i}",
+                                           "response": response, "error": None}) + "\n"
+                               for i, (_, response) in enumerate(cases)))
+    run("omibench", data, "m", "s", "rules", tmp_path / "one")
+    monkeypatch.setattr(parallel, "POOL_MIN", 10)
+    monkeypatch.setattr(parallel, "CHUNK", 25)
+    monkeypatch.setattr(parallel, "idle_cores", lambda: 2.0)  # as on an idle machine, whatever else runs
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    run("omibench", data, "m", "s", "rules", tmp_path / "pool")
+    judged = "judged/omibench/m/s.rules.jsonl"
+    assert (tmp_path / "pool" / judged).read_bytes() == (tmp_path / "one" / judged).read_bytes()
