@@ -24,8 +24,9 @@ BESIDE = ["acc_scored", "judged", "scored", "no_response", "judge_error"]
 
 def counted_correct(df: pd.DataFrame) -> pd.Series:
     """Per judged row: correct as the papers count it. Only a scored verdict (status ok) can be correct:
-    a failed request or a judge error is not."""
-    return df["status"].eq("ok") & df["correct"].map(lambda v: v is not None and v is not pd.NA and bool(v == 1))
+    a failed request or a judge error is not. `correct` is True/1 when right; None, NA or NaN never is
+    (compared as a column: equal to 1, missing values not)."""
+    return df["status"].eq("ok") & df["correct"].eq(1).fillna(False).astype(bool)
 
 
 def accuracy(df: pd.DataFrame) -> dict[str, float]:
@@ -52,7 +53,16 @@ def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     counts = ["judged", "scored", "no_response", "judge_error"] + (["flagged"] if "flagged" in df.columns else [])
     if df.empty:
         return pd.DataFrame(columns=[*by, "acc", "acc_scored", *counts])
-    out = df.groupby(by, dropna=False).apply(lambda g: pd.Series(accuracy(g)), include_groups=False).reset_index()
+    # `accuracy` of every group at once: sums of per-row indicators, so no group is split off as a frame
+    rows = df[by].assign(right=counted_correct(df), scored=df["status"].eq("ok"),
+                         no_response=df["status"].eq("no_response"), judge_error=df["status"].eq("judge_error"))
+    if "flagged" in df.columns:
+        rows["flagged"] = df["flagged"].fillna(False).astype(bool)
+    groups = rows.groupby(by, dropna=False)
+    sums, judged = groups.sum(), groups.size()
+    out = pd.DataFrame({"acc": 100 * (sums["right"] / judged),
+                        "acc_scored": (100 * (sums["right"] / sums["scored"])).where(sums["scored"] > 0),
+                        "judged": judged, **{c: sums[c] for c in counts[1:]}}).reset_index()
     return out.astype({c: int for c in counts})
 
 
