@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binomtest, spearmanr
 
 # The definition every table with an accuracy states in its notes.
 ACC_NOTE = ("Accuracy (acc, %) = correct / every item × sample judged: a failed request (no_response) or an "
@@ -83,7 +82,11 @@ def mcnemar(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
     a, b = np.asarray(a, bool), np.asarray(b, bool)
     only_a, only_b = int((a & ~b).sum()), int((~a & b).sum())
     n = only_a + only_b
-    p = binomtest(only_a, n, 0.5).pvalue if n else 1.0
+    if not n:
+        return {"only_a": only_a, "only_b": only_b, "p": 1.0}
+    from scipy.stats import binomtest  # imported when a test is made: scipy.stats takes a second to import
+
+    p = binomtest(only_a, n, 0.5).pvalue
     return {"only_a": only_a, "only_b": only_b, "p": float(p)}
 
 
@@ -103,6 +106,8 @@ def spearman(x: list[float], y: list[float]) -> dict[str, float]:
     """Spearman's ρ and its p-value (NaN when either side is constant)."""
     if len(x) < 3 or len(set(x)) < 2 or len(set(y)) < 2:
         return {"rho": np.nan, "p": np.nan, "n": len(x)}
+    from scipy.stats import spearmanr  # imported when a test is made: scipy.stats takes a second to import
+
     r = spearmanr(x, y)
     return {"rho": float(r.statistic), "p": float(r.pvalue), "n": len(x)}
 

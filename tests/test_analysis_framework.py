@@ -1,6 +1,9 @@
 """The analysis framework: loading judged runs, accuracy with failures beside it, statistics, the paper's
 numbers beside ours, the entry point and the report."""
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -135,3 +138,12 @@ def test_responses_flagged_as_addressing_the_judge_are_counted(tmp_path):
     judged.write_text("".join(json.dumps(x) + "\n" for x in lines))
     t = build("omibench.T2", Context(res, tmp_path / "fig"))
     assert t.extra["Failures"].iloc[0]["flagged"] == 1
+
+
+def test_finding_the_tables_imports_neither_scipy_nor_matplotlib_nor_the_browser():
+    """Each takes up to a second to import: a table that tests or draws imports them, the report the browser."""
+    code = ("import sys; from analysis.run import registry; registry(); "
+            "print(sorted(m for m in ('scipy.stats', 'matplotlib', 'analysis.browse') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert out.stdout.strip() == "[]"
