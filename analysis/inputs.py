@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, TypeVar
 
 import pandas as pd
+import pyarrow as pa
 
+from analysis.columns import read_fields
 from analysis.experiments import experiment
-from data.jsonl import iter_jsonl
+from data.jsonl import bulk_read, iter_jsonl
 from infer.store import load_latest
 
 log = logging.getLogger(__name__)
@@ -29,6 +31,9 @@ DEMO_DATA = ROOT / "data" / "demo" / "build"
 # The experiment whose `data` is a benchmark's paper-profile data file (as pipeline.experiments reads it).
 PAPER_DATA_OF = {"think360": "think360_T3", "omibench": "omibench_T2", "mira": "mira_levels",
                  "c2rbench": "c2rbench_main", "morphobench": "morphobench_main"}
+RUN_COLUMNS = ["id", "sample_idx", "correct", "status", "flagged", "extracted", "latency_s", "completion_tokens",
+               "reasoning_tokens", "finish_reason", "response", "score", "judge_calls", "judge_tokens", "outcome",
+               "labels", "subtypes"]
 RECORD_FIELDS = ("subject", "category", "discipline", "task", "domain", "split", "level", "difficulty",
                  "skills", "question_type", "answer_type")
 T = TypeVar("T")
@@ -92,7 +97,8 @@ def read_json(path: Path) -> dict[str, Any]:
 @per_version
 def read_records(path: Path) -> dict[str, dict[str, Any]]:
     """The unified records of a data file by id."""
-    return {str(rec["id"]): rec for _, rec in iter_jsonl(path)}
+    with bulk_read():
+        return {str(rec["id"]): rec for _, rec in iter_jsonl(path)}
 
 
 @per_version
@@ -170,29 +176,71 @@ def load_run(run: Run) -> pd.DataFrame:
     subtypes), with the raw request's timing and tokens and the item's data fields.
 
     Cached per version of the files read (callers get a copy, so a table cannot change another's input)."""
-    stamp = (version(run.path), version(run.raw), version(run.data) if run.data else None)
-    return _load_run(run, stamp).copy()
+    return _current_run(run).copy()
+
+
+def _current_run(run: Run) -> pd.DataFrame:
+    """The cached frame of `load_run` itself: callers must not change it."""
+    return _load_run(run, (version(run.path), version(run.raw), version(run.data) if run.data else None))
+
+
+# The fields of raw and verdict lines a table may read, for analysis.columns (the other fields are skipped).
+RAW_FIELDS = {"id": pa.string(), "sample_idx": pa.int64(), "latency_s": pa.float64(), "finish_reason": pa.string(),
+              "response": pa.string(), "usage": pa.struct([("completion_tokens", pa.int64()),
+                                                          ("reasoning_tokens", pa.int64())])}
+VERDICT_FIELDS = {"id": pa.string(), "sample_idx": pa.int64(), "correct": pa.bool_(), "status": pa.string(),
+                  "flags": pa.list_(pa.string()), "extracted": pa.string(), "score": pa.float64(),
+                  "judge_calls": pa.int64(), "judge_tokens": pa.int64(), "outcome": pa.string(),
+                  "labels": pa.list_(pa.string()), "subtypes": pa.list_(pa.string())}
+
+
+def current_columns(path: Path, fields: dict[str, pa.DataType], required: tuple[str, ...] = ("id", "sample_idx"),
+                    defaults: dict[str, Any] | None = None) -> dict[str, list]:
+    """The given fields of the current line of each (id, sample_idx) of a result file (as `latest`: the last
+    line of a key, at the place of its first), as one list per field; a missing field is its default, else
+    None. Read by pyarrow when it can give exactly what json gives (analysis.columns), several times faster
+    on a large run, else line by line."""
+    defaults = defaults or {}
+    cols = read_fields(path, fields, required, tuple(defaults)) if path.exists() else None
+    if cols is None:
+        lines = list(latest(path).values())
+        return {name: [line[name] if name in required else line.get(name, defaults.get(name)) for line in lines]
+                for name in fields}
+    at = {key: i for i, key in enumerate(zip(cols["id"], cols["sample_idx"]))}  # a key's last line
+    rows = None if len(at) == len(cols["id"]) else list(at.values())  # None: every line is current
+    return {name: _pick(cols[name], rows) if name in cols else [defaults[name]] * len(at) for name in fields}
+
+
+def _pick(values: list, places: list[int] | None) -> list:
+    """values[i] for each i of `places` (all of them, when None)."""
+    return values if places is None else [values[i] for i in places]
 
 
 @lru_cache(maxsize=256)
 def _load_run(run: Run, _stamp: tuple) -> pd.DataFrame:
-    raw = latest(run.raw)
-    rows = []
-    for (rid, idx), v in latest(run.path).items():
-        r = raw.get((rid, idx))
-        if r is None or v.get("outcome") is None:
-            continue
-        usage = r.get("usage") or {}
-        rows.append({"id": rid, "sample_idx": idx, "correct": v.get("correct"), "status": v["status"],
-                     "flagged": bool(v.get("flags")), "extracted": v.get("extracted"),
-                     "latency_s": r.get("latency_s"), "completion_tokens": usage.get("completion_tokens"),
-                     "reasoning_tokens": usage.get("reasoning_tokens"), "finish_reason": r.get("finish_reason"),
-                     "response": r.get("response"), "score": v.get("score"),
-                     "judge_calls": v.get("judge_calls", 0), "judge_tokens": v.get("judge_tokens", 0),
-                     "outcome": v["outcome"], "labels": v.get("labels"), "subtypes": v.get("subtypes")})
-    df = pd.DataFrame(rows, columns=["id", "sample_idx", "correct", "status", "flagged", "extracted", "latency_s",
-                                     "completion_tokens", "reasoning_tokens", "finish_reason", "response", "score",
-                                     "judge_calls", "judge_tokens", "outcome", "labels", "subtypes"])
+    with bulk_read():
+        raw = current_columns(run.raw, RAW_FIELDS)
+        ver = current_columns(run.path, VERDICT_FIELDS, required=("id", "sample_idx", "status"),
+                              defaults={"judge_calls": 0, "judge_tokens": 0})
+        # every verdict of an outcome, with the raw line it judged: their places in `ver` and `raw` (None: all of
+        # them, in the same order, as when the judge wrote a verdict for every raw line in turn)
+        at_ver = at_raw = None
+        if (ver["id"], ver["sample_idx"]) != (raw["id"], raw["sample_idx"]) or None in ver["outcome"]:
+            raw_at = {key: j for j, key in enumerate(zip(raw["id"], raw["sample_idx"]))}
+            pairs = [(i, j) for i, key in enumerate(zip(ver["id"], ver["sample_idx"]))
+                     if (j := raw_at.get(key)) is not None and ver["outcome"][i] is not None]
+            at_ver, at_raw = [i for i, _ in pairs], [j for _, j in pairs]
+        columns = {**{name: _pick(ver[name], at_ver) for name in ver if name != "flags"},
+                   **{name: _pick(raw[name], at_raw) for name in ("latency_s", "finish_reason", "response")},
+                   "flagged": [bool(f) for f in _pick(ver["flags"], at_ver)]}
+        usage = [u or {} for u in _pick(raw["usage"], at_raw)]
+        for name in ("completion_tokens", "reasoning_tokens"):
+            columns[name] = [u.get(name) for u in usage]
+    df = pd.DataFrame(columns, columns=RUN_COLUMNS)
+    if df["response"].dtype == "str":
+        # the same strings (NaN when missing) as plain Python objects: the texts are large and only carried
+        # along, and every filter of pandas' arrow-backed strings would copy them
+        df["response"] = df["response"].astype(object)
     df.insert(0, "judge", run.judge)
     df.insert(0, "setting", run.setting)
     df.insert(0, "model", run.model)
@@ -202,7 +250,7 @@ def _load_run(run: Run, _stamp: tuple) -> pd.DataFrame:
 def load(results: Path, bench: str, settings: list[str], judge: str) -> pd.DataFrame:
     """Every model's verdicts of the given settings under one judge: column `setting` holds the setting
     asked for, `run_setting` the run that stands for it."""
-    frames = [load_run(run).assign(setting=s, run_setting=run.setting)
+    frames = [_current_run(run).assign(setting=s, run_setting=run.setting)  # assign copies: the cache is kept
               for s, run in chosen_runs(results, bench, settings, judge)]
     if not frames:
         return pd.DataFrame(columns=["model", "setting", "judge", "id", "sample_idx", "correct", "status"])

@@ -196,8 +196,8 @@ def common_items(df: pd.DataFrame) -> pd.DataFrame:
     so that the settings' accuracies compare the same questions."""
     keep = []
     for _, g in df.groupby("model"):
-        ids = set.intersection(*(set(x["id"]) for _, x in g.groupby("setting")))
-        keep.append(g[g["id"].isin(ids)])
+        everywhere = g.groupby("id")["setting"].transform("nunique").eq(g["setting"].nunique())
+        keep.append(g[everywhere])
     return pd.concat(keep, ignore_index=True) if keep else df
 
 

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import numpy as np
-from matplotlib.axes import Axes
-from matplotlib.container import BarContainer
-from matplotlib.figure import Figure
-from matplotlib.text import Text
-from matplotlib.transforms import blended_transform_factory
+
+if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: every table module imports this one
+    from matplotlib.axes import Axes
+    from matplotlib.container import BarContainer
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
 
 NOT_RUN = "not run"
 MISSING_COLOR = "0.45"
@@ -24,6 +25,8 @@ MISSING_SIZE = 7
 
 def subplots(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], **kwargs: Any) -> tuple[Figure, Any]:
     """A new figure and its axes, as Figure.subplots lays them out (squeeze, sharey, gridspec_kw, …)."""
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=figsize)
     return fig, fig.subplots(nrows, ncols, **kwargs)
 
@@ -60,6 +63,8 @@ def corner_note(ax: Axes, lines: Sequence[str], title: str = "not drawn:") -> Te
 
 def mark_missing(ax: Axes, x: float, text: str = NOT_RUN, *, horizontal: bool = False, width: float = 0.0) -> Text:
     """Write `text` at a bar's place, along the value axis's base (axes coordinates, so any scale shows it)."""
+    from matplotlib.transforms import blended_transform_factory
+
     if horizontal:
         ax.update_datalim([(0, x - width / 2), (0, x + width / 2)], updatex=False)
         ax.autoscale_view(scalex=False)

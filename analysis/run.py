@@ -20,7 +20,6 @@ from pathlib import Path
 from types import ModuleType
 
 import analysis
-from analysis.browse import write_browsers
 from analysis.report import Outcome, write_report
 from analysis.table import Context, MissingInputs, write
 
@@ -82,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         if o.state == "error" or (o.state != "ok" and not args.all):
             status = 1
     if args.report:
+        from analysis.browse import write_browsers  # reads raw files and judges' prompts: only for the report
+
         pages = write_browsers(ctx.results)  # every run's items, linked from the report
         links = {(p.bench, p.model, p.setting): p.path.relative_to(ctx.results).as_posix() for p in pages}
         print(f"report: {write_report(ctx, outcomes, modules, links)}")

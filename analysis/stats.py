@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binomtest, spearmanr
 
 # The definition every table with an accuracy states in its notes.
 ACC_NOTE = ("Accuracy (acc, %) = correct / every item × sample judged: a failed request (no_response) or an "
@@ -24,8 +23,9 @@ BESIDE = ["acc_scored", "judged", "scored", "no_response", "judge_error"]
 
 def counted_correct(df: pd.DataFrame) -> pd.Series:
     """Per judged row: correct as the papers count it. Only a scored verdict (status ok) can be correct:
-    a failed request or a judge error is not."""
-    return df["status"].eq("ok") & df["correct"].map(lambda v: v is not None and v is not pd.NA and bool(v == 1))
+    a failed request or a judge error is not. `correct` is True/1 when right; None, NA or NaN never is
+    (compared as a column: equal to 1, missing values not)."""
+    return df["status"].eq("ok") & df["correct"].eq(1).fillna(False).astype(bool)
 
 
 def accuracy(df: pd.DataFrame) -> dict[str, float]:
@@ -52,7 +52,16 @@ def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     counts = ["judged", "scored", "no_response", "judge_error"] + (["flagged"] if "flagged" in df.columns else [])
     if df.empty:
         return pd.DataFrame(columns=[*by, "acc", "acc_scored", *counts])
-    out = df.groupby(by, dropna=False).apply(lambda g: pd.Series(accuracy(g)), include_groups=False).reset_index()
+    # `accuracy` of every group at once: sums of per-row indicators, so no group is split off as a frame
+    rows = df[by].assign(right=counted_correct(df), scored=df["status"].eq("ok"),
+                         no_response=df["status"].eq("no_response"), judge_error=df["status"].eq("judge_error"))
+    if "flagged" in df.columns:
+        rows["flagged"] = df["flagged"].fillna(False).astype(bool)
+    groups = rows.groupby(by, dropna=False)
+    sums, judged = groups.sum(), groups.size()
+    out = pd.DataFrame({"acc": 100 * (sums["right"] / judged),
+                        "acc_scored": (100 * (sums["right"] / sums["scored"])).where(sums["scored"] > 0),
+                        "judged": judged, **{c: sums[c] for c in counts[1:]}}).reset_index()
     return out.astype({c: int for c in counts})
 
 
@@ -73,7 +82,11 @@ def mcnemar(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
     a, b = np.asarray(a, bool), np.asarray(b, bool)
     only_a, only_b = int((a & ~b).sum()), int((~a & b).sum())
     n = only_a + only_b
-    p = binomtest(only_a, n, 0.5).pvalue if n else 1.0
+    if not n:
+        return {"only_a": only_a, "only_b": only_b, "p": 1.0}
+    from scipy.stats import binomtest  # imported when a test is made: scipy.stats takes a second to import
+
+    p = binomtest(only_a, n, 0.5).pvalue
     return {"only_a": only_a, "only_b": only_b, "p": float(p)}
 
 
@@ -93,6 +106,8 @@ def spearman(x: list[float], y: list[float]) -> dict[str, float]:
     """Spearman's ρ and its p-value (NaN when either side is constant)."""
     if len(x) < 3 or len(set(x)) < 2 or len(set(y)) < 2:
         return {"rho": np.nan, "p": np.nan, "n": len(x)}
+    from scipy.stats import spearmanr  # imported when a test is made: scipy.stats takes a second to import
+
     r = spearmanr(x, y)
     return {"rho": float(r.statistic), "p": float(r.pvalue), "n": len(x)}
 

@@ -43,21 +43,27 @@ class Context:
         the LLM judge's (its failures are counted). `how`: how to make the runs, for the MissingInputs message."""
         llm = next(j for j in DEFAULT_JUDGES[bench] if j != RULES)
         frames = {j: load(self.results, bench, settings, j) for j in (llm, RULES)}
-        models = sorted(set(frames[llm]["model"]) | set(frames[RULES]["model"]))
+        # (model, setting) pairs each judge has verdicts of, and those the LLM judge scored one of
+        ran = {j: set(f[["model", "setting"]].drop_duplicates().itertuples(index=False, name=None))
+               for j, f in frames.items()}
+        llm_scored = set(frames[llm].loc[frames[llm]["status"].eq("ok"), ["model", "setting"]]
+                         .drop_duplicates().itertuples(index=False, name=None))
+        models = sorted({m for pairs in ran.values() for m, _ in pairs})
         if not models:
             raise MissingInputs(f"no judged {bench} runs of {settings} (judge {llm} or {RULES}) under "
                                 f"{self.results}/judged; {how}")
         scored = {m: int((frames[llm]["model"].eq(m) & frames[llm]["status"].eq("ok")).sum()) for m in models}
 
         def covers(m: str) -> bool:  # the LLM judge scored something in every setting the model ran
-            ran = set(frames[RULES].loc[frames[RULES]["model"].eq(m), "setting"]) | set(
-                frames[llm].loc[frames[llm]["model"].eq(m), "setting"])
-            ok = frames[llm][frames[llm]["model"].eq(m) & frames[llm]["status"].eq("ok")]
-            return bool(ran) and ran <= set(ok["setting"])
+            ran_m = {(k, s) for pairs in ran.values() for k, s in pairs if k == m}
+            return bool(ran_m) and ran_m <= llm_scored
 
-        used = {m: llm if covers(m) or not frames[RULES]["model"].eq(m).any() else RULES for m in models}
-        df = pd.concat([frames[j][frames[j]["model"] == m] for m, j in used.items()], ignore_index=True)
-        ran = {j: set(zip(f["model"], f["setting"])) for j, f in frames.items()}
+        used = {m: llm if covers(m) or not any(k == m for k, _ in ran[RULES]) else RULES for m in models}
+        # each model's rows from its judge's verdicts, model after model; load gives a judge's verdicts in model
+        # order, so when one judge serves every model they are its verdicts as they are
+        judges = set(used.values())
+        df = frames[judges.pop()] if len(judges) == 1 else \
+            pd.concat([frames[j][frames[j]["model"] == m] for m, j in used.items()], ignore_index=True)
         not_judged = {m: [s for s in settings if (m, s) not in ran[j] and any((m, s) in r for r in ran.values())]
                       for m, j in used.items()}
         runs = [r for m, j in used.items() for r in self.runs(bench, settings, j) if r.model == m]

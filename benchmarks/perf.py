@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     print_table(figures)
     for key, title in (("chatclient_profile", "ChatClient at latency 0, c=64 (overhead target missed)"),
                        ("raw_profile", "raw aiohttp generator, same load"),
-                       ("resume_profile", "resume before sending: load_records + plan + load_latest (target missed)"),
+                       ("resume_profile", "resume before sending: reading the raw and data files, plan (target missed)"),
                        ("judging_profile", "rule judge (target missed)")):
         if key in mode.details:
             print_profile(title, mode.details[key])

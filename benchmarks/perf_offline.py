@@ -35,24 +35,31 @@ def write_data(path: Path, n: int) -> Path:
 
 
 def prepare_resume(work: Path, base_url: str) -> tuple[Any, Path, Path]:
-    """Data of 100,010 records and a raw file in which the first 100,000 requests are finished."""
+    """Data of 100,010 records and a raw file in which the first 100,000 requests are finished, written as
+    infer.run writes them (with their inputs)."""
     import infer.run as R
     from infer.config import load_model_config
     from infer.prompting import Prompter
+    from infer.resume import Finished, context_digest
     from infer.settings import parse_setting
 
     cfg = load_model_config(model_config(work / "bench.yaml", base_url))
     data = write_data(work / "resume.jsonl", RESUME_DONE + RESUME_NEW)
     spec = parse_setting(SETTING)
-    records = R.load_records(data, "omibench", None)
+    records = R.read_records(data, "omibench", None)
     params = cfg.generation_params(spec.thinking, **spec.overrides)
-    requests, _, _ = R.plan(records, data.parent, Prompter("omibench", spec, records), cfg, params, 1, {})
-    by_id = {r["id"]: r for r in records}
+    prompter = Prompter("omibench", spec, records.records)
+    nothing_done = Finished(work / "no-raw-file.jsonl", context_digest("omibench", prompter, cfg, params, data.parent), 1)
+    requests, _, _ = R.plan(records, data.parent, prompter, cfg, params, 1, nothing_done)
+    by_id = {r["id"]: r for r in records.records}
     rng = random.Random(3)
     pristine = work / "resume-raw.jsonl"
-    write_lines(pristine, (R.raw_line(q.id, q.sample_idx, q.key, cfg, SETTING, params, raw_result(rng, by_id[q.id]))
-                           for q in requests[:RESUME_DONE]))
+    write_lines(pristine, (R.raw_line(q.id, q.sample_idx, q.key, cfg, SETTING, params, raw_result(rng, by_id[q.id]),
+                                      q.inputs) for q in requests[:RESUME_DONE]))
     return cfg, data, pristine
+
+
+PHASES = ("read_records", "plan", "Finished")  # what infer.run does before sending, by the names it calls
 
 
 def timed_resume(cfg: Any, data: Path, pristine: Path, results: Path) -> dict[str, float]:
@@ -63,7 +70,7 @@ def timed_resume(cfg: Any, data: Path, pristine: Path, results: Path) -> dict[st
     raw.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(pristine, raw)
     marks: dict[str, float] = defaultdict(float)
-    originals = {name: getattr(R, name) for name in ("load_records", "plan", "load_latest", "send")}
+    originals = {name: getattr(R, name) for name in (*PHASES, "send")}
 
     def timed(name: str):
         def wrapper(*args, **kwargs):
@@ -82,7 +89,7 @@ def timed_resume(cfg: Any, data: Path, pristine: Path, results: Path) -> dict[st
         finally:
             marks["send"] = time.perf_counter() - marks["first_send"]
 
-    for name in ("load_records", "plan", "load_latest"):
+    for name in PHASES:
         setattr(R, name, timed(name))
     R.send = send
     try:
@@ -95,8 +102,7 @@ def timed_resume(cfg: Any, data: Path, pristine: Path, results: Path) -> dict[st
     if (counts["sent"], counts["ok"]) != (RESUME_NEW, RESUME_NEW):
         raise RuntimeError(f"resume sent {counts['sent']} ({counts['ok']} ok), expected {RESUME_NEW}")
     return {"to_first_send": marks["first_send"] - start, "total_minus_send": total - marks["send"],
-            "send": marks["send"], "load_records": marks["load_records"], "plan": marks["plan"],
-            "load_latest": marks["load_latest"]}
+            "send": marks["send"], **{name: marks[name] for name in PHASES}}
 
 
 MEMORY_RUN = """
@@ -147,12 +153,13 @@ def scale(srv: Any, mode: Mode, work: Path) -> list[Figure]:
     runs = [timed_resume(cfg, data, pristine, work / f"results-resume{i}") for i in range(mode.runs)]
     pick = lambda key: [r[key] for r in runs]  # noqa: E731
     fig = Figure("scale", f"resume: {RESUME_DONE:,} done + {RESUME_NEW} new, time to first send", pick("to_first_send"),
-                 "s", 2.0, "<=", note=f"load_records {median(pick('load_records')):.2f} s, plan {median(pick('plan')):.2f} s, "
-                 f"load_latest {median(pick('load_latest')):.2f} s; whole run minus sending "
+                 "s", 2.0, "<=", note=f"reading the data file {median(pick('read_records')):.2f} s, the raw file "
+                 f"{median(pick('Finished')):.2f} s, plan {median(pick('plan')):.2f} s; whole run minus sending "
                  f"{median(pick('total_minus_send')):.2f} s (adds the manifest's data sha256)")
     if not fig.met:  # where the time goes, on the first 20,000 lines (the shares do not depend on size)
         import infer.run as R
         from infer.prompting import Prompter
+        from infer.resume import Finished, context_digest
         from infer.settings import parse_setting
 
         for src in (data, pristine):
@@ -161,11 +168,11 @@ def scale(srv: Any, mode: Mode, work: Path) -> list[Figure]:
 
         def before_send() -> None:
             spec = parse_setting(SETTING)
-            records = R.load_records(work / f"profile-{data.name}", "omibench", None)
             params = cfg.generation_params(spec.thinking, **spec.overrides)
-            R.plan(records, data.parent, Prompter("omibench", spec, records), cfg, params, 1, {})
-            R.load_latest(work / f"profile-{pristine.name}", key=lambda r: (r["id"], r["sample_idx"]),
-                          keep=("request_key", "error"))
+            prompter = Prompter("omibench", spec)
+            finished = Finished(work / f"profile-{pristine.name}", context_digest("omibench", prompter, cfg, params, data.parent), 1)
+            records = R.read_records(work / f"profile-{data.name}", "omibench", None, finished.known)
+            R.plan(records, data.parent, prompter, cfg, params, 1, finished)
         mode.details["resume_profile"] = profile(before_send)
     return figures + [fig]
 

@@ -1,26 +1,78 @@
 """Read a unified data file for a run: every record checked, ids unique, all of one benchmark."""
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from data.jsonl import DataError, iter_jsonl
+from data.jsonl import DataError, bulk_read, parse_line, problem
 from data.records import check_record
+
+
+def line_digest(line: bytes) -> str:
+    """What identifies a record's exact content: a digest of its line (surrounding blanks left out)."""
+    return hashlib.sha256(line.strip()).hexdigest()[:16]
+
+
+@dataclass
+class Records:
+    """The records of a data file: those read and checked, each with the digest of its line, and the ids of
+    lines the caller already knew by their digest (not read again)."""
+
+    records: list[dict[str, Any]] = field(default_factory=list)
+    digests: list[str] = field(default_factory=list)  # digests[i] is the line of records[i]
+    known: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.records) + len(self.known)
+
+
+def read_records(path: Path, bench: str, limit: int | None = None,
+                 known: Callable[[str], str | None] | None = None) -> Records:
+    """The records of `path` (the first `limit`), or a DataError listing every problem as file:line: field.
+
+    `known(digest)` may return the id of a line whose exact content the caller has seen before (a line
+    that was read and checked then): such a line is not parsed again, which is what makes a rerun over a
+    large data file fast. Its id still counts for the duplicate check."""
+    problems: list[str] = []
+    out, first, seen = Records(), {}, 0
+    with open(path, "rb") as f, bulk_read():
+        for lineno, raw in enumerate(f, start=1):
+            line = raw.strip()
+            if not line:
+                continue
+            seen += 1
+            wanted = limit is None or seen <= limit  # every line is checked, the first `limit` are kept
+            digest = line_digest(line)
+            rid = known(digest) if known is not None else None
+            if rid is not None:
+                if wanted:
+                    out.known.append(rid)
+            else:
+                rec, err = parse_line(raw)
+                if err is not None:
+                    problems.append(problem(path, lineno, "-", err))
+                    continue
+                probs = check_record(rec)
+                problems += [problem(path, lineno, f, m) for f, m in probs]
+                if not probs and rec["benchmark"] != bench:
+                    problems.append(problem(path, lineno, "benchmark", f"{rec['benchmark']!r}, but --bench is {bench!r}"))
+                if wanted:
+                    out.records.append(rec)
+                    out.digests.append(digest)
+                if probs:
+                    continue
+                rid = rec["id"]
+            if rid in first:
+                problems.append(problem(path, lineno, "id", f"duplicate id {rid!r} (first on line {first[rid]})"))
+            else:
+                first[rid] = lineno
+    if problems:
+        raise DataError(problems)
+    return out
 
 
 def load_records(path: Path, bench: str, limit: int | None = None) -> list[dict[str, Any]]:
     """The records of `path` (the first `limit`), or a DataError listing every problem as file:line: field."""
-    problems, records, first = [], [], {}
-    for lineno, rec in iter_jsonl(path, errors=problems):
-        probs = check_record(rec)
-        problems += [f"{path}:{lineno}: {f}: {m}" for f, m in probs]
-        if not probs and rec["benchmark"] != bench:
-            problems.append(f"{path}:{lineno}: benchmark: {rec['benchmark']!r}, but --bench is {bench!r}")
-        if not probs and rec["id"] in first:
-            problems.append(f"{path}:{lineno}: id: duplicate id {rec['id']!r} (first on line {first[rec['id']]})")
-        elif not probs:
-            first[rec["id"]] = lineno
-        records.append(rec)
-    if problems:
-        raise DataError(problems)
-    return records[:limit] if limit is not None else records
+    return read_records(path, bench, limit).records

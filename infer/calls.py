@@ -35,6 +35,7 @@ class Request:
     messages: Callable[[], list[dict[str, Any]]]
     setting: str = ""  # the raw line's `setting` (a judge call: the judge stage's prompt)
     extra: dict[str, Any] = field(default_factory=dict)  # body fields of this request alone (a reply grammar)
+    inputs: str | None = None  # what the request was made from (infer/resume.py), for the raw line
 
 
 def request_key(messages: list[dict[str, Any]], params: dict[str, Any], model: str) -> str:
@@ -60,10 +61,14 @@ def wire_body(cfg: ModelConfig, messages: list[dict[str, Any]], params: dict[str
 
 
 def raw_line(req_id: str, sample_idx: int, key: str, cfg: ModelConfig, setting: str,
-             params: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
-    return {"id": req_id, "sample_idx": sample_idx, "request_key": key, "model": cfg.name,
-            "setting": setting, "params": params, **result,
-            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+             params: dict[str, Any], result: dict[str, Any], inputs: str | None = None) -> dict[str, Any]:
+    """One request's outcome. The fields a rerun reads come first, `error` included, so that reading which
+    requests are done needs only the start of each line (infer/resume.py); `inputs` only when known."""
+    head = {"id": req_id, "sample_idx": sample_idx, "request_key": key}
+    if inputs is not None:
+        head["inputs"] = inputs
+    return {**head, "error": result.get("error"), "model": cfg.name, "setting": setting, "params": params,
+            **result, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
 
 def failure(reason: str) -> dict[str, Any]:
@@ -81,7 +86,7 @@ async def _send(pending: list[Request], cfg: ModelConfig, urls: list[str], param
     bar = tqdm(total=len(pending), desc=label, unit="req", dynamic_ncols=True)
 
     def on_result(req: Request, result: dict[str, Any]) -> None:
-        write(raw_line(req.id, req.sample_idx, req.key, cfg, req.setting, {**params, **req.extra}, result))
+        write(raw_line(req.id, req.sample_idx, req.key, cfg, req.setting, {**params, **req.extra}, result, req.inputs))
         stats["failed" if result["error"] else "ok"] += 1
         stats["tokens"] += ((result.get("usage") or {}).get("completion_tokens") or 0)
         bar.update(1)

@@ -134,7 +134,7 @@ def send_offline(pending: list[Request], cfg: ModelConfig, params: dict[str, Any
     stats = {"ok": 0, "failed": 0, "tokens": 0}
 
     def record(req: Request, result: dict[str, Any]) -> None:
-        write(raw_line(req.id, req.sample_idx, req.key, cfg, req.setting, params, result))
+        write(raw_line(req.id, req.sample_idx, req.key, cfg, req.setting, params, result, req.inputs))
         stats["failed" if result["error"] else "ok"] += 1
         stats["tokens"] += (result.get("usage") or {}).get("completion_tokens") or 0
 

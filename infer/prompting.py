@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from infer.icl import DEFAULT_SHOTS, demo_pool, demo_template_path, demos_block, pick_demos
 from infer.render import Extra, render_spec
@@ -20,7 +20,7 @@ class Prompter:
     """Builds each record's messages. A prompt that is a folder (MIRA's task-specific T_spec) holds one
     template per task, `<folder>/<task_slug>.txt`; a prompt with `{{demos}}` is in-context learning."""
 
-    def __init__(self, bench: str, setting: Setting, records: list[dict[str, Any]], prompts: Path = PROMPTS,
+    def __init__(self, bench: str, setting: Setting, records: Sequence[dict[str, Any]] = (), prompts: Path = PROMPTS,
                  derived: Path | None = None):
         self.setting = setting
         self.derived = derived  # where derived images (IO, composite) are written: the run's results/derived
@@ -43,9 +43,15 @@ class Prompter:
             if setting.mode in ("composite", "io"):
                 raise TemplateError(f"setting {setting.name!r}: demonstrations cannot be combined with {setting.mode!r}")
             self.demo_template = Template(path, path.read_text(encoding="utf-8"))
-            self.pool = demo_pool(records)
+            self.draw_demos(records)
         elif setting.shots is not None or setting.demo_images is not None:
             raise TemplateError(f"setting {setting.name!r}: shots/demos need a prompt with {{{{demos}}}}")
+
+    def draw_demos(self, records: Sequence[dict[str, Any]]) -> None:
+        """Set the demonstrations aside (a prompt with {{demos}}): they are drawn from every record of the
+        benchmark, so `records` must be all of them."""
+        if self.demo_template is not None:
+            self.pool = demo_pool(list(records))
 
     @property
     def excluded_ids(self) -> set[str]:

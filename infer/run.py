@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from data.jsonl import DataError, write_json_atomic
-from data.dataset import load_records
+from data.dataset import Records, read_records
 from data.records import BENCHMARKS
 from infer.calls import Request, failure, raw_line, request_key, send, servers
 from infer.config import ConfigError, ModelConfig, load_model_config
@@ -26,7 +26,8 @@ from infer.launch import GPU_MEMORY_GB, Node, visible_gpus
 from infer.prompting import Prompter
 from infer.render import RenderError, has_images
 from infer.settings import parse_setting
-from infer.store import AppendLog, LockedError, load_latest
+from infer.resume import Finished, context_digest
+from infer.store import AppendLog, LockedError
 from infer.templates import PROMPTS, TemplateError
 
 log = logging.getLogger(__name__)
@@ -36,15 +37,20 @@ def raw_path(results: Path, bench: str, model: str, setting: str) -> Path:
     return results / "raw" / bench / model / f"{setting}.jsonl"
 
 
-def plan(records: list[dict[str, Any]], base: Path, prompter: Prompter, cfg: ModelConfig, params: dict[str, Any],
-         n: int, done: dict[tuple[str, int], str]) -> tuple[list[Request], int, list[tuple[str, int, str]]]:
+def plan(records: Records, base: Path, prompter: Prompter, cfg: ModelConfig, params: dict[str, Any],
+         n: int, finished: Finished) -> tuple[list[Request], int, list[tuple[str, int, str]]]:
     """The requests still to send, the number of requests of the run, and the (id, sample_idx, reason)
-    of records that cannot be rendered. `done` maps finished (id, sample_idx) to their request key.
-    Messages are rendered here for their keys and dropped; they are rendered again when sent."""
-    pending, total, failures = [], 0, []
+    of records that cannot be rendered. A record whose requests are all finished from the same inputs
+    (infer/resume.py) is not rendered; the others are rendered here for their keys, and the messages
+    dropped: they are rendered again when sent."""
+    pending, total, failures = [], n * len(records.known), []
     excluded = prompter.excluded_ids
-    for rec in records:
+    for rec, line in zip(records.records, records.digests):
         if rec["id"] in excluded:
+            continue
+        inputs = finished.inputs(line, rec, base)
+        if finished.done(rec["id"], inputs):
+            total += n
             continue
         try:
             messages = prompter.messages(rec, base)
@@ -60,14 +66,11 @@ def plan(records: list[dict[str, Any]], base: Path, prompter: Prompter, cfg: Mod
         key = request_key(messages, {**params, "_max_image_pixels": cfg.max_image_pixels} if has_images(messages)
                           else params, cfg.model)
         total += n
+        finished.confirm(rec["id"], inputs, key)
         render = (lambda r=rec: prompter.messages(r, base))  # rendered again when sent
-        pending += [Request(rec["id"], i, key, render, prompter.setting.name) for i in range(n)
-                    if done.get((rec["id"], i)) != key]
+        pending += [Request(rec["id"], i, key, render, prompter.setting.name, inputs=inputs) for i in range(n)
+                    if not finished.has(rec["id"], i, key)]
     return pending, total, failures
-
-
-def finished(latest: dict[tuple, dict[str, Any]]) -> dict[tuple[str, int], str]:
-    return {k: r["request_key"] for k, r in latest.items() if r.get("error") is None}
 
 
 def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = Path("results"), *,
@@ -83,33 +86,37 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     if bench not in BENCHMARKS:
         raise ConfigError(f"--bench: unknown benchmark {bench!r} (known: {', '.join(BENCHMARKS)})")
     spec = parse_setting(setting)
-    records = load_records(data, bench, limit)
-    prompter = Prompter(bench, spec, records, prompts, derived=results / "derived")
+    prompter = Prompter(bench, spec, prompts=prompts, derived=results / "derived")
     params = cfg.generation_params(spec.thinking, **{**spec.overrides, **(overrides or {})})
     path = raw_path(results, bench, cfg.name, setting)
-
-    def index() -> dict[tuple, dict[str, Any]]:
-        return load_latest(path, key=lambda r: (r["id"], r["sample_idx"]), keep=("request_key", "error"))
 
     def version() -> tuple[int, int] | None:
         return (path.stat().st_size, path.stat().st_mtime_ns) if path.exists() else None
 
-    # Planned before taking the lock, so a refused setting leaves no file behind; read again under the
-    # lock only if another run wrote to the file in between.
-    seen, latest = version(), index()
-    pending, total, failures = plan(records, data.parent, prompter, cfg, params, n, finished(latest))
+    def read() -> tuple[Records, Finished]:
+        if prompter.demo_template:  # demonstrations are drawn from every record: all are read, then known
+            records = read_records(data, bench, limit)
+            prompter.draw_demos(records.records)
+            return records, Finished(path, context_digest(bench, prompter, cfg, params, data.parent), n)
+        finished = Finished(path, context_digest(bench, prompter, cfg, params, data.parent), n)
+        return read_records(data, bench, limit, finished.known), finished
+
+    # Planned before taking the lock, so a refused setting leaves no file behind; planned again under the
+    # lock only if the file changed in between (another run wrote to it, or a cut last line was removed).
+    seen = version()
+    records, finished = read()
+    pending, total, failures = plan(records, data.parent, prompter, cfg, params, n, finished)
     if dry_run:
         return {"records": len(records), "requests": total, "sent": 0, "to_send": len(pending),
                 "unrenderable": len(failures), "engine": cfg.engine,
                 "servers": [x.describe() for x in servers(pending, cfg, params, node)]}
     with AppendLog(path) as out:
         if version() != seen:
-            latest = index()
-            done = finished(latest)
-            pending = [r for r in pending if done.get((r.id, r.sample_idx)) != r.key]
+            records, finished = read()
+            pending, total, failures = plan(records, data.parent, prompter, cfg, params, n, finished)
+        finished.save()
         for rid, i, reason in failures:  # recorded once, not again on every rerun
-            prev = latest.get((rid, i))
-            if not prev or prev.get("error") != reason:
+            if finished.failed_with(rid, i) != reason:
                 out.write(raw_line(rid, i, "", cfg, setting, params, failure(reason)))
         log.info("%s/%s/%s: %d requests, %d already done, %d to send, %d unrenderable",
                  bench, cfg.name, setting, total, total - len(pending), len(pending), len(failures))

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Hashable
 
-from data.jsonl import dumps
+from data.jsonl import bulk_read, dumps
 
 log = logging.getLogger(__name__)
 
@@ -58,12 +58,13 @@ def load_latest(path: Path, key: Callable[[dict[str, Any]], Hashable],
     latest: dict[Hashable, dict[str, Any]] = {}
     if not path.exists():
         return latest
-    with open(path, "rb") as f:
+    with open(path, "rb") as f, bulk_read():
         for lineno, raw in enumerate(f, start=1):
             if not raw.strip():
                 continue
             try:
-                obj = json.loads(raw)
+                # decoded here as json.loads decodes bytes, without its per-line guess of the encoding
+                obj = json.loads(raw.decode("utf-8-sig", "surrogatepass"))
             except ValueError as e:
                 if not raw.endswith(b"\n"):  # half-written by a crash: AppendLog cuts it, with a warning
                     continue

@@ -17,8 +17,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scipy.stats import spearmanr
-
 from data.jsonl import iter_jsonl, write_json_atomic, write_jsonl_atomic
 from infer.store import load_latest
 
@@ -46,6 +44,8 @@ def cohen_kappa(a: list[bool], b: list[bool]) -> float | None:
 def compare(a: dict[tuple, dict], b: dict[tuple, dict]) -> dict[str, Any]:
     common = sorted(a.keys() & b.keys())
     xa, xb = [bool(a[k]["correct"]) for k in common], [bool(b[k]["correct"]) for k in common]
+    from scipy.stats import spearmanr  # imported when used: scipy.stats takes a second to import
+
     rho = spearmanr(xa, xb) if len(set(xa)) > 1 and len(set(xb)) > 1 else None
     return {
         "items": len(common),

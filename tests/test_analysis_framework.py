@@ -1,6 +1,9 @@
 """The analysis framework: loading judged runs, accuracy with failures beside it, statistics, the paper's
 numbers beside ours, the entry point and the report."""
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -143,3 +146,12 @@ def test_markdown_writes_an_undefined_cell_as_the_html_report_does():
     from analysis.table import EMPTY_CELL, _md
     text = _md(pd.DataFrame({"model": ["a", "b"], "acc": [12.345, np.nan], "n": [9, 0]}))
     assert "nan" not in text and EMPTY_CELL in text.splitlines()[-1] and "12.35" in text
+
+
+def test_finding_the_tables_imports_neither_scipy_nor_matplotlib_nor_the_browser():
+    """Each takes up to a second to import: a table that tests or draws imports them, the report the browser."""
+    code = ("import sys; from analysis.run import registry; registry(); "
+            "print(sorted(m for m in ('scipy.stats', 'matplotlib', 'analysis.browse') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert out.stdout.strip() == "[]"

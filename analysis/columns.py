@@ -1,0 +1,58 @@
+"""Some fields of every line of a result file, parsed by pyarrow's JSON reader in C++ (no Python object per
+JSON value), given back as json would give them.
+
+Reading a run's raw and verdict files line by line with json is most of the time of `analysis.run --all` on a
+large run: a raw line is mostly its response, parsed whole. pyarrow parses only the fields asked for; they
+come back as the same Python values whenever each field has one JSON type throughout the file. When that
+cannot be told for sure, `read_fields` returns None and the caller reads the file line by line as before:
+- pyarrow refuses the file (a field with two types, a corrupt line, a lone surrogate, a repeated key);
+- the last line has no newline (half-written: the caller's reader says so), or a line is blank or holds two
+  objects (lines and rows would not match);
+- a float field holds only whole numbers (json keeps `1` an int where pyarrow gives 1.0);
+- a required field is missing, or a field with a default is null somewhere (json tells null from missing).
+"""
+from __future__ import annotations
+
+import io
+import logging
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.json as pj
+
+log = logging.getLogger(__name__)
+
+
+def read_fields(path: Path, fields: dict[str, pa.DataType], required: tuple[str, ...] = (),
+                defaulted: tuple[str, ...] = ()) -> dict[str, list[Any]] | None:
+    """The values of `fields` on every line of `path`, one list per field in line order: a missing field is
+    None, except that a field of `defaulted` missing from every line is left out (the caller fills in its
+    default). None when the file cannot be read exactly this way (module doc)."""
+    data = path.read_bytes()
+    if not data:
+        return {name: [] for name in fields}
+    if not data.endswith(b"\n"):
+        return None
+    # a defaulted field whose name is nowhere in the file is missing from every line (inside a JSON string
+    # its quotes would be escaped, so the quoted name appears only where it is a key or a whole value)
+    schema = pa.schema([(name, t) for name, t in fields.items()
+                        if name not in defaulted or f'"{name}"'.encode() in data])
+    try:
+        # one thread: on two shared cores, pyarrow's threads double the CPU time for little gain
+        table = pj.read_json(io.BytesIO(data), read_options=pj.ReadOptions(use_threads=False),
+                             parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+        log.debug("%s: read line by line (%s)", path, e)
+        return None
+    if table.num_rows != data.count(b"\n"):
+        return None
+    for name in table.column_names:
+        column = table.column(name)
+        if (name in required or name in defaulted) and column.null_count:
+            return None
+        if pa.types.is_floating(column.type) and column.null_count < len(column) and pc.all(
+                pc.equal(column, pc.floor(column)), skip_nulls=True).as_py():
+            return None
+    return {name: table.column(name).to_pylist() for name in table.column_names}

@@ -1,0 +1,155 @@
+"""A run's verdicts read by pyarrow (analysis.columns) are exactly those read line by line with json: the same
+frame, value for value and type for type, whatever the files hold; files pyarrow cannot read exactly are read
+line by line; and the cache of a run's frame neither goes stale nor lets a table change another's input."""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pandas as pd
+import pytest
+
+import analysis.inputs as inputs
+from analysis.inputs import find_runs, load, load_run
+from tests.analysis_fixtures import write_data
+
+IDS = ["q0", "q1", 'q"2', "qü3", "q4"]
+
+
+def raw_line(rng: random.Random, rid: str, idx: int, **over) -> dict:
+    line = {"id": rid, "sample_idx": idx, "request_key": f"k{rid}{idx}", "inputs": "c:r", "error": None,
+            "model": "m", "setting": "s", "params": {"max_tokens": 8, "temperature": 0.0},
+            "response": rng.choice(["The answer is \\boxed{1}.", "é \"quoted\"\nline", "😀", ""]),
+            "reasoning": None, "finish_reason": "stop",
+            "usage": {"prompt_tokens": 5, "completion_tokens": rng.randint(1, 99), "reasoning_tokens": None},
+            "latency_s": round(rng.uniform(0.1, 9), 4), "attempts": 1, "created": "2025-01-01T00:00:00+0000"}
+    return {**line, **over}
+
+
+def verdict(rng: random.Random, rid: str, idx: int, **over) -> dict:
+    ok = rng.random() < 0.8
+    line = {"id": rid, "sample_idx": idx, "request_key": f"k{rid}{idx}", "outcome": f"o{rid}{idx}",
+            "judge": {"name": "rules", "model": None, "prompt_sha": None}, "extracted": "1" if ok else None,
+            "status": "ok" if ok else "no_response", "correct": rng.random() < 0.5 if ok else None,
+            "flags": rng.choice([[], [], ["addresses_judge"]])}
+    return {**line, **over}
+
+
+# What a file may hold besides the common case, on every other line (or on every line: `True`), and whether
+# pyarrow reads it exactly (else the file is read line by line); each is combined with the others below.
+RAW_VARIANTS = {
+    "plain": (lambda rng, rid, i: {}, False, True),
+    "retried": (lambda rng, rid, i: {"error": "HTTP 503", "response": None, "usage": None}, False, True),
+    "no usage": (lambda rng, rid, i: {"usage": None}, False, True),
+    "partial usage": (lambda rng, rid, i: {"usage": {"completion_tokens": 3}}, False, True),
+    "some whole latencies": (lambda rng, rid, i: {"latency_s": 2}, False, True),
+    "whole latencies": (lambda rng, rid, i: {"latency_s": 2}, True, False),  # json keeps ints: int64
+    "no response": (lambda rng, rid, i: {"response": None}, False, True),
+    "float tokens": (lambda rng, rid, i: {"usage": {"completion_tokens": 2.0}}, False, False),
+}
+VERDICT_VARIANTS = {
+    "plain": (lambda rng, rid, i: {}, False, True),
+    "llm judge": (lambda rng, rid, i: {"judge_calls": 1, "judge_tokens": 40, "raw_judge_reply": "yes"}, True, True),
+    "judge calls on some": (lambda rng, rid, i: {"judge_calls": 1}, False, False),  # missing is 0, null None
+    "scores": (lambda rng, rid, i: {"score": rng.choice([0.5, 0.25, None])}, False, True),
+    "whole scores": (lambda rng, rid, i: {"score": 1}, False, False),
+    "process scores": (lambda rng, rid, i: {"score": {"steps": 0.5}}, False, False),
+    "labels": (lambda rng, rid, i: {"labels": ["calculation"], "subtypes": []}, False, True),
+    "numeric extraction": (lambda rng, rid, i: {"extracted": 3}, False, False),
+    "0/1 correct": (lambda rng, rid, i: {"correct": 1}, False, False),
+    "no outcome": (lambda rng, rid, i: {"outcome": None}, False, True),
+}
+
+
+def write(path, lines, style: str = "compact", tail: bytes = b"") -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sep = (",", ":") if style == "compact" else (", ", ": ")
+    path.write_bytes(b"".join(json.dumps(x, ensure_ascii=style != "compact", separators=sep).encode() + b"\n"
+                              for x in lines) + tail)
+
+
+def both_ways(run) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
+    """The run's frame read as analysis reads it, read line by line, and whether pyarrow read both files."""
+    read, used = inputs.read_fields, []
+
+    def watched(*args, **kwargs):
+        got = read(*args, **kwargs)
+        used.append(got is not None)
+        return got
+
+    inputs.read_fields = watched
+    try:
+        fast = inputs._load_run.__wrapped__(run, None)
+        inputs.read_fields = lambda *args, **kwargs: None
+        slow = inputs._load_run.__wrapped__(run, None)
+    finally:
+        inputs.read_fields = read
+    return fast, slow, all(used)
+
+
+@pytest.fixture
+def data(tmp_path):
+    return write_data(tmp_path / "d.jsonl", [{"id": rid, "benchmark": "omibench", "subject": "Physics"}
+                                             for rid in IDS])
+
+
+@pytest.mark.parametrize("raw_kind, verdict_kind", list(itertools.product(RAW_VARIANTS, VERDICT_VARIANTS)))
+def test_pyarrow_gives_the_frame_json_gives(tmp_path, data, raw_kind, verdict_kind):
+    rng = random.Random(f"{raw_kind}/{verdict_kind}")
+    res = tmp_path / "results"
+    keys = [(rid, i) for rid in IDS for i in range(2)]
+    (raw_over, raw_every, raw_exact), (ver_over, ver_every, ver_exact) = RAW_VARIANTS[raw_kind], \
+        VERDICT_VARIANTS[verdict_kind]
+    raw = [raw_line(rng, rid, i, **(raw_over(rng, rid, i) if raw_every or n % 3 == 0 else {}))
+           for n, (rid, i) in enumerate(keys)]
+    # retried: the last line of a key is current
+    raw += [raw_line(rng, rid, i, **(raw_over(rng, rid, i) if raw_every else {})) for rid, i in keys[:3]]
+    verdicts = [verdict(rng, rid, i, **(ver_over(rng, rid, i) if ver_every or n % 2 == 0 else {}))
+                for n, (rid, i) in enumerate(reversed(keys[1:]))]  # in another order, one outcome unjudged
+    verdicts += [verdict(rng, *keys[4], **(ver_over(rng, *keys[4]) if ver_every else {}))]  # re-judged
+    write(res / "raw" / "omibench" / "m" / "s.jsonl", raw)
+    judged = res / "judged" / "omibench" / "m" / "s.rules.jsonl"
+    write(judged, verdicts, style="spaced")
+    judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data)}))
+    fast, slow, by_pyarrow = both_ways(find_runs(res, "omibench")[0])
+    pd.testing.assert_frame_equal(fast, slow, check_exact=True)
+    assert len(fast) > 0
+    assert by_pyarrow is (raw_exact and ver_exact)  # read by pyarrow wherever it can be exact
+
+
+@pytest.mark.parametrize("tail", [b'{"id": "q9", "sample_idx": 0, "outcome": "x", "status": "ok"}',  # no newline
+                                  b'{"id": "q9", "sample_idx": 0, "outco', b"\n\n"])
+def test_a_cut_or_blank_tail_is_read_line_by_line(tmp_path, data, tail):
+    rng = random.Random(0)
+    res = tmp_path / "results"
+    write(res / "raw" / "omibench" / "m" / "s.jsonl", [raw_line(rng, rid, 0) for rid in IDS])
+    judged = res / "judged" / "omibench" / "m" / "s.rules.jsonl"
+    write(judged, [verdict(rng, rid, 0) for rid in IDS], tail=tail)
+    judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data)}))
+    fast, slow, by_pyarrow = both_ways(find_runs(res, "omibench")[0])
+    pd.testing.assert_frame_equal(fast, slow, check_exact=True)
+    assert not by_pyarrow and len(fast) == len(IDS)
+
+
+def test_the_cached_frame_is_shared_by_tables_but_never_changed_by_one(tmp_path, data):
+    rng = random.Random(1)
+    res = tmp_path / "results"
+    write(res / "raw" / "omibench" / "m" / "s.jsonl", [raw_line(rng, rid, 0) for rid in IDS])
+    judged = res / "judged" / "omibench" / "m" / "s.rules.jsonl"
+    write(judged, [verdict(rng, rid, 0) for rid in IDS])
+    judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data)}))
+    run = find_runs(res, "omibench")[0]
+    first = load(res, "omibench", ["s"], "rules")
+    reference = first.copy()
+    first.loc[:, "correct"] = "changed"   # a table that writes into its input
+    first["response"] = None
+    mine = load_run(run)
+    mine.loc[:, "status"] = "changed"
+    again = load(res, "omibench", ["s"], "rules")
+    pd.testing.assert_frame_equal(again, reference, check_exact=True)
+    assert inputs._load_run.cache_info().hits >= 2  # read once, shared
+
+    with open(judged, "a") as f:  # re-judged: read again
+        f.write(json.dumps({**verdict(rng, "q0", 0), "correct": True, "status": "ok"}) + "\n")
+    assert load(res, "omibench", ["s"], "rules").set_index("id").loc["q0", "correct"] is True
