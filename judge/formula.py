@@ -10,7 +10,7 @@ milliseconds. The formulas most answers use are read here directly:
     atom  := integer | decimal | letter | '\\pi' | '\\sqrt{' expr '}' | '\\frac{' expr '}{' expr '}'
              | '(' expr ')'             (\\dfrac and \\tfrac are \\frac)
 
-A constant formula becomes an `Interval` holding its value (the rounding of every step is bounded),
+A constant formula becomes an `Interval` holding its value (every rounding bounded: judge/arith.py),
 a formula with letters its expanded polynomial with integer coefficients (None when it uses roots, π,
 fractions, decimals or negative powers). The grammar leaves out every construct math-verify reads in
 a way of its own, found by comparing the two (tests/test_judge_shortcut.py): two numbers side by side

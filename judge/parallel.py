@@ -6,9 +6,9 @@ into contiguous chunks (answers to the same question stay together, so each work
 them) and mapped over a process pool whose workers run each chunk in their main thread. Short runs
 stay in this process: starting workers costs more than they save.
 
-Only idle cores are used: Linux shares the CPU fairly between sessions (autogroups), so while another
-session keeps a core busy a second worker gains no CPU time and only adds its overhead. The cores idle
-over 50 ms before the run (five clock ticks per core) decide how many workers start.
+Only idle cores are used: Linux shares the CPU fairly between groups of processes (autogroups), so
+while other work keeps a core busy a second worker gains no CPU time and only adds its overhead. The
+cores idle over 50 ms before the run (five clock ticks per core) decide how many workers start.
 
 Workers are forked from this process when it has no other thread (they start at once, with its
 modules and caches); when it has (an inference client, a progress bar), forking could copy a lock held

@@ -28,9 +28,12 @@ def constant(rng: random.Random) -> str:
         f"\\sqrt {c}", f"\\sqrt{c}", "\\pi", f"{k}\\pi", f"\\frac{{\\pi}}{{{k}}}", f"\\frac{{{a}\\pi}}{{{b}}}",
         f"\\pi/{k}", f"{k}\\pi/{b}", "\\pi^2", "\\pi\\sqrt{2}", f"2^{{{k}}}", f"2^{{-{k}}}", f"10^{{{k}}}", "3^2",
         "2^10", f"{a}\\times {b}", f"{k}\\cdot\\sqrt{{{c}}}", "2\\times\\pi", f"{k}\\frac{{1}}{{{b}}}", f"{k} {a}",
-        f"{a}\\%", f"{a}%", "45^\\circ", f"1.5\\times10^{{{k}}}", f"-\\sqrt{{{c}}}", "\\frac{1}{0}", f"\\sqrt{{-{c}}}",
-        f"(\\frac{{1}}{{{k}}})^{{3}}", "1/2\\pi", f"{a}/{b}/{k}", f"\\frac{{{a}}}{{{b}}}\\pi", "\\frac{1+\\sqrt{5}}{2}",
-        f"\\sqrt{{{k}}}-\\sqrt{{{k}}}", f"{k}-{k}", "0", f"0/{b}", "-2^{2}", f"\\left({k}+\\sqrt{{{c}}}\\right)^{{2}}",
+        f"{a}\\%", f"{a}%", "45^\\circ", f"1.5\\times10^{{{k}}}", f"-\\sqrt{{{c}}}", "\\frac{1}{0}",
+        f"\\sqrt{{-{c}}}",
+        f"(\\frac{{1}}{{{k}}})^{{3}}", "1/2\\pi", f"{a}/{b}/{k}", f"\\frac{{{a}}}{{{b}}}\\pi",
+        "\\frac{1+\\sqrt{5}}{2}",
+        f"\\sqrt{{{k}}}-\\sqrt{{{k}}}", f"{k}-{k}", "0", f"0/{b}", "-2^{2}",
+        f"\\left({k}+\\sqrt{{{c}}}\\right)^{{2}}",
         f"{a}\\sqrt{{{c}}}{k}", f"\\sqrt{{{c}}}^{{{k}}}", f"{k}({a})", f"({a})({k})", f"\\pi({k})", f"{a},{b:03d}",
         f"{a} {b:03d}", f"{a}.{b}\\sqrt{{2}}", f"\\sqrt{{{c}}}\\times {a}.5",
     ])
@@ -58,20 +61,29 @@ def near_pair(rng: random.Random) -> tuple[str, str]:
     v, root = a / b, k * c ** 0.5
     return rng.choice([
         (f"{2 * a}/{2 * b}", f"\\frac{{{a}}}{{{b}}}"), (f"\\dfrac{{{3 * a}}}{{{3 * b}}}", f"{a}/{b}"),
-        (f"{v:.3f}", f"\\frac{{{a}}}{{{b}}}"), (f"{v:.4f}", f"\\frac{{{a}}}{{{b}}}"), (f"{v:.6f}", f"\\frac{{{a}}}{{{b}}}"),
-        (f"\\frac{{{a}}}{{{b}}}", f"{v:.4f}"), (f"\\frac{{{a}}}{{{b}}}", f"{v:.6f}"), (f"\\sqrt{{{k * k * c}}}", f"{k}\\sqrt{{{c}}}"),
-        (f"{k}\\sqrt{{{c}}}", f"\\sqrt{{{k * k * c}}}"), (f"{root:.4f}", f"{k}\\sqrt{{{c}}}"), (f"{k}\\sqrt{{{c}}}", f"{root:.5f}"),
+        (f"{v:.3f}", f"\\frac{{{a}}}{{{b}}}"), (f"{v:.4f}", f"\\frac{{{a}}}{{{b}}}"),
+        (f"{v:.6f}", f"\\frac{{{a}}}{{{b}}}"),
+        (f"\\frac{{{a}}}{{{b}}}", f"{v:.4f}"), (f"\\frac{{{a}}}{{{b}}}", f"{v:.6f}"),
+        (f"\\sqrt{{{k * k * c}}}", f"{k}\\sqrt{{{c}}}"),
+        (f"{k}\\sqrt{{{c}}}", f"\\sqrt{{{k * k * c}}}"), (f"{root:.4f}", f"{k}\\sqrt{{{c}}}"),
+        (f"{k}\\sqrt{{{c}}}", f"{root:.5f}"),
         (f"{3.141592653589793 / k:.5f}", f"\\frac{{\\pi}}{{{k}}}"), (f"\\pi/{k}", f"\\frac{{\\pi}}{{{k}}}"),
         ("\\frac{10001}{10000}", "1"), ("\\frac{10002}{10000}", "1"), ("\\frac{9999}{10000}", "1"),
-        ("1", "\\frac{10001}{10000}"), ("\\frac{1}{100000}", "0"), ("\\frac{1}{10000}", "0"), ("\\frac{2}{10000}", "0"),
+        ("1", "\\frac{10001}{10000}"), ("\\frac{1}{100000}", "0"), ("\\frac{1}{10000}", "0"),
+        ("\\frac{2}{10000}", "0"),
         ("2^{-61}", "2^{-62}"), ("2^{-61}", "2^{-61}"), ("\\frac{1}{100}", "0.0100001"), ("\\frac{1}{100}", "0.0101"),
         ("\\frac{1}{3}", "0.33"), ("0.33", "\\frac{1}{3}"), ("\\frac{1}{3}", "0.3333"), ("\\frac{1}{3}", "0.33333"),
-        ("\\sqrt{2}", "1.4142"), ("\\sqrt{2}", "1.414"), ("1.41421", "\\sqrt{2}"), ("\\pi", "3.14159"), ("3.14", "\\pi"),
-        ("\\sqrt{4}-2", "0"), ("0", "\\sqrt{4}-2"), ("0", "6-6"), ("\\sqrt{4}-\\sqrt{4}", "6-6"), ("\\frac{1}{0}", "5"),
-        (f"{a}\\times{b}", f"{a * b}"), (f"{a}\\cdot{b}", f"{a * b}"), ("(x+1)^2", "x^2+2x+1"), ("x^2+2x+1", "(x+1)^2"),
+        ("\\sqrt{2}", "1.4142"), ("\\sqrt{2}", "1.414"), ("1.41421", "\\sqrt{2}"), ("\\pi", "3.14159"),
+        ("3.14", "\\pi"),
+        ("\\sqrt{4}-2", "0"), ("0", "\\sqrt{4}-2"), ("0", "6-6"), ("\\sqrt{4}-\\sqrt{4}", "6-6"),
+        ("\\frac{1}{0}", "5"),
+        (f"{a}\\times{b}", f"{a * b}"), (f"{a}\\cdot{b}", f"{a * b}"), ("(x+1)^2", "x^2+2x+1"),
+        ("x^2+2x+1", "(x+1)^2"),
         ("2(x+3)", "2x+6"), ("2x+6", "2(x+3)"), ("x-x+3", "3"), ("(x-1)(x+1)", "x^2-1"), ("x^2+x", "x(x+1)"),
-        ("x+y", "y+x"), ("(a+b)^2", "a^2+2ab+b^2"), ("2\\frac{1}{2}", "2.5"), ("2 3", "5"), ("2 3", "6"), ("2(7)", "9"),
-        ("2(7)", "14"), ("1/2\\pi", "\\frac{1}{2\\pi}"), ("-2^{2}", "-4"), ("x^23", "x^{23}"), ("\\sqrt 34", "4\\sqrt{3}"),
+        ("x+y", "y+x"), ("(a+b)^2", "a^2+2ab+b^2"), ("2\\frac{1}{2}", "2.5"), ("2 3", "5"), ("2 3", "6"),
+        ("2(7)", "9"),
+        ("2(7)", "14"), ("1/2\\pi", "\\frac{1}{2\\pi}"), ("-2^{2}", "-4"), ("x^23", "x^{23}"),
+        ("\\sqrt 34", "4\\sqrt{3}"),
         (f"{a}", f"{a}.0"), (f"{a}.00001", f"{a}"), (f"{a}.0001", f"{a}"), (f"{a}.00011", f"{a}"),
     ])
 
@@ -89,12 +101,16 @@ def prose_pair(rng: random.Random) -> tuple[str, str]:
     n = rng.randint(2, 9999)
     gold = rng.choice([str(n), f"{n} km", f"{n} m/s", f"{n} J", f"{n}^\\circ", f"{n}%", f"{n} apples", f"{n} x",
                        f"{n} cm", f"{n} kg", f"{n}\\sqrt{{3}}", f"x^2+{n}", f"{n}x", f"\\frac{{{n}}}{{7}}", f"{n}.25",
-                       f"{n} s", f"{n} m", f"{n} e", f"{n} J/s", f"{n} kg m", f"{n} N m", "1.5\\times10^{3}", "\\frac{1}{0}",
+                       f"{n} s", f"{n} m", f"{n} e", f"{n} J/s", f"{n} kg m", f"{n} N m", "1.5\\times10^{3}",
+                       "\\frac{1}{0}",
                        f"y = {n}x", f"{n}, {n + 1}"])
     tricky = [(f"x {n} feet", f"{n} x"), (f"j {n}", f"{n} J"), (f"apples {n}", f"{n} apples"), (f"e e {n}", f"{n}"),
-              (f"x {n}", f"{n} x"), (f"m {n} per s", f"{n} m/s"), (f"{n} j so", f"{n} J"), (f"The answers are {n}", f"{n}"),
-              (f"So it is {n} x", f"{n}x"), (f"kg {n}", f"{n} kg"), (f"so {n} percent", f"{n}%"), (f"pi {n}", f"{n}\\pi"),
-              (f"ee {n}", f"{n} e"), (f"x x {n}", f"{n}x^2"), (f"sqrt x {n}", f"{n}\\sqrt{{x}}"), (f"n m {n}", f"{n} N m"),
+              (f"x {n}", f"{n} x"), (f"m {n} per s", f"{n} m/s"), (f"{n} j so", f"{n} J"),
+              (f"The answers are {n}", f"{n}"),
+              (f"So it is {n} x", f"{n}x"), (f"kg {n}", f"{n} kg"), (f"so {n} percent", f"{n}%"),
+              (f"pi {n}", f"{n}\\pi"),
+              (f"ee {n}", f"{n} e"), (f"x x {n}", f"{n}x^2"), (f"sqrt x {n}", f"{n}\\sqrt{{x}}"),
+              (f"n m {n}", f"{n} N m"),
               (f"so {n} x", f"y = {n}x"), (f"{n} ay", "\\frac{1}{0}")]
     if rng.random() < 0.3:
         return rng.choice(tricky)
@@ -130,7 +146,8 @@ def random_formula(rng: random.Random, depth: int, letters: str) -> str:
     sub = lambda: random_formula(rng, depth - 1, letters)  # noqa: E731
     return rng.choice([
         lambda: f"{sub()}+{sub()}", lambda: f"{sub()}-{sub()}", lambda: f"{sub()}{sub()}", lambda: f"{sub()}/{sub()}",
-        lambda: f"\\frac{{{sub()}}}{{{sub()}}}", lambda: f"\\sqrt{{{sub()}}}", lambda: f"({sub()})", lambda: f"-{sub()}",
+        lambda: f"\\frac{{{sub()}}}{{{sub()}}}", lambda: f"\\sqrt{{{sub()}}}", lambda: f"({sub()})",
+        lambda: f"-{sub()}",
         lambda: f"{sub()}^{rng.randint(0, 5)}", lambda: f"{sub()}^{{{rng.randint(-3, 6)}}}",
         lambda: sub() + rng.choice(["\\times ", "\\cdot "]) + sub(),
         lambda: str(rng.randint(2, 9)) + rng.choice(["\\pi", "\\sqrt{3}", f"({sub()})", rng.choice(letters or "x")]),
@@ -176,7 +193,8 @@ def scored_cases(n: int, seed: int = 0) -> list[tuple[dict, str]]:
             said = rng.choice([f"{w}", f"{w}{unit}", f"{w:,}", f"{w:,}".replace(",", " "), f"{w:.3e}",
                                f"{w} \\times 10^{{0}}", f"{w}\\%", f"approximately {w:,}", f"-{w}", f"{w} units"])
         elif kind == "formula":
-            gold, said = rng.choice([near_pair(rng), (constant(rng), constant(rng)), (polynomial(rng), polynomial(rng))])
+            gold,
+            said = rng.choice([near_pair(rng), (constant(rng), constant(rng)), (polynomial(rng), polynomial(rng))])
             r = rec([gold], "expression")
         elif kind == "text":
             gold = rng.choice(["possible", "impossible", "Yes", "No", "octahedron", "the pressure increases",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 
 import pytest
 import sympy
@@ -119,6 +120,20 @@ def test_a_long_run_in_processes_gives_the_same_verdicts_in_the_same_order():
     items = [Item(r, response) for r, response in scored_cases(300, seed=3)]
     in_process = [RuleJudge().steps(item) for item in items]
     assert parallel.map_ordered(RuleJudge().steps, items, min_items=1, chunk=40, processes=2) == in_process
+
+
+def test_with_another_thread_running_workers_come_from_the_fork_server():
+    """A thread of the caller (an inference client's) may hold a lock: its state is never forked."""
+    items = [Item(r, response) for r, response in scored_cases(60, seed=4)]
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        pooled = parallel.map_ordered(RuleJudge().steps, items, min_items=1, chunk=15, processes=2)
+    finally:
+        stop.set()
+        other.join()
+    assert pooled == [RuleJudge().steps(item) for item in items]
 
 
 def test_math_verify_time_limit_works_in_a_worker():
