@@ -11,7 +11,7 @@ import asyncio
 import hashlib
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -24,7 +24,7 @@ from infer.render import to_wire
 from infer.server import serve
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots, and no dict of its own unless `extra`: a large run holds 100,000s
 class Request:
     """One request: the item and sample it answers, its key, and how to render its messages (rendered
     again when sent, so a large run never holds every prompt at once)."""
@@ -34,7 +34,7 @@ class Request:
     key: str
     messages: Callable[[], list[dict[str, Any]]]
     setting: str = ""  # the raw line's `setting` (a judge call: the judge stage's prompt)
-    extra: dict[str, Any] = field(default_factory=dict)  # body fields of this request alone (a reply grammar)
+    extra: dict[str, Any] | None = None  # body fields of this request alone (a reply grammar)
     inputs: str | None = None  # what the request was made from (infer/resume.py), for the raw line
 
 
@@ -86,7 +86,7 @@ async def _send(pending: list[Request], cfg: ModelConfig, urls: list[str], param
     bar = tqdm(total=len(pending), desc=label, unit="req", dynamic_ncols=True)
 
     def on_result(req: Request, result: dict[str, Any]) -> None:
-        write(raw_line(req.id, req.sample_idx, req.key, cfg, req.setting, {**params, **req.extra}, result, req.inputs))
+        write(raw_line(req.id, req.sample_idx, req.key, cfg, req.setting, {**params, **(req.extra or {})}, result, req.inputs))
         stats["failed" if result["error"] else "ok"] += 1
         stats["tokens"] += ((result.get("usage") or {}).get("completion_tokens") or 0)
         bar.update(1)
@@ -94,7 +94,7 @@ async def _send(pending: list[Request], cfg: ModelConfig, urls: list[str], param
                         tok_s=f"{stats['tokens'] / max(time.monotonic() - start, 1e-9):.1f}")
 
     try:
-        await client.run(pending, lambda req: wire_body(cfg, req.messages(), {**params, **req.extra}), on_result)
+        await client.run(pending, lambda req: wire_body(cfg, req.messages(), {**params, **(req.extra or {})}), on_result)
     finally:
         bar.close()
     return stats

@@ -23,7 +23,7 @@ from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.manifest import base_manifest, sha256_file
 from infer.icl import DEFAULT_SHOTS, SEED as ICL_SEED
 from infer.launch import GPU_MEMORY_GB, Node, visible_gpus
-from infer.prompting import Prompter
+from infer.prompting import LaterMessages, Prompter
 from infer.render import RenderError, has_images
 from infer.settings import parse_setting
 from infer.resume import Finished, context_digest
@@ -67,7 +67,7 @@ def plan(records: Records, base: Path, prompter: Prompter, cfg: ModelConfig, par
                           else params, cfg.model)
         total += n
         finished.confirm(rec["id"], inputs, key)
-        render = (lambda r=rec: prompter.messages(r, base))  # rendered again when sent
+        render = LaterMessages(prompter, rec, base)  # rendered again when sent
         pending += [Request(rec["id"], i, key, render, prompter.setting.name, inputs=inputs) for i in range(n)
                     if not finished.has(rec["id"], i, key)]
     return pending, total, failures
@@ -91,29 +91,34 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     path = raw_path(results, bench, cfg.name, setting)
 
     def version() -> tuple[int, int] | None:
-        return (path.stat().st_size, path.stat().st_mtime_ns) if path.exists() else None
+        """The raw file's size and mtime; None while it holds nothing (AppendLog creates it empty)."""
+        st = path.stat() if path.exists() else None
+        return (st.st_size, st.st_mtime_ns) if st and st.st_size else None
 
-    def read() -> tuple[Records, Finished]:
+    def prepare() -> tuple[int, Finished, list[Request], int, list[tuple[str, int, str]]]:
+        """The number of records, the finished requests, and the plan (the records themselves are kept only
+        by the requests that render them)."""
         if prompter.demo_template:  # demonstrations are drawn from every record: all are read, then known
             records = read_records(data, bench, limit)
             prompter.draw_demos(records.records)
-            return records, Finished(path, context_digest(bench, prompter, cfg, params, data.parent), n)
-        finished = Finished(path, context_digest(bench, prompter, cfg, params, data.parent), n)
-        return read_records(data, bench, limit, finished.known), finished
+            finished = Finished(path, context_digest(bench, prompter, cfg, params, data.parent), n)
+        else:
+            finished = Finished(path, context_digest(bench, prompter, cfg, params, data.parent), n)
+            records = read_records(data, bench, limit, finished.known)
+        return (len(records), finished, *plan(records, data.parent, prompter, cfg, params, n, finished))
 
     # Planned before taking the lock, so a refused setting leaves no file behind; planned again under the
     # lock only if the file changed in between (another run wrote to it, or a cut last line was removed).
     seen = version()
-    records, finished = read()
-    pending, total, failures = plan(records, data.parent, prompter, cfg, params, n, finished)
+    n_records, finished, pending, total, failures = prepare()
     if dry_run:
-        return {"records": len(records), "requests": total, "sent": 0, "to_send": len(pending),
+        return {"records": n_records, "requests": total, "sent": 0, "to_send": len(pending),
                 "unrenderable": len(failures), "engine": cfg.engine,
                 "servers": [x.describe() for x in servers(pending, cfg, params, node)]}
     with AppendLog(path) as out:
         if version() != seen:
-            records, finished = read()
-            pending, total, failures = plan(records, data.parent, prompter, cfg, params, n, finished)
+            finished = pending = None  # dropped before planning again: a large run holds one plan
+            n_records, finished, pending, total, failures = prepare()
         finished.save()
         for rid, i, reason in failures:  # recorded once, not again on every rerun
             if finished.failed_with(rid, i) != reason:
@@ -122,7 +127,7 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
                  bench, cfg.name, setting, total, total - len(pending), len(pending), len(failures))
         stats = send(pending, cfg, params, out.write, results, f"{cfg.name}/{setting}", node)
 
-    counts = {"records": len(records), "requests": total, "sent": len(pending),
+    counts = {"records": n_records, "requests": total, "sent": len(pending),
               "ok": stats["ok"], "failed": stats["failed"], "unrenderable": len(failures),
               "excluded": len(prompter.excluded_ids)}
     write_json_atomic(path.with_suffix(".manifest.json"), base_manifest(

@@ -59,8 +59,8 @@ def watch(monkeypatch):
     monkeypatch.setattr(infer.prompting, "render_spec", counting_render)
     monkeypatch.setattr(data.dataset, "parse_line", counting_parse)
 
-    def take():
-        out = {"rendered": sorted(set(seen["rendered"])), "parsed": seen["parsed"]}
+    def take(times: bool = False):
+        out = {"rendered": sorted(seen["rendered"] if times else set(seen["rendered"])), "parsed": seen["parsed"]}
         seen["rendered"].clear()
         seen["parsed"] = 0
         return out
@@ -108,6 +108,12 @@ def test_a_rerun_neither_parses_nor_renders_the_records_it_finished(tmp_path, sc
     again = job.run()
     assert (again["sent"], again["requests"]) == (0, 7) and watch() == {"rendered": [], "parsed": 0}
     assert all(x["inputs"].count(":") == 1 for x in job.lines())  # context:record, no files
+
+
+def test_a_fresh_run_renders_each_prompt_once_to_plan_it_and_once_to_send_it(tmp_path, scripted_server, watch):
+    job = Job(tmp_path, scripted_server(), records(3))
+    assert job.run()["sent"] == 3  # the raw file the run creates, empty, is no reason to plan again
+    assert watch(times=True)["rendered"] == ["r0", "r0", "r1", "r1", "r2", "r2"]
 
 
 def test_a_changed_template_record_or_parameter_redoes_exactly_its_requests(tmp_path, scripted_server, watch):
