@@ -193,8 +193,8 @@ def scored_cases(n: int, seed: int = 0) -> list[tuple[dict, str]]:
             said = rng.choice([f"{w}", f"{w}{unit}", f"{w:,}", f"{w:,}".replace(",", " "), f"{w:.3e}",
                                f"{w} \\times 10^{{0}}", f"{w}\\%", f"approximately {w:,}", f"-{w}", f"{w} units"])
         elif kind == "formula":
-            gold,
-            said = rng.choice([near_pair(rng), (constant(rng), constant(rng)), (polynomial(rng), polynomial(rng))])
+            pair = rng.choice([near_pair(rng), (constant(rng), constant(rng)), (polynomial(rng), polynomial(rng))])
+            gold, said = pair
             r = rec([gold], "expression")
         elif kind == "text":
             gold = rng.choice(["possible", "impossible", "Yes", "No", "octahedron", "the pressure increases",
