@@ -153,7 +153,7 @@ def scale(srv: Any, mode: Mode, work: Path) -> list[Figure]:
     runs = [timed_resume(cfg, data, pristine, work / f"results-resume{i}") for i in range(mode.runs)]
     pick = lambda key: [r[key] for r in runs]  # noqa: E731
     fig = Figure("scale", f"resume: {RESUME_DONE:,} done + {RESUME_NEW} new, time to first send", pick("to_first_send"),
-                 "s", 2.0, "<=", note=f"reading the data file {median(pick('read_records')):.2f} s, the raw file "
+                 "s", 1.0, "<=", note=f"reading the data file {median(pick('read_records')):.2f} s, the raw file "
                  f"{median(pick('Finished')):.2f} s, plan {median(pick('plan')):.2f} s; whole run minus sending "
                  f"{median(pick('total_minus_send')):.2f} s (adds the manifest's data sha256)")
     if not fig.met:  # where the time goes, on the first 20,000 lines (the shares do not depend on size)
@@ -307,6 +307,6 @@ def analysis(mode: Mode, work: Path) -> list[Figure]:
     states = {s: sum(1 for v in tables.values() if v == s) for s in sorted(set(tables.values()))}
     name = "python -m analysis.run --all" if not crash else "analysis tables one by one (--all crashed)"
     slowest = sorted(mode.details.get("analysis_tables", {}).items(), key=lambda kv: -kv[1][1])[:3]
-    return [Figure("analysis", f"{name}, {lines:,} judged lines", times, "s",
+    return [Figure("analysis", f"{name}, {lines:,} judged lines", times, "s", 5.0 if lines >= 100_000 else None, "<=",
                    note=f"tables: {states}; slowest: " + ", ".join(f"{k} {v[1]:.1f} s" for k, v in slowest)
                         + "; includes interpreter start" + (f". {crash}" if crash else ""))]
