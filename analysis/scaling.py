@@ -31,9 +31,8 @@ from collections import Counter
 from typing import Any, Iterable, Mapping
 
 import pandas as pd
-import sympy
 
-from judge.match import MatchError, _case_sensitive, _math, _squash, is_textual, normalize_text, parse_number, split_parts
+from judge.match import MatchError, _case_sensitive, _squash, is_textual, normalize_text, parse_number, split_parts
 from judge.rules import grid_cell, is_mcq, mcq_prediction
 
 PAPER_KS = (1, 3, 4, 8, 16)                                  # OMIBench Eq. (12)
@@ -74,8 +73,12 @@ def _math_key(s: str) -> str | None:
     the same decimal; "x = 2" is the number 2; any other expression is sympy's printed form, which
     orders terms canonically (x + 1 and 1 + x are one vote). None when it does not parse.
     """
+    import sympy  # imported on first need, like judge.mathverify: half a second that most tables never use
+
+    from judge import mathverify
+
     try:
-        parsed = _math(s)
+        parsed = mathverify.read(s)
     except MatchError:  # math-verify failed on it: the answer votes under its text
         return None
     if not parsed:

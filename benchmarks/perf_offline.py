@@ -179,9 +179,9 @@ def scale(srv: Any, mode: Mode, work: Path) -> list[Figure]:
 
 def clear_judge_caches() -> None:
     """Forget every verdict and reading the rule judge has cached, so a measurement starts cold."""
-    from judge import extract, formula, match, parts, text
+    from judge import extract, formula, match, mathverify, parts, text
 
-    for cached in (match._math, match.math_equal, match.canonical, match.parse_number, formula.read, extract.clean,
+    for cached in (mathverify.read, match.math_equal, match.canonical, match.parse_number, formula.read, extract.clean,
                    extract._extract_answer, extract.strip_decoration, match.normalize_text, match._squash,
                    match.is_textual, parts.labelled_parts, text.words):
         cached.cache_clear()
@@ -243,8 +243,8 @@ def judging(mode: Mode) -> list[Figure]:
         clear_judge_caches()
         run = lambda: [score(rec, response) for rec, response in sample]  # noqa: E731
         mode.details["judging_profile"] = profile(run, cumulative=[
-            "judge/match.py|match_one", "judge/match.py|math_equal", "judge/match.py|math_verify_equal",
-            "judge/formula.py|math_verdict", "judge/match.py|_prose_cannot_equal", "math_verify/grader.py|verify",
+            "judge/match.py|match_one", "judge/match.py|math_equal", "judge/mathverify.py|verdict",
+            "judge/formula.py|math_verdict", "judge/mathverify.py|prose_cannot_equal", "math_verify/grader.py|verify",
             "math_verify/parser.py|parse", "judge/match.py|parse_number", "judge/extract.py|extract_answer",
             "judge/rules.py|mcq_prediction"])
     return [run_fig, one_fig]

@@ -224,7 +224,7 @@ def math_verdict(pred: str, gold: str) -> bool | None:
 
     - Two constants: math_equal compares math-verify's values with numbers_close, and the intervals hold
       them, so close_for_all gives its verdict. An acceptance also needs every decimal written to be
-      one math-verify kept (match._read_whole), which holds when none is written; with decimals only a
+      one math-verify kept (mathverify.read_whole), which holds when none is written; with decimals only a
       rejection is certain.
     - A formula with letters: math_equal asks math-verify's `verify`, which accepts only formulas equal
       as functions (a string, a set, a relation or a percentage, its other cases, cannot occur here). So

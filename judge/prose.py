@@ -10,7 +10,7 @@ relation or a negative power. A product that names a symbol is not a constant. S
 find such a reading equal to the gold's when the gold's reading
 
 - is a constant (names no symbol): the prose's reading must then name none either to be equal, and a
-  sentence read without symbols is rejected by match._read_whole (it names something but lost it);
+  sentence read without symbols is rejected by mathverify.read_whole (it names something but lost it);
 - names a symbol spelt with a letter the prose does not contain ("4853 J" is 4853·j); or
 - divides by a symbol ("2852 m/s" is 2852·m·s⁻¹).
 
@@ -18,7 +18,7 @@ It would still have to compare them, and sympy can take longer than math-verify'
 compare some formulas (a judge error): only a gold read as a monomial (a number, a percentage, powers
 of symbols) is decided here, which sympy compares at once.
 
-judge.match reads the gold first (its parse is shared by every response to it) and skips the
+judge.mathverify reads the gold first (its parse is shared by every response to it) and skips the
 prose's parse when `cannot_equal` says so; tests/test_judge_shortcut.py checks the verdicts against
 math-verify's on generated sentences.
 """

@@ -11,7 +11,7 @@ import threading
 import pytest
 import sympy
 
-from judge import formula, match, parallel, prose
+from judge import formula, match, mathverify, parallel, prose
 from judge.judges import Item, RuleJudge
 from judge.match import MatchError, canonical, latex_form
 from judge.numbers import Interval, close_for_all
@@ -21,7 +21,7 @@ from tests.answer_shapes import constant, formula_pairs, polynomial, random_form
 
 
 def math_verify_reading(text: str):
-    reading = match._math(text)
+    reading = mathverify.read(text)
     assert len(reading) == 2, (text, reading)
     return reading[0]
 
@@ -48,7 +48,7 @@ def test_the_reader_reads_every_formula_as_math_verify_does():
                 wrong.append((text, str(reading), read.poly))
         else:
             counts["constant"] += 1
-            value = match._value(reading)
+            value = mathverify.value(reading)
             if value is None or not read.value.lo <= value <= read.value.hi:
                 wrong.append((text, str(reading), value, read.value))
     assert wrong == []
@@ -80,13 +80,13 @@ def test_fast_verdicts_are_math_verify_verdicts():
     for pred, gold in formula_pairs(1500):
         p, g = latex_form(canonical(pred)), latex_form(canonical(gold))
         fast, kind = formula.math_verdict(p, g), "formula"
-        if fast is None and prose.is_prose(p) and match._prose_cannot_equal(p, g):
+        if fast is None and prose.is_prose(p) and mathverify.prose_cannot_equal(p, g):
             fast, kind = False, "prose"
         if fast is None:
             continue
         decided[kind] += 1
         try:
-            slow = bool(match.math_verify_equal(p, g))
+            slow = bool(mathverify.verdict(p, g))
         except MatchError as e:
             slow = f"raises {e}"
         if slow != fast:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from judge import match
+from judge import match, mathverify
 from judge.match import MatchError, match_one
 from judge.rules import judge_predictions, score
 
@@ -328,7 +328,7 @@ def test_a_math_verify_crash_is_a_judge_error(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("sympy blew up")
 
-    monkeypatch.setattr(match, "verify", broken)
+    monkeypatch.setattr(mathverify, "verify", broken)
     match.math_equal.cache_clear()
     try:
         v = score(rec(["x^2+1"]), "\\boxed{1+x^2}")
@@ -346,7 +346,7 @@ def test_a_formula_math_verify_cannot_finish_is_a_judge_error():
 
 
 def test_judge_errors_are_counted_apart_from_wrong_answers(monkeypatch):
-    monkeypatch.setattr(match, "verify", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("boom")))
+    monkeypatch.setattr(mathverify, "verify", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("boom")))
     match.math_equal.cache_clear()
     try:
         records = [rec(["x^2+1"]) | {"id": "a"}, rec(["5"]) | {"id": "b"}]
