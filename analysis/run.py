@@ -20,6 +20,7 @@ from pathlib import Path
 from types import ModuleType
 
 import analysis
+from analysis.plot import figures_in_background
 from analysis.report import Outcome, write_report
 from analysis.table import Context, MissingInputs, write
 
@@ -40,15 +41,29 @@ def registry() -> dict[str, ModuleType]:
 
 def build_one(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> Outcome:
     """Build and write one table."""
+    return written(table_id, ctx, build(table_id, ctx, modules))
+
+
+def build(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> Outcome:
+    """Build one table, not yet written."""
     try:
-        t = modules[table_id].build(table_id, ctx)
+        return Outcome("ok", "", modules[table_id].build(table_id, ctx))
     except MissingInputs as e:
         return Outcome("missing", str(e))
     except Exception as e:  # a broken input or table: said per table, the others are still built
         log.exception("%s failed", table_id)
         return Outcome("error", f"{type(e).__name__}: {e}")
-    csv, md = write(table_id, t, ctx.results / "tables")
-    return Outcome("ok", str(md), t)
+
+
+def written(table_id: str, ctx: Context, built: Outcome, figure_error: str | None = None) -> Outcome:
+    """Write a built table; a table whose figure could not be drawn is an error, not written."""
+    if figure_error:
+        log.error("%s failed: %s", table_id, figure_error)
+        return Outcome("error", figure_error)
+    if built.state != "ok":
+        return built
+    csv, md = write(table_id, built.table, ctx.results / "tables")
+    return Outcome("ok", str(md), built.table)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,11 +88,19 @@ def main(argv: list[str] | None = None) -> int:
               else "error: give table ids, --all or --list", file=sys.stderr)
         return 2
     ctx = Context(args.results, args.figures)
-    status, outcomes = 0, {}
+    status, built, seconds = 0, {}, {}
+    with figures_in_background() as figures:  # drawn on the other cores while the next tables are built
+        for table_id in ids:
+            start = time.perf_counter()
+            if figures:
+                figures.owner = table_id
+            built[table_id] = build(table_id, ctx, modules)
+            seconds[table_id] = time.perf_counter() - start
+    figure_errors = figures.errors if figures else {}
+    outcomes = {}
     for table_id in ids:
-        start = time.perf_counter()
-        o = outcomes[table_id] = build_one(table_id, ctx, modules)
-        print(f"{table_id}: {o.state}: {o.message} ({time.perf_counter() - start:.2f}s)")
+        o = outcomes[table_id] = written(table_id, ctx, built[table_id], figure_errors.get(table_id))
+        print(f"{table_id}: {o.state}: {o.message} ({seconds[table_id]:.2f}s)")
         if o.state == "error" or (o.state != "ok" and not args.all):
             status = 1
     if args.report:

@@ -4,6 +4,7 @@ hand-made results folders, read back from their matplotlib artists."""
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -186,3 +187,74 @@ def test_c2rbench_zero_accuracy_is_drawn(tmp_path, monkeypatch):
     c2rbench_accuracy.build("c2rbench.F9", Context(res, tmp_path / "fig"))
     ax = figs[0].axes[0]
     assert zeros(ax) and any(line.get_linewidth() >= 2 for line in ax.lines)
+
+
+# --- figures written in the background (analysis.run) -------------------------------------------------------
+
+def _two_cores():
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("figures are written in the background only with a second core")
+
+
+def _bar_figure(title):
+    fig, ax = plot.subplots(figsize=(3, 2))
+    plot.bars(ax, [0, 1], [40.0, 0.0], 0.5)
+    ax.set_title(title)
+    return fig
+
+
+def test_a_figure_written_in_the_background_is_the_same_file_written_by_another_process(tmp_path, monkeypatch):
+    _two_cores()
+    writers = tmp_path / "writers"
+    write_png = plot._write_png
+
+    def recording(fig, path, dpi):  # the forked child inherits this patch: it says which process drew
+        with open(writers, "a") as f:
+            f.write(f"{os.getpid()}\n")
+        write_png(fig, path, dpi)
+
+    plot.save_figure(_bar_figure("a"), tmp_path / "inline.png")
+    monkeypatch.setattr(plot, "_write_png", recording)
+    with plot.figures_in_background() as figures:
+        assert figures is not None
+        figures.owner = "t1"
+        plot.save_figure(_bar_figure("a"), tmp_path / "background.png")
+    assert figures.errors == {}
+    assert (tmp_path / "background.png").read_bytes() == (tmp_path / "inline.png").read_bytes()
+    assert writers.read_text().split() != [str(os.getpid())] and len(writers.read_text().split()) == 1
+    assert plot._background is None  # save_figure draws in place again after the block
+
+
+def test_a_figure_that_cannot_be_drawn_is_its_tables_error_and_leaves_no_file(tmp_path):
+    _two_cores()
+    stale = tmp_path / "broken.png"
+    stale.write_bytes(b"a figure of an earlier run")
+    with plot.figures_in_background(jobs=1) as figures:
+        figures.owner = "omibench.F2"
+        plot.save_figure(_bar_figure(r"$\frac{$"), stale)  # mathtext that cannot be parsed: raises when drawn
+        figures.owner = "omibench.F3a"
+        plot.save_figure(_bar_figure("fine"), tmp_path / "fine.png")
+    assert list(figures.errors) == ["omibench.F2"]
+    assert figures.errors["omibench.F2"].startswith("figure broken.png: ValueError")
+    assert not stale.exists() and (tmp_path / "fine.png").exists()
+
+
+def test_analysis_run_reports_a_figure_error_as_the_tables_error_and_writes_nothing(tmp_path, omibench_data,
+                                                                                     monkeypatch, capsys):
+    _two_cores()
+    from analysis.run import main
+
+    res = tmp_path / "results"
+    make_run(res, "omibench", "gpt-4o", "cot_boxed", "rules", omibench_data,
+             [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}])
+    def half_written(fig, path, dpi):  # fails in the forked child after starting the file
+        path.write_bytes(b"\x89PNG")
+        return 1 / 0
+
+    monkeypatch.setattr(plot, "_write_png", half_written)
+    assert main(["omibench.F2", "omibench.T2", "--results", str(res), "--figures", str(tmp_path / "fig")]) == 1
+    out = capsys.readouterr().out
+    assert "omibench.F2: error: figure omibench.F2.png: ZeroDivisionError" in out
+    assert "omibench.T2: ok" in out
+    assert not (res / "tables" / "omibench.F2.md").exists() and (res / "tables" / "omibench.T2.md").exists()
+    assert not list((tmp_path / "fig").glob("omibench.F2*"))
