@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from pathlib import Path
@@ -230,17 +231,16 @@ def _load_run(run: Run, _stamp: tuple) -> pd.DataFrame:
             pairs = [(i, j) for i, key in enumerate(zip(ver["id"], ver["sample_idx"]))
                      if (j := raw_at.get(key)) is not None and ver["outcome"][i] is not None]
             at_ver, at_raw = [i for i, _ in pairs], [j for _, j in pairs]
+        # the response texts as plain Python objects (NaN when missing): they are large and only carried along,
+        # and pandas' arrow-backed strings would convert them in, and every filter would copy them
+        responses = pd.Series([math.nan if r is None else r for r in _pick(raw["response"], at_raw)], dtype=object)
         columns = {**{name: _pick(ver[name], at_ver) for name in ver if name != "flags"},
-                   **{name: _pick(raw[name], at_raw) for name in ("latency_s", "finish_reason", "response")},
-                   "flagged": [bool(f) for f in _pick(ver["flags"], at_ver)]}
+                   **{name: _pick(raw[name], at_raw) for name in ("latency_s", "finish_reason")},
+                   "response": responses, "flagged": [bool(f) for f in _pick(ver["flags"], at_ver)]}
         usage = [u or {} for u in _pick(raw["usage"], at_raw)]
         for name in ("completion_tokens", "reasoning_tokens"):
             columns[name] = [u.get(name) for u in usage]
     df = pd.DataFrame(columns, columns=RUN_COLUMNS)
-    if df["response"].dtype == "str":
-        # the same strings (NaN when missing) as plain Python objects: the texts are large and only carried
-        # along, and every filter of pandas' arrow-backed strings would copy them
-        df["response"] = df["response"].astype(object)
     df.insert(0, "judge", run.judge)
     df.insert(0, "setting", run.setting)
     df.insert(0, "model", run.model)

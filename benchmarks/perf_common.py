@@ -70,7 +70,7 @@ QUICK = Mode("quick", runs=2, const_seconds=(5, 10), const_runs=1, skew_seconds=
              judge_responses=20_000, analysis_lines=20_000, analysis_runs=1)
 FULL = Mode("full", runs=3, const_seconds=(12, 20), const_runs=1, skew_seconds=30, skew_concurrency=[1, 16, 64, 256],
             overhead_requests=4000, openai_requests=1500, overhead_rounds=9, memory_requests=100_000,
-            judge_responses=100_000, analysis_lines=100_000, analysis_runs=1)
+            judge_responses=100_000, analysis_lines=100_000, analysis_runs=3)
 
 
 def median(xs: list[float]) -> float:

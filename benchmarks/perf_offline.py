@@ -210,6 +210,7 @@ def judging(mode: Mode) -> list[Figure]:
     from judge.run import judge_all
 
     pairs = judging_set(mode.judge_responses)
+    os.sync()  # the earlier sections' files are flushed before, not during, the timing
     score(*pairs[0])  # imports and compiled patterns, not part of the figures
     chunks = max(mode.runs, mode.judge_responses // 20_000)
     size = len(pairs) // chunks
@@ -279,6 +280,7 @@ def analysis(mode: Mode, work: Path) -> list[Figure]:
     data = write_data(work / "analysis-data.jsonl", per_model)
     results, figs = work / "analysis-results", str(work / "analysis-figures")
     lines = analysis_tree(results, data, make_records(per_model), models)
+    os.sync()  # the files just written (and the earlier sections') are flushed before, not during, the timing
     times, crash, tables = [], "", {}
     for _ in range(mode.analysis_runs):
         start = time.perf_counter()
