@@ -17,6 +17,7 @@ by another thread, so they come from a fork server instead, which imports the ju
 from __future__ import annotations
 
 import gc
+import importlib
 import logging
 import multiprocessing
 import os
@@ -30,7 +31,9 @@ T, R = TypeVar("T"), TypeVar("R")
 
 POOL_MIN = 4_000   # below this one process is as fast: the pool costs tens of ms to start and feed
 CHUNK = 500        # answers per task: small enough to balance two workers, large enough to amortise
-PRELOAD = ["judge.rules"]  # imported once by the fork server, inherited by every worker
+# Imported before the workers start (here when they are forked, in the fork server otherwise), so that
+# each worker inherits them: judge.match imports math-verify and sympy only on first need, half a second.
+PRELOAD = ["judge.rules", "judge.mathverify"]
 
 
 def cores() -> int:
@@ -72,6 +75,8 @@ def map_ordered(fn: Callable[[T], R], items: Sequence[T], min_items: int | None 
         return [fn(x) for x in items]
     if threading.active_count() == 1:
         ctx = multiprocessing.get_context("fork")
+        for name in PRELOAD:
+            importlib.import_module(name)
     else:
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(PRELOAD)

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 import sympy
@@ -164,3 +167,16 @@ def test_judge_run_writes_the_same_verdict_file_in_processes(tmp_path, monkeypat
     run("omibench", data, "m", "s", "rules", tmp_path / "pool")
     judged = "judged/omibench/m/s.rules.jsonl"
     assert (tmp_path / "pool" / judged).read_bytes() == (tmp_path / "one" / judged).read_bytes()
+
+
+def test_math_verify_is_imported_once_before_the_workers_start_not_in_each():
+    """judge.match imports math-verify on first need (half a second): a pool's workers must inherit it."""
+    code = ("import sys\n"
+            "from judge import parallel\n"
+            "def loaded(_):\n"
+            "    return 'math_verify' in sys.modules\n"
+            "assert 'math_verify' not in sys.modules\n"
+            "print(parallel.map_ordered(loaded, list(range(4)), min_items=1, chunk=1, processes=2))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert out.stdout.strip() == "[True, True, True, True]"
