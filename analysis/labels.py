@@ -21,7 +21,7 @@ from analysis.plot import save_figure, stacked_bars, subplots
 from analysis.provenance import Provenance
 from analysis.stats import counted_correct
 from analysis.table import ROOT, Context, MissingInputs
-from judge.taxonomy import HumanLabel, human_labels
+from judge.human_labels import HumanLabel, human_labels
 
 STATES = ["labelled", "no_error", "judge_error", "not_labelled", "disagreed"]
 COUNTS = ["judged", "failed", *STATES, "human", "unjudged", "judge_calls", "judge_tokens"]

@@ -8,7 +8,7 @@ import pytest
 from analysis import c2rbench_T5, labels, omibench_F7, omibench_rationale, think360_S2err
 from analysis.reference import load_reference
 from analysis.table import Context, MissingInputs
-from judge.taxonomy import HumanLabel
+from judge.human_labels import HumanLabel
 from tests.analysis_fixtures import make_run, write_data
 
 GPTSCORE, ERROR = "omibench_gptscore", "omibench_error"

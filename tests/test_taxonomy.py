@@ -12,8 +12,9 @@ import pytest
 from data.jsonl import DataError
 from judge.judges import JUDGES
 from judge.run import run
-from judge.taxonomy import (C2RBENCH, OMIBENCH, THINK360, c2rbench_error, human_labels, omibench_error,
-                            rationale_alignment, rationale_quality, think360_error)
+from judge.human_labels import human_labels
+from judge.taxonomy import (C2RBENCH, OMIBENCH, THINK360, c2rbench_error, omibench_error, rationale_alignment,
+                            rationale_quality, think360_error)
 from tests import test_prompts_match_papers as quoting
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 from tests.test_judge_run import judge_config, setup, verdicts
