@@ -245,16 +245,18 @@ def test_analysis_run_reports_a_figure_error_as_the_tables_error_and_writes_noth
     from analysis.run import main
 
     res = tmp_path / "results"
-    make_run(res, "omibench", "gpt-4o", "cot_boxed", "rules", omibench_data,
-             [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}])
+    for judge in ("rules", "omibench_gptscore"):
+        make_run(res, "omibench", "gpt-4o", "cot_boxed", judge, omibench_data,
+                 [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}])
+
     def half_written(fig, path, dpi):  # fails in the forked child after starting the file
         path.write_bytes(b"\x89PNG")
         return 1 / 0
 
     monkeypatch.setattr(plot, "_write_png", half_written)
-    assert main(["omibench.F2", "omibench.T2", "--results", str(res), "--figures", str(tmp_path / "fig")]) == 1
+    assert main(["omibench.F4a", "omibench.T2", "--results", str(res), "--figures", str(tmp_path / "fig")]) == 1
     out = capsys.readouterr().out
-    assert "omibench.F2: error: figure omibench.F2.png: ZeroDivisionError" in out
+    assert "omibench.F4a: error: figure omibench.F4a.png: ZeroDivisionError" in out
     assert "omibench.T2: ok" in out
-    assert not (res / "tables" / "omibench.F2.md").exists() and (res / "tables" / "omibench.T2.md").exists()
-    assert not list((tmp_path / "fig").glob("omibench.F2*"))
+    assert not (res / "tables" / "omibench.F4a.md").exists() and (res / "tables" / "omibench.T2.md").exists()
+    assert not list((tmp_path / "fig").glob("omibench.F4a*"))
