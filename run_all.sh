@@ -38,21 +38,12 @@ if [ "$PROFILE" = demo ]; then
     $PY -m data.convert morphobench --src "$G" --out data/demo/build/morpho_g.jsonl
   fi
 fi
-$PY -m pipeline.experiments --profile "$PROFILE" --results results
-
 if [ "$PROFILE" = demo ]; then
-  # MorphoBench's adaptation families (§3.3) by the embedded model, from its own answers to two v0 items
-  # each; it is too small for their model stages, so the reports (adapt_*.md) show the heuristic graphs
-  # and the items dropped, and why. Every call is logged: a rerun asks nothing.
-  A=data/demo/build/official/morphobench_adapted
-  RAW=results/raw/morphobench/smollm2-135m/with_hints+caption.jsonl
-  $PY -m pipeline.adapt reasoning --data data/demo/build/morphobench.jsonl --model configs/models/smollm2-135m.yaml \
-      --source "responses:$RAW" --out "$A" --limit 2 --results results --max-tokens 256
-  $PY -m pipeline.adapt recognition --data data/demo/build/morphobench.jsonl --model configs/models/smollm2-135m.yaml \
-      --out "$A" --limit 2 --results results --max-tokens 256
-  $PY -m data.convert morphobench --src "$A" --out data/demo/build/morphobench_adapted.jsonl
-  $PY -m pipeline.experiments --profile demo --only morphobench.T2-adapted --results results
-  echo "Adapted splits: $A (reports adapt_reasoning.md, adapt_recognition.md)"
+  # Every demo experiment, then MorphoBench's adaptation families by the embedded model and the experiment
+  # on the adapted splits, in one process: the embedded model's servers start once (pipeline/demo.py).
+  $PY -m pipeline.demo --results results
+else
+  $PY -m pipeline.experiments --profile "$PROFILE" --results results
 fi
 
 echo
