@@ -6,7 +6,8 @@
 
 Each table is a module analysis/<benchmark>_<table>.py with `IDS` (the ids it makes) and
 `build(table_id, ctx) -> Table`; it writes results/tables/<id>.csv, .provenance.json and .md, figures to
-figures/<id>.png.
+figures/<id>.png. Figures are drawn by forked processes while the next tables are built (analysis/plot.py);
+a table is written once its figures are.
 """
 from __future__ import annotations
 
