@@ -7,14 +7,12 @@ as a thick mark at 0 with its value, and a panel with nothing to draw says why (
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
-import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import numpy as np
+
+from analysis import background
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: every table module imports this one
     from matplotlib.axes import Axes
@@ -36,92 +34,19 @@ def subplots(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], **
 
 
 def save_figure(fig: Figure, path: Path, dpi: int = 120) -> Path:
-    """Lay out and write a figure (in the background within `figures_in_background`); return its path."""
+    """Lay out and write a figure (by a forked process within analysis.background's block); return its path."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if _background is None:
+    writer = background.current()
+    if writer is None:
         _write_png(fig, path, dpi)
     else:
-        _background.submit(fig, path, dpi)
+        writer.submit(_write_png, fig, path, dpi)
     return path
 
 
 def _write_png(fig: Figure, path: Path, dpi: int) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=dpi)
-
-
-class BackgroundFigures:
-    """Figures written by forked processes while the caller builds the next tables: drawing is most of a
-    table's time and runs in Python, so threads would not overlap it, and a forked child has the figure
-    without pickling it. At most `jobs` children at a time. A figure that could not be written is removed
-    (no stale file stands for it) and its error is kept under the table being built when it was saved."""
-
-    def __init__(self, jobs: int) -> None:
-        self.jobs = max(1, jobs)
-        self.owner = ""  # the table being built: its figures' errors are its own
-        self.errors: dict[str, str] = {}
-        self._running: list[tuple[str, Path, Any, Any]] = []  # (owner, path, process, end of its pipe)
-        self._fork = multiprocessing.get_context("fork")
-
-    def submit(self, fig: Figure, path: Path, dpi: int) -> None:
-        while len(self._running) >= self.jobs:
-            self._reap(self._running.pop(0))
-        path.unlink(missing_ok=True)
-        receive, send = self._fork.Pipe(duplex=False)
-        child = self._fork.Process(target=_write_in_child, args=(fig, path, dpi, send), daemon=True)
-        child.start()
-        send.close()
-        self._running.append((self.owner, path, child, receive))
-
-    def wait(self) -> dict[str, str]:
-        """Wait for every figure; return {table id: error} of the tables whose figure was not written."""
-        while self._running:
-            self._reap(self._running.pop(0))
-        return self.errors
-
-    def _reap(self, job: tuple[str, Path, Any, Any]) -> None:
-        owner, path, child, receive = job
-        try:
-            error = receive.recv()
-        except EOFError:  # it died before saying anything
-            error = None
-        child.join()
-        if error is None and child.exitcode != 0:
-            error = f"the process writing it exited with code {child.exitcode}"
-        receive.close()
-        if error is not None:
-            path.unlink(missing_ok=True)
-            self.errors[owner] = f"figure {path.name}: {error}"
-
-
-def _write_in_child(fig: Figure, path: Path, dpi: int, send: Any) -> None:
-    try:
-        _write_png(fig, path, dpi)
-        send.send(None)
-    except Exception as e:  # sent to the parent, which reports it as the table's error
-        send.send(f"{type(e).__name__}: {e}")
-    send.close()
-
-
-_background: BackgroundFigures | None = None
-
-
-@contextmanager
-def figures_in_background(jobs: int | None = None) -> Iterator[BackgroundFigures | None]:
-    """Within the block, save_figure returns at once and the figure is written by a forked process (Linux
-    only; elsewhere, and when only one core is available, as before: None is yielded). Leaving the block
-    waits for every figure; its errors are in `.errors`."""
-    global _background
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    if not sys.platform.startswith("linux") or cores < 2:
-        yield None
-        return
-    _background = BackgroundFigures(jobs or cores)
-    try:
-        yield _background
-    finally:
-        background, _background = _background, None
-        background.wait()
 
 
 def is_missing(value: Any) -> bool:

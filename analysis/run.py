@@ -21,7 +21,7 @@ from pathlib import Path
 from types import ModuleType
 
 import analysis
-from analysis.plot import figures_in_background
+from analysis.background import figures_in_background
 from analysis.report import Outcome, write_report
 from analysis.table import Context, MissingInputs, write
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 
 import numpy as np
 import pytest
 
-from analysis import c2rbench_accuracy, omibench_common, omibench_F4, omibench_F6a, plot, think360_S5, think360_S6
+from analysis import background, c2rbench_accuracy, omibench_common, omibench_F4, omibench_F6a, plot, think360_S5, think360_S6
 from analysis.table import Context
 from tests.analysis_fixtures import make_run, write_data
 
@@ -215,21 +216,21 @@ def test_a_figure_written_in_the_background_is_the_same_file_written_by_another_
 
     plot.save_figure(_bar_figure("a"), tmp_path / "inline.png")
     monkeypatch.setattr(plot, "_write_png", recording)
-    with plot.figures_in_background() as figures:
+    with background.figures_in_background() as figures:
         assert figures is not None
         figures.owner = "t1"
         plot.save_figure(_bar_figure("a"), tmp_path / "background.png")
     assert figures.errors == {}
     assert (tmp_path / "background.png").read_bytes() == (tmp_path / "inline.png").read_bytes()
     assert writers.read_text().split() != [str(os.getpid())] and len(writers.read_text().split()) == 1
-    assert plot._background is None  # save_figure draws in place again after the block
+    assert background.current() is None  # save_figure draws in place again after the block
 
 
 def test_a_figure_that_cannot_be_drawn_is_its_tables_error_and_leaves_no_file(tmp_path):
     _two_cores()
     stale = tmp_path / "broken.png"
     stale.write_bytes(b"a figure of an earlier run")
-    with plot.figures_in_background(jobs=1) as figures:
+    with background.figures_in_background(jobs=1) as figures:
         figures.owner = "omibench.F2"
         plot.save_figure(_bar_figure(r"$\frac{$"), stale)  # mathtext that cannot be parsed: raises when drawn
         figures.owner = "omibench.F3a"
@@ -260,3 +261,17 @@ def test_analysis_run_reports_a_figure_error_as_the_tables_error_and_writes_noth
     assert "omibench.T2: ok" in out
     assert not (res / "tables" / "omibench.F4a.md").exists() and (res / "tables" / "omibench.T2.md").exists()
     assert not list((tmp_path / "fig").glob("omibench.F4a*"))
+
+
+def test_with_another_thread_running_figures_are_drawn_in_place(tmp_path):
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        with background.figures_in_background() as figures:
+            assert figures is None
+            plot.save_figure(_bar_figure("a"), tmp_path / "a.png")
+            assert (tmp_path / "a.png").exists()  # written before save_figure returned
+    finally:
+        stop.set()
+        other.join()
