@@ -192,9 +192,13 @@ def test_c2rbench_zero_accuracy_is_drawn(tmp_path, monkeypatch):
 
 # --- figures written in the background (analysis.run) -------------------------------------------------------
 
-def _two_cores():
+@pytest.fixture
+def forking(monkeypatch):
+    """A process that may fork its figure writers: two cores, and no other thread (another test's server
+    may still be winding down in this process; analysis.run itself starts none)."""
     if len(os.sched_getaffinity(0)) < 2:
         pytest.skip("figures are written in the background only with a second core")
+    monkeypatch.setattr(background.threading, "active_count", lambda: 1)
 
 
 def _bar_figure(title):
@@ -204,8 +208,8 @@ def _bar_figure(title):
     return fig
 
 
-def test_a_figure_written_in_the_background_is_the_same_file_written_by_another_process(tmp_path, monkeypatch):
-    _two_cores()
+def test_a_figure_written_in_the_background_is_the_same_file_written_by_another_process(tmp_path, monkeypatch,
+                                                                                         forking):
     writers = tmp_path / "writers"
     write_png = plot._write_png
 
@@ -226,8 +230,7 @@ def test_a_figure_written_in_the_background_is_the_same_file_written_by_another_
     assert background.current() is None  # save_figure draws in place again after the block
 
 
-def test_a_figure_that_cannot_be_drawn_is_its_tables_error_and_leaves_no_file(tmp_path):
-    _two_cores()
+def test_a_figure_that_cannot_be_drawn_is_its_tables_error_and_leaves_no_file(tmp_path, forking):
     stale = tmp_path / "broken.png"
     stale.write_bytes(b"a figure of an earlier run")
     with background.figures_in_background(jobs=1) as figures:
@@ -241,8 +244,7 @@ def test_a_figure_that_cannot_be_drawn_is_its_tables_error_and_leaves_no_file(tm
 
 
 def test_analysis_run_reports_a_figure_error_as_the_tables_error_and_writes_nothing(tmp_path, omibench_data,
-                                                                                     monkeypatch, capsys):
-    _two_cores()
+                                                                                     monkeypatch, capsys, forking):
     from analysis.run import main
 
     res = tmp_path / "results"
