@@ -131,6 +131,12 @@ def main(argv: list[str] | None = None) -> int:
                        ("judging_profile", "rule judge (target missed)")):
         if key in mode.details:
             print_profile(title, mode.details[key])
+    if "analysis_profile" in mode.details:  # target missed: where the time goes
+        phases = mode.details["analysis_profile"]["phases"]
+        print("\nanalysis.run --all, phase by phase (a fresh interpreter): "
+              + ", ".join(f"{k} {v:.2f} s" for k, v in phases.items()))
+        print_profile("analysis.run --all in this process (the figures' drawing in forked children is not in it)",
+                      mode.details["analysis_profile"]["profile"])
     load1 = os.getloadavg()
     print(f"\n{mode.name} mode: {elapsed:.0f} s; load average {load0[0]:.2f} at start, {load1[0]:.2f} at end "
           f"({os.cpu_count()} cores, shared: other processes' load shows in the CPU-bound figures)")

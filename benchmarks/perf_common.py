@@ -80,8 +80,10 @@ def median(xs: list[float]) -> float:
 GROUPS = (("tenacity", "/tenacity/"), ("aiohttp", "/aiohttp/"), ("multidict/yarl", "/multidict/"),
           ("multidict/yarl", "/yarl/"), ("openai", "/openai/"), ("httpx", "/httpx"), ("pydantic", "/pydantic"),
           ("math_verify", "/math_verify/"), ("latex2sympy", "/latex2sympy2"), ("sympy", "/sympy/"),
-          ("antlr4 (LaTeX parser)", "/antlr4/"), ("json", "/json/"), ("inspect (tenacity's coroutine checks)", "/inspect.py"), ("asyncio", "/asyncio/"), ("re", "/re/"),
-          ("infer", "/infer/"), ("judge", "/judge/"), ("data", "/data/"), ("tqdm", "/tqdm/"))
+          ("antlr4 (LaTeX parser)", "/antlr4/"), ("json", "/json/"), ("inspect", "/inspect.py"), ("asyncio", "/asyncio/"), ("re", "/re/"),
+          ("infer", "/infer/"), ("judge", "/judge/"), ("data", "/data/"), ("tqdm", "/tqdm/"),
+          ("pandas", "/pandas/"), ("numpy", "/numpy/"), ("pyarrow", "/pyarrow/"), ("matplotlib", "/matplotlib/"),
+          ("analysis", "/analysis/"), ("imports", "<frozen importlib"))
 
 
 def _group(filename: str, func: str) -> str:

@@ -1,6 +1,8 @@
 """Sections 3-5: scale (resume of 100k finished requests, peak memory of a 100k run), rule judging, analysis."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import random
@@ -269,6 +271,41 @@ print(json.dumps(tables))
 """
 
 
+# Where the time of `analysis.run --all` goes, phase by phase, in a fresh interpreter like the timed runs:
+# imports, reading every run (as the first tables do), then the tables with those runs already read.
+ANALYSIS_PHASES = """
+import contextlib, io, json, sys, time
+start = time.perf_counter()
+from analysis import inputs, run
+from data.records import BENCHMARKS
+modules = run.registry()
+imported = time.perf_counter()
+results = inputs.Path(sys.argv[1])
+for bench in BENCHMARKS:
+    for r in inputs.find_runs(results, bench):
+        inputs.load_run(r)
+read = time.perf_counter()
+with contextlib.redirect_stdout(io.StringIO()):
+    run.main(["--all", "--results", sys.argv[1], "--figures", sys.argv[2]])
+done = time.perf_counter()
+print(json.dumps({"starting Python, imports": imported - start, "reading the runs": read - imported,
+                  "tables, figures, writing": done - read}))
+"""
+
+
+def analysis_breakdown(results: Path, figs: str) -> dict[str, Any]:
+    """The phases of a run (a subprocess), and a cProfile of the tables built in this process."""
+    out = subprocess.run([sys.executable, "-c", ANALYSIS_PHASES, str(results), figs], cwd=ROOT, capture_output=True,
+                         text=True, check=True)
+    from analysis import run as analysis_run
+
+    def tables() -> None:
+        with contextlib.redirect_stdout(io.StringIO()):
+            analysis_run.main(["--all", "--results", str(results), "--figures", figs])
+
+    return {"phases": json.loads(out.stdout.strip().splitlines()[-1]), "profile": profile(tables)}
+
+
 def analysis(mode: Mode, work: Path) -> list[Figure]:
     """`python -m analysis.run --all` on a results tree of omibench cot_boxed rules verdicts, 5 models.
 
@@ -309,6 +346,9 @@ def analysis(mode: Mode, work: Path) -> list[Figure]:
     states = {s: sum(1 for v in tables.values() if v == s) for s in sorted(set(tables.values()))}
     name = "python -m analysis.run --all" if not crash else "analysis tables one by one (--all crashed)"
     slowest = sorted(mode.details.get("analysis_tables", {}).items(), key=lambda kv: -kv[1][1])[:3]
-    return [Figure("analysis", f"{name}, {lines:,} judged lines", times, "s", 5.0 if lines >= 100_000 else None, "<=",
-                   note=f"tables: {states}; slowest: " + ", ".join(f"{k} {v[1]:.1f} s" for k, v in slowest)
-                        + "; includes interpreter start" + (f". {crash}" if crash else ""))]
+    fig = Figure("analysis", f"{name}, {lines:,} judged lines", times, "s", 5.0 if lines >= 100_000 else None, "<=",
+                 note=f"tables: {states}; slowest: " + ", ".join(f"{k} {v[1]:.1f} s" for k, v in slowest)
+                      + "; includes interpreter start" + (f". {crash}" if crash else ""))
+    if fig.met is False and not crash:
+        mode.details["analysis_profile"] = analysis_breakdown(results, figs)
+    return [fig]
