@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         phases = mode.details["analysis_profile"]["phases"]
         print("\nanalysis.run --all, phase by phase (a fresh interpreter): "
               + ", ".join(f"{k} {v:.2f} s" for k, v in phases.items()))
-        print_profile("analysis.run --all in this process (the figures' drawing in forked children is not in it)",
+        print_profile("analysis.run --all in this process (figures drawn here too when another thread runs in it)",
                       mode.details["analysis_profile"]["profile"])
     load1 = os.getloadavg()
     print(f"\n{mode.name} mode: {elapsed:.0f} s; load average {load0[0]:.2f} at start, {load1[0]:.2f} at end "
