@@ -57,13 +57,14 @@ def build(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> Outcom
 
 
 def written(table_id: str, ctx: Context, built: Outcome, figure_error: str | None = None) -> Outcome:
-    """Write a built table; a table whose figure could not be drawn is an error, not written."""
+    """Write a built table; a table whose figure could not be drawn is an error, not written (a table that
+    was not built keeps its own outcome: what stopped it comes first)."""
+    if built.state != "ok":
+        return built
     if figure_error:
         log.error("%s failed: %s", table_id, figure_error)
         return Outcome("error", figure_error)
-    if built.state != "ok":
-        return built
-    csv, md = write(table_id, built.table, ctx.results / "tables")
+    _, md = write(table_id, built.table, ctx.results / "tables")
     return Outcome("ok", str(md), built.table)
 
 

@@ -275,12 +275,13 @@ print(json.dumps(tables))
 # imports, reading every run (as the first tables do), then the tables with those runs already read.
 ANALYSIS_PHASES = """
 import contextlib, io, json, sys, time
+from pathlib import Path
 start = time.perf_counter()
 from analysis import inputs, run
 from data.records import BENCHMARKS
 modules = run.registry()
 imported = time.perf_counter()
-results = inputs.Path(sys.argv[1])
+results = Path(sys.argv[1])
 for bench in BENCHMARKS:
     for r in inputs.find_runs(results, bench):
         inputs.load_run(r)

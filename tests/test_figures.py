@@ -277,3 +277,15 @@ def test_with_another_thread_running_figures_are_drawn_in_place(tmp_path):
     finally:
         stop.set()
         other.join()
+
+
+def test_a_table_that_failed_keeps_its_own_error_beside_a_figure_error(tmp_path):
+    from analysis.report import Outcome
+    from analysis.run import written
+
+    ctx = Context(tmp_path / "results", tmp_path / "fig")
+    failed = Outcome("error", "KeyError: 'subject'")
+    assert written("omibench.F2", ctx, failed, "figure omibench.F2.png: ValueError") is failed
+    missing = Outcome("missing", "no runs")
+    assert written("omibench.F2", ctx, missing, None) is missing
+    assert not (tmp_path / "results").exists()
