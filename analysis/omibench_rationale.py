@@ -8,7 +8,7 @@ from analysis.omibench_common import BENCH, SETTING
 from analysis.provenance import Provenance
 from analysis.stats import score_table
 from analysis.table import Context, MissingInputs, Table
-from judge.taxonomy import QUALITY
+from judge.ratings import QUALITY
 
 IDS = ["omibench.rationale"]
 RATINGS = {"omibench_rationale_quality": list(QUALITY), "omibench_rationale_alignment": ["alignment"]}

@@ -2,7 +2,7 @@
 
 A judge model whose config sets `constrain_judge_replies` (the small embedded demo model) decodes only
 replies of this form, so its verdicts can be read; whether they are right is another matter. Each
-grammar produces only what the judge's parser (judge/parse.py, judge/reviewer.py, judge/taxonomy.py)
+grammar produces only what the judge's parser (judge/parse.py, judge/reviewer.py, judge/taxonomy.py, judge/ratings.py)
 reads, and every reply is still read and validated by that parser. Paper-profile judges are never
 constrained unless their config says so.
 """
@@ -12,7 +12,7 @@ import json
 from itertools import combinations
 from typing import Any, Iterable
 
-from judge import reviewer, taxonomy
+from judge import ratings, reviewer, taxonomy
 from judge.taxonomy import Taxonomy
 
 GPTSCORE = 'root ::= "ANSWER: " ("consistent" | "inconsistent")'
@@ -123,7 +123,7 @@ def hint_check(hints: int) -> str:
                     comment=_string(100))
 
 
-# the error taxonomies and rationale ratings (judge/taxonomy.py)
+# the error taxonomies (judge/taxonomy.py) and rationale ratings (judge/ratings.py)
 def one_label(tax: Taxonomy, numbered: bool = False) -> str:
     """`CATEGORY: <class>` or `CATEGORY: none` (taxonomy.omibench_error, think360_error): a class by its
     name, or as `<n>. <name>` where the prompt numbers them; where the taxonomy has subtypes, a class is
@@ -154,5 +154,5 @@ def error_types(tax: Taxonomy, analysis: int = 80) -> str:
 OMIBENCH_ERROR = one_label(taxonomy.OMIBENCH, numbered=True)  # F.2's prompt asks "<number>. <category name>"
 THINK360_ERROR = one_label(taxonomy.THINK360)
 C2RBENCH_ERROR = error_types(taxonomy.C2RBENCH)
-RATIONALE_QUALITY = _grammar(_object(*[(key, LIKERT) for key in taxonomy.QUALITY]))
+RATIONALE_QUALITY = _grammar(_object(*[(key, LIKERT) for key in ratings.QUALITY]))
 RATIONALE_ALIGNMENT = _grammar(_object(("justification", _string(200)), ("score", LIKERT)))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Union
 
-from judge import grammars, parse, rules, taxonomy, tot
+from judge import grammars, parse, ratings, rules, taxonomy, tot
 from judge.reviewer import HintReview, ReasoningReview
 
 
@@ -190,9 +190,9 @@ JUDGES = {j.name: j for j in (
                         grammar=grammars.C2RBENCH_ERROR),
     taxonomy.LabelJudge("think360_error", taxonomy.think360_error,  # App. C: width / depth / perception-calculation
                         grammar=grammars.THINK360_ERROR),
-    taxonomy.LabelJudge("omibench_rationale_quality", taxonomy.rationale_quality,  # B.2: Likert, 5 dims + overall
-                        scores=taxonomy.QUALITY, grammar=grammars.RATIONALE_QUALITY),
-    taxonomy.LabelJudge("omibench_rationale_alignment", taxonomy.rationale_alignment, needs_solution=True,  # B.2
+    taxonomy.LabelJudge("omibench_rationale_quality", ratings.rationale_quality,  # B.2: Likert, 5 dims + overall
+                        scores=ratings.QUALITY, grammar=grammars.RATIONALE_QUALITY),
+    taxonomy.LabelJudge("omibench_rationale_alignment", ratings.rationale_alignment, needs_solution=True,  # B.2
                         scores=("alignment",), grammar=grammars.RATIONALE_ALIGNMENT),
 )}
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from infer.config import load_model_config
-from judge import grammars, reviewer, taxonomy
+from judge import grammars, ratings, reviewer, taxonomy
 from judge.judges import JUDGES, Item, Reply as JudgeReply
 from judge.run import run
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
@@ -333,11 +333,11 @@ HAND = [
      "- Analysis: Two slips.\n- Error Type: Logical & Reasoning Errors\n"
      "- Error Subtype: Causal Reasoning Error; Deductive Reasoning Error",
      {"labels": ["logic_reasoning"], "subtypes": ["causal_reasoning_error", "deductive_reasoning_error"]}),
-    (grammars.RATIONALE_QUALITY, taxonomy.rationale_quality,
+    (grammars.RATIONALE_QUALITY, ratings.rationale_quality,
      '{"correctness": 4, "faithfulness": 5, "information-usage": 3, "clarity": 4, "detail": 2, "overall": 4}',
      {"score": {"correctness": 4, "faithfulness": 5, "information-usage": 3, "clarity": 4, "detail": 2,
                 "overall": 4}}),
-    (grammars.RATIONALE_ALIGNMENT, taxonomy.rationale_alignment, '{"justification": "Same steps.", "score": 5}',
+    (grammars.RATIONALE_ALIGNMENT, ratings.rationale_alignment, '{"justification": "Same steps.", "score": 5}',
      {"score": {"alignment": 5}, "justification": "Same steps."}),
 ]
 

@@ -1,4 +1,4 @@
-"""Error taxonomies and rationale ratings (judge/taxonomy.py): replies read strictly against each paper's
+"""Error taxonomies and rationale ratings (judge/taxonomy.py, judge/ratings.py): replies read strictly against each paper's
 class list, several labels where C²RBench counts several, Likert JSON validated, the judges end to end
 against a scripted judge model (a rerun repeats no call), the human-label reader, and the quoted prompts
 checked against the papers."""
@@ -13,8 +13,8 @@ from data.jsonl import DataError
 from judge.judges import JUDGES
 from judge.run import run
 from judge.human_labels import human_labels
-from judge.taxonomy import (C2RBENCH, OMIBENCH, THINK360, c2rbench_error, omibench_error, rationale_alignment,
-                            rationale_quality, think360_error)
+from judge.ratings import rationale_alignment, rationale_quality
+from judge.taxonomy import C2RBENCH, OMIBENCH, THINK360, c2rbench_error, omibench_error, think360_error
 from tests import test_prompts_match_papers as quoting
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 from tests.test_judge_run import judge_config, setup, verdicts
