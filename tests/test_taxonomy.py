@@ -1,7 +1,7 @@
-"""Error taxonomies and rationale ratings (judge/taxonomy.py, judge/ratings.py): replies read strictly against each paper's
-class list, several labels where C²RBench counts several, Likert JSON validated, the judges end to end
-against a scripted judge model (a rerun repeats no call), the human-label reader, and the quoted prompts
-checked against the papers."""
+"""Error taxonomies and rationale ratings (judge/taxonomy.py, judge/ratings.py): replies read strictly
+against each paper's class list, several labels where C²RBench counts several, Likert JSON validated, the
+judges end to end against a scripted judge model (a rerun repeats no call), the human-label reader, and
+the quoted prompts checked against the papers."""
 from __future__ import annotations
 
 import json
