@@ -15,9 +15,10 @@ from analysis.inputs import Run, latest
 from analysis.omibench_common import (BENCH, METRICS, SAMPLING, SETTING, run_records, runs_named,
                                       sampling_runs)
 from analysis.provenance import Provenance
-from analysis.scaling import PAPER_KS, failed_sample, maj_at_k, vote_key
+from analysis.scaling import PAPER_KS, failed_sample, maj_at_k
 from analysis.stats import counted_correct, mcnemar, paired_permutation
 from analysis.table import Context, MissingInputs, Table
+from analysis.votes import vote_key
 
 IDS = ["omibench.sig"]
 SIG, ICL = "omibench_sig", "omibench_F6a"   # the experiments of the pair and ICL tests (SAMPLING: F5c's)
