@@ -11,8 +11,8 @@ OMIBench Appendix H:
 * H.3 (parallel): k ∈ {1, 3, 4, 8, 16} samples at T = 0.6, L_max = 16,384; "apply the common
   post-processing pipeline to extract and normalize the final answer from each of the k samples and
   then take the majority-voted answer"; the mean score over the test set of the majority-voted
-  predictions → `vote_key` (analysis/votes.py), `majority_vote`, `maj_at_k`, `parallel_scaling`. avg@k and the unbiased
-  pass@k (Chen et al. 2021) are reported beside it; they are not in the paper.
+  predictions → `vote_key` (analysis/votes.py), `majority_vote`, `maj_at_k`, `parallel_scaling`. avg@k
+  and the unbiased pass@k (Chen et al. 2021) are reported beside it; they are not in the paper.
 
 Samples for smaller k are the first k of the largest run (sample_idx 0..k−1), not new draws: the curve
 is nested, so maj@k differences between ks are not blurred by independent sampling noise.
