@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import yaml
-
+from data.files import read_yaml
 from infer.experiment_spec import DEMO_MODEL, EXPERIMENTS, Experiment, load_experiment
 
 
@@ -19,7 +18,7 @@ def experiment(name: str) -> Experiment:
 
 @lru_cache(maxsize=1)
 def demo_model() -> str:
-    return yaml.safe_load(DEMO_MODEL.read_text(encoding="utf-8"))["name"]
+    return read_yaml(DEMO_MODEL)["name"]
 
 
 def models_of(name: str) -> set[str]:

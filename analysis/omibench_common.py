@@ -13,13 +13,13 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from analysis.experiments import models_of
 from analysis.inputs import Run, data_file, find_runs, latest, read_records, stand_in
 from analysis.plot import NOT_RUN, bars, empty_panel, save_figure, subplots
 from analysis.stats import accuracy_table, counted_correct, mcnemar, micro_average
 from analysis.table import ROOT, Context, MissingInputs
+from data.files import read_yaml
 
 BENCH = "omibench"
 SETTING = "cot_boxed"     # CoT prompt with \boxed{}: Table 2's runs, and the baseline of every comparison
@@ -94,7 +94,7 @@ def model_params(model: str, run: Run | None = None) -> tuple[float | None, floa
     """(total, activated) parameters in billions: configs/models/paper/<model>.yaml, else the config
     recorded in the run's raw manifest (the demo's models are not paper configs)."""
     cfg_path = ROOT / "configs" / "models" / "paper" / f"{model}.yaml"
-    cfg = yaml.safe_load(cfg_path.read_text(encoding="utf-8")) if cfg_path.exists() else None
+    cfg = read_yaml(cfg_path) if cfg_path.exists() else None
     if cfg is None and run is not None:
         cfg = run.raw_manifest.get("model")
     cfg = cfg or {}

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pandas as pd
-import yaml
 
 from analysis.reference import aliases, beside_paper, load_reference
 from analysis.table import ROOT, Context, MissingInputs, Table
+from data.files import read_yaml
 from infer.settings import parse_setting
 
 IDS = ["think360.S1"]
@@ -18,7 +18,7 @@ def think360_models() -> dict[str, list[str]]:
     """Our model → the think360 experiments that run it, plus every model a Think360 paper name maps to."""
     used: dict[str, list[str]] = {}
     for path in sorted(EXPERIMENTS.glob("think360_*.yaml")):
-        exp = yaml.safe_load(path.read_text(encoding="utf-8"))
+        exp = read_yaml(path)
         # A setting's +max<N> would override the config; say so rather than report the wrong limit.
         if any("max_tokens" in parse_setting(s).overrides for s in exp["settings"]):
             raise ValueError(f"{path.name}: a setting overrides max_tokens; Table S1 must read it from there")
@@ -36,7 +36,7 @@ def build(table_id: str, ctx: Context) -> Table:
         if not path.exists():
             absent.append(model)
             continue
-        cfg = yaml.safe_load(path.read_text(encoding="utf-8"))
+        cfg = read_yaml(path)
         rows.append({"model": model, "max_tokens": cfg.get("max_tokens"), "served_as": cfg.get("model"),
                      "experiments": ", ".join(experiments) or "—"})
     if not rows:

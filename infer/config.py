@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+from data.files import read_yaml
+
 
 class ConfigError(ValueError):
     pass
@@ -171,7 +173,7 @@ def load_model_config(path: str | Path) -> ModelConfig:
     if not path.is_file():
         raise ConfigError(f"{path}: model config not found")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = read_yaml(path)
     except yaml.YAMLError as e:
         raise ConfigError(f"{path}: invalid YAML: {e}") from e
     if not isinstance(data, dict):

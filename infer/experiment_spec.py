@@ -6,8 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from data.files import read_yaml
 from infer.config import ConfigError
 from infer.generation import THINKING, check_params
 from infer.settings import parse_setting
@@ -107,7 +106,7 @@ def _check(exp: Experiment, where: str) -> None:
 
 
 def load_experiment(path: Path) -> Experiment:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = read_yaml(path)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
     known = set(Experiment.__dataclass_fields__) - {"path"}
