@@ -1,72 +1,132 @@
-"""Figures written by forked processes while analysis.run builds the next tables.
+"""Figures written by worker processes while analysis.run builds the next tables.
 
 Drawing a figure (tight_layout, savefig) is most of a figure table's time and runs in Python, so threads
-would not overlap it; a forked child has the figure without pickling it. analysis.plot.save_figure hands
-each figure to the open block's writer, and analysis.run writes a table once its figures are done."""
+would not overlap it. The workers are forked when the block opens, while the process is still small, and
+are sent each figure pickled (a few milliseconds): forking once per figure from a process that holds every
+run read so far cost more than a second at 100,000 lines, in pages copied on write. analysis.plot.save_figure
+hands each figure to the open block's writer, and analysis.run writes a table once its figures are done."""
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
+import pickle
+import signal
 import sys
 import threading
 from contextlib import contextmanager
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+Write = Callable[["Figure", Path, int], None]
+
 
 class BackgroundFigures:
-    """At most `jobs` children at a time. A figure that could not be written is removed (no stale or
-    half-written file stands for it) and its error is kept under the table being built when it was saved."""
+    """`jobs` worker processes. A figure that could not be written is removed (no stale or half-written file
+    stands for it) and its error is kept under the table being built when it was saved."""
 
     def __init__(self, jobs: int) -> None:
-        self.jobs = max(1, jobs)
         self.owner = ""  # the table being built: its figures' errors are its own
         self.errors: dict[str, str] = {}
-        self._running: list[tuple[str, Path, Any, Any]] = []  # (owner, path, process, end of its pipe)
-        self._fork = multiprocessing.get_context("fork")
+        self._idle: list[Connection] = []
+        self._busy: dict[Connection, tuple[str, Path]] = {}  # a worker's end of the pipe → the figure it draws
+        self._workers = []
+        fork = multiprocessing.get_context("fork")
+        for _ in range(max(1, jobs)):
+            here, there = fork.Pipe()
+            # the worker closes the parent's ends it inherits, so that its pipe ends when the parent goes
+            worker = fork.Process(target=_serve, args=(there, [*self._idle, here]), daemon=True)
+            worker.start()
+            there.close()
+            self._workers.append(worker)
+            self._idle.append(here)
 
-    def submit(self, write: Callable[[Figure, Path, int], None], fig: Figure, path: Path, dpi: int) -> None:
-        """Write `fig` to `path` with write(fig, path, dpi) in a forked process."""
-        while len(self._running) >= self.jobs:
-            self._reap(self._running.pop(0))
+    def submit(self, write: Write, fig: Figure, path: Path, dpi: int) -> None:
+        """Write `fig` to `path` with write(fig, path, dpi) in a worker (here, when the figure or `write` cannot
+        be pickled, or no worker is left)."""
         path.unlink(missing_ok=True)
-        receive, send = self._fork.Pipe(duplex=False)
-        child = self._fork.Process(target=_write_in_child, args=(write, fig, path, dpi, send), daemon=True)
-        child.start()
-        send.close()
-        self._running.append((self.owner, path, child, receive))
+        try:
+            job = pickle.dumps((write, fig, path, dpi), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # an artist holding what pickle cannot take (a lambda, say): drawn here instead
+            job = None
+        while job is not None and not self._idle and self._busy:
+            self._collect(wait(list(self._busy)))
+        if job is None or not self._idle:
+            self._done(self.owner, path, _draw(write, fig, path, dpi))
+            return
+        worker = self._idle.pop()
+        worker.send_bytes(job)
+        self._busy[worker] = (self.owner, path)
 
     def wait(self) -> dict[str, str]:
         """Wait for every figure; return {table id: error} of the tables whose figure was not written."""
-        while self._running:
-            self._reap(self._running.pop(0))
+        while self._busy:
+            self._collect(wait(list(self._busy)))
         return self.errors
 
-    def _reap(self, job: tuple[str, Path, Any, Any]) -> None:
-        owner, path, child, receive = job
-        try:
-            error = receive.recv()
-        except EOFError:  # it died before saying anything
-            error = None
-        child.join()
-        if error is None and child.exitcode != 0:
-            error = f"the process writing it exited with code {child.exitcode}"
-        receive.close()
+    def close(self) -> None:
+        """Stop the workers (a worker still drawing is stopped too: call `wait` first to keep its figure)."""
+        for end in [*self._idle, *self._busy]:
+            end.close()  # a worker ends when its pipe does
+        self._idle, self._busy = [], {}
+        for worker in self._workers:
+            worker.join(timeout=5)
+            if worker.is_alive():
+                worker.terminate()
+                worker.join()
+
+    def _collect(self, ready: list) -> None:
+        for worker in ready:
+            owner, path = self._busy.pop(worker)
+            try:
+                error = worker.recv()
+            except EOFError:  # it died drawing this figure; the figures still to come go to the others
+                error = "the process drawing it ended without writing it"
+                worker.close()
+            else:
+                self._idle.append(worker)
+            self._done(owner, path, error)
+
+    def _done(self, owner: str, path: Path, error: str | None) -> None:
         if error is not None:
             path.unlink(missing_ok=True)
             self.errors[owner] = f"figure {path.name}: {error}"
 
 
-def _write_in_child(write: Callable[[Figure, Path, int], None], fig: Figure, path: Path, dpi: int, send: Any) -> None:
+def _draw(write: Write, fig: Figure, path: Path, dpi: int) -> str | None:
+    """Write one figure; what went wrong, or None."""
     try:
         write(fig, path, dpi)
-        send.send(None)
-    except Exception as e:  # sent to the parent, which reports it as the table's error
-        send.send(f"{type(e).__name__}: {e}")
-    send.close()
+        return None
+    except Exception as e:  # said as the table's error
+        return f"{type(e).__name__}: {e}"
+
+
+def _serve(pipe: Connection, parent_ends: list[Connection]) -> None:
+    """A worker: draw each figure sent until the pipe closes."""
+    for end in parent_ends:
+        end.close()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which closes the pipe
+    gc.freeze()  # the collector never walks what was inherited, so those pages stay shared with the parent
+    while True:
+        try:
+            job = pipe.recv_bytes()
+        except EOFError:
+            return
+        try:
+            write, fig, path, dpi = pickle.loads(job)
+        except Exception as e:
+            pipe.send(f"it could not be handed over ({type(e).__name__}: {e})")
+            continue
+        try:
+            pipe.send(_draw(write, fig, path, dpi))
+        except OSError:  # the parent has gone
+            return
+        del fig
 
 
 _background: BackgroundFigures | None = None
@@ -79,10 +139,10 @@ def current() -> BackgroundFigures | None:
 
 @contextmanager
 def figures_in_background(jobs: int | None = None) -> Iterator[BackgroundFigures | None]:
-    """Within the block, save_figure returns at once and the figure is written by a forked process (Linux
-    only; elsewhere, with one core, or when another thread runs — a fork could copy a lock it holds —
-    figures are drawn in place as before and None is yielded). Leaving the block waits for every figure;
-    its errors are in `.errors`."""
+    """Within the block, save_figure returns at once and the figure is written by a worker (Linux only;
+    elsewhere, with one core, or when another thread runs — a fork could copy a lock it holds — figures are
+    drawn in place as before and None is yielded). Leaving the block waits for every figure; its errors are
+    in `.errors`."""
     global _background
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if not sys.platform.startswith("linux") or cores < 2 or threading.active_count() > 1:
@@ -91,6 +151,7 @@ def figures_in_background(jobs: int | None = None) -> Iterator[BackgroundFigures
     _background = BackgroundFigures(jobs or cores)
     try:
         yield _background
+        _background.wait()
     finally:
         background, _background = _background, None
-        background.wait()
+        background.close()

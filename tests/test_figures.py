@@ -208,26 +208,51 @@ def _bar_figure(title):
     return fig
 
 
+# Writers patched in for analysis.plot._write_png. They are module-level, so that a worker can be sent them
+# (pickled by name), and patched before the block opens, so that the forked workers have the patch too.
+def recording_writer(fig, path, dpi):
+    """Note which process drew the figure (in the file $FIGURE_WRITERS), then draw it as save_figure does."""
+    with open(os.environ["FIGURE_WRITERS"], "a") as f:
+        f.write(f"{os.getpid()}\n")
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+
+
+def half_written(fig, path, dpi):
+    """Start the file, then fail."""
+    path.write_bytes(b"\x89PNG")
+    return 1 / 0
+
+
+def dying_writer(fig, path, dpi):
+    """End the process drawing a figure titled "die" (as a crash inside a C library would)."""
+    if fig.axes[0].get_title() == "die":
+        os._exit(3)
+    recording_writer(fig, path, dpi)
+
+
+def drawn_by(log):
+    return log.read_text().split() if log.exists() else []
+
+
 def test_a_figure_written_in_the_background_is_the_same_file_written_by_another_process(tmp_path, monkeypatch,
                                                                                          forking):
-    writers = tmp_path / "writers"
-    write_png = plot._write_png
-
-    def recording(fig, path, dpi):  # the forked child inherits this patch: it says which process drew
-        with open(writers, "a") as f:
-            f.write(f"{os.getpid()}\n")
-        write_png(fig, path, dpi)
-
+    log = tmp_path / "writers"
+    monkeypatch.setenv("FIGURE_WRITERS", str(log))
     plot.save_figure(_bar_figure("a"), tmp_path / "inline.png")
-    monkeypatch.setattr(plot, "_write_png", recording)
+    monkeypatch.setattr(plot, "_write_png", recording_writer)
     with background.figures_in_background() as figures:
         assert figures is not None
         figures.owner = "t1"
         plot.save_figure(_bar_figure("a"), tmp_path / "background.png")
+        plot.save_figure(_bar_figure("b"), tmp_path / "second.png")
+        plot.save_figure(_bar_figure("c"), tmp_path / "third.png")
     assert figures.errors == {}
     assert (tmp_path / "background.png").read_bytes() == (tmp_path / "inline.png").read_bytes()
-    assert writers.read_text().split() != [str(os.getpid())] and len(writers.read_text().split()) == 1
+    assert len(drawn_by(log)) == 3 and str(os.getpid()) not in drawn_by(log)
+    assert len(set(drawn_by(log))) <= 2  # the block's workers (one per core), not a process per figure
     assert background.current() is None  # save_figure draws in place again after the block
+    assert all(not worker.is_alive() for worker in figures._workers)  # the workers are gone with the block
 
 
 def test_a_figure_that_cannot_be_drawn_is_its_tables_error_and_leaves_no_file(tmp_path, forking):
@@ -243,6 +268,30 @@ def test_a_figure_that_cannot_be_drawn_is_its_tables_error_and_leaves_no_file(tm
     assert not stale.exists() and (tmp_path / "fine.png").exists()
 
 
+def test_a_worker_that_dies_fails_its_figure_and_the_next_figures_are_still_drawn(tmp_path, monkeypatch, forking):
+    log = tmp_path / "writers"
+    monkeypatch.setenv("FIGURE_WRITERS", str(log))
+    monkeypatch.setattr(plot, "_write_png", dying_writer)
+    with background.figures_in_background(jobs=1) as figures:
+        figures.owner = "omibench.F2"
+        plot.save_figure(_bar_figure("die"), tmp_path / "dies.png")
+        figures.owner = "omibench.F3a"
+        plot.save_figure(_bar_figure("after"), tmp_path / "after.png")  # no worker left: drawn here
+    assert figures.errors == {"omibench.F2": "figure dies.png: the process drawing it ended without writing it"}
+    assert not (tmp_path / "dies.png").exists() and (tmp_path / "after.png").exists()
+    assert drawn_by(log) == [str(os.getpid())]
+
+
+def test_a_figure_that_cannot_be_sent_to_a_worker_is_drawn_here(tmp_path, forking):
+    fig = _bar_figure("kept")
+    fig.unpicklable = lambda: None  # a lambda cannot be pickled (a tick formatter could hold one)
+    with background.figures_in_background(jobs=1) as figures:
+        figures.owner = "t1"
+        plot.save_figure(fig, tmp_path / "here.png")
+        assert (tmp_path / "here.png").exists()  # written before save_figure returned
+    assert figures.errors == {}
+
+
 def test_analysis_run_reports_a_figure_error_as_the_tables_error_and_writes_nothing(tmp_path, omibench_data,
                                                                                      monkeypatch, capsys, forking):
     from analysis.run import main
@@ -251,12 +300,7 @@ def test_analysis_run_reports_a_figure_error_as_the_tables_error_and_writes_noth
     for judge in ("rules", "omibench_gptscore"):
         make_run(res, "omibench", "gpt-4o", "cot_boxed", judge, omibench_data,
                  [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}])
-
-    def half_written(fig, path, dpi):  # fails in the forked child after starting the file
-        path.write_bytes(b"\x89PNG")
-        return 1 / 0
-
-    monkeypatch.setattr(plot, "_write_png", half_written)
+    monkeypatch.setattr(plot, "_write_png", half_written)  # fails in a worker after starting the file
     assert main(["omibench.F4a", "omibench.T2", "--results", str(res), "--figures", str(tmp_path / "fig")]) == 1
     out = capsys.readouterr().out
     assert "omibench.F4a: error: figure omibench.F4a.png: ZeroDivisionError" in out
