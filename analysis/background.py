@@ -62,6 +62,12 @@ class BackgroundFigures:
         worker.send_bytes(job)
         self._busy[worker] = (self.owner, path)
 
+    def finish(self, owner: str) -> str | None:
+        """Wait for the figures of one table; what went wrong with them, or None."""
+        while owner in {who for who, _ in self._busy.values()}:
+            self._collect(wait(list(self._busy)))
+        return self.errors.get(owner)
+
     def wait(self) -> dict[str, str]:
         """Wait for every figure; return {table id: error} of the tables whose figure was not written."""
         while self._busy:

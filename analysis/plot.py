@@ -34,7 +34,7 @@ def subplots(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], **
 
 
 def save_figure(fig: Figure, path: Path, dpi: int = 120) -> Path:
-    """Lay out and write a figure (by a forked process within analysis.background's block); return its path."""
+    """Lay out and write a figure (by a worker process within analysis.background's block); return its path."""
     path.parent.mkdir(parents=True, exist_ok=True)
     writer = background.current()
     if writer is None:

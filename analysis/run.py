@@ -6,8 +6,8 @@
 
 Each table is a module analysis/<benchmark>_<table>.py with `IDS` (the ids it makes) and
 `build(table_id, ctx) -> Table`; it writes results/tables/<id>.csv, .provenance.json and .md, figures to
-figures/<id>.png. Figures are drawn by forked processes while the next tables are built (analysis/plot.py);
-a table is written once its figures are.
+figures/<id>.png. Figures are drawn by worker processes while the next tables are built
+(analysis/background.py); a table is written once its figures are.
 """
 from __future__ import annotations
 
@@ -92,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     ctx = Context(args.results, args.figures)
     status, built, seconds = 0, {}, {}
+    outcomes = {}
     with figures_in_background() as figures:  # drawn on the other cores while the next tables are built
         for table_id in ids:
             start = time.perf_counter()
@@ -99,13 +100,12 @@ def main(argv: list[str] | None = None) -> int:
                 figures.owner = table_id
             built[table_id] = build(table_id, ctx, modules)
             seconds[table_id] = time.perf_counter() - start
-    figure_errors = figures.errors if figures else {}
-    outcomes = {}
-    for table_id in ids:
-        o = outcomes[table_id] = written(table_id, ctx, built[table_id], figure_errors.get(table_id))
-        print(f"{table_id}: {o.state}: {o.message} ({seconds[table_id]:.2f}s)")
-        if o.state == "error" or (o.state != "ok" and not args.all):
-            status = 1
+        for table_id in ids:  # each as soon as its figures are done, while the last ones are drawn
+            figure_error = figures.finish(table_id) if figures else None
+            o = outcomes[table_id] = written(table_id, ctx, built[table_id], figure_error)
+            print(f"{table_id}: {o.state}: {o.message} ({seconds[table_id]:.2f}s)")
+            if o.state == "error" or (o.state != "ok" and not args.all):
+                status = 1
     if args.report:
         from analysis.browse import write_browsers  # reads raw files and judges' prompts: only for the report
 
