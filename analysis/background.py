@@ -1,10 +1,11 @@
-"""Figures written by worker processes while analysis.run builds the next tables.
+"""Figures drawn by worker processes while analysis.run builds the next tables.
 
-Drawing a figure (tight_layout, savefig) is most of a figure table's time and runs in Python, so threads
-would not overlap it. The workers are forked when the block opens, while the process is still small, and
-are sent each figure pickled (a few milliseconds): forking once per figure from a process that holds every
-run read so far cost more than a second at 100,000 lines, in pages copied on write. analysis.plot.save_figure
-hands each figure to the open block's writer, and analysis.run writes a table once its figures are done."""
+Building and drawing a figure (matplotlib's import, the artists, tight_layout, savefig) is most of a figure
+table's time and runs in Python, so threads would not overlap it. The workers are forked when the block
+opens, while the process is still small, and are sent each figure to draw as a call — a module-level function
+and the small tables it draws, pickled. (Forking once per figure from a process that holds every run read so
+far cost more than a second at 100,000 lines, in pages copied on write.) analysis.plot.draw hands each figure
+to the open block's writer, and analysis.run writes a table once its figures are done."""
 from __future__ import annotations
 
 import gc
@@ -17,12 +18,7 @@ import threading
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
-Write = Callable[["Figure", Path, int], None]
+from typing import Any, Callable, Iterator
 
 
 class BackgroundFigures:
@@ -45,18 +41,18 @@ class BackgroundFigures:
             self._workers.append(worker)
             self._idle.append(here)
 
-    def submit(self, write: Write, fig: Figure, path: Path, dpi: int) -> None:
-        """Write `fig` to `path` with write(fig, path, dpi) in a worker (here, when the figure or `write` cannot
-        be pickled, or no worker is left)."""
+    def submit(self, path: Path, figure: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> None:
+        """Draw the figure of `path` with figure(*args, **kwargs) in a worker (here, when the call cannot be
+        pickled, or no worker is left)."""
         path.unlink(missing_ok=True)
         try:
-            job = pickle.dumps((write, fig, path, dpi), protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception:  # an artist holding what pickle cannot take (a lambda, say): drawn here instead
+            job = pickle.dumps((figure, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # what pickle cannot take (a lambda, a local function): drawn here instead
             job = None
         while job is not None and not self._idle and self._busy:
             self._collect(wait(list(self._busy)))
         if job is None or not self._idle:
-            self._done(self.owner, path, _draw(write, fig, path, dpi))
+            self._done(self.owner, path, _draw(figure, args, kwargs))
             return
         worker = self._idle.pop()
         worker.send_bytes(job)
@@ -103,10 +99,10 @@ class BackgroundFigures:
             self.errors[owner] = f"figure {path.name}: {error}"
 
 
-def _draw(write: Write, fig: Figure, path: Path, dpi: int) -> str | None:
-    """Write one figure; what went wrong, or None."""
+def _draw(figure: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> str | None:
+    """Draw one figure; what went wrong, or None."""
     try:
-        write(fig, path, dpi)
+        figure(*args, **kwargs)
         return None
     except Exception as e:  # said as the table's error
         return f"{type(e).__name__}: {e}"
@@ -124,15 +120,15 @@ def _serve(pipe: Connection, parent_ends: list[Connection]) -> None:
         except EOFError:
             return
         try:
-            write, fig, path, dpi = pickle.loads(job)
+            figure, args, kwargs = pickle.loads(job)
         except Exception as e:
             pipe.send(f"it could not be handed over ({type(e).__name__}: {e})")
             continue
         try:
-            pipe.send(_draw(write, fig, path, dpi))
+            pipe.send(_draw(figure, args, kwargs))
         except OSError:  # the parent has gone
             return
-        del fig
+        del figure, args, kwargs
 
 
 _background: BackgroundFigures | None = None
@@ -145,7 +141,7 @@ def current() -> BackgroundFigures | None:
 
 @contextmanager
 def figures_in_background(jobs: int | None = None) -> Iterator[BackgroundFigures | None]:
-    """Within the block, save_figure returns at once and the figure is written by a worker (Linux only;
+    """Within the block, analysis.plot.draw returns at once and the figure is drawn by a worker (Linux only;
     elsewhere, with one core, or when another thread runs — a fork could copy a lock it holds — figures are
     drawn in place as before and None is yielded). Leaving the block waits for every figure; its errors are
     in `.errors`."""

@@ -4,11 +4,12 @@ the Multimodal subset (Fig. 9), and text-only LLMs on the Logical, Graph Analysi
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pandas as pd
 
 from analysis import c2rbench_common as c2r
-from analysis.plot import bars as draw_bars, save_figure, subplots
+from analysis.plot import bars as draw_bars, draw, save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
@@ -42,7 +43,7 @@ def wide(long: pd.DataFrame, df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return info.join(t, how="right").reset_index()
 
 
-def bars(t: pd.DataFrame, keys: list[str], title: str, path, xlabel: str) -> None:
+def bars(t: pd.DataFrame, keys: list[str], title: str, path: Path, xlabel: str) -> None:
     """Grouped bars, keys on x; a key without any task of a model (or of the data) is written "no tasks"."""
     t = t.reindex(columns=[*t.columns, *(k for k in keys if k not in t.columns)])
     fig, ax = subplots(figsize=(max(7, len(keys) * (0.6 + 0.25 * len(t))), 4.5))
@@ -101,8 +102,8 @@ def build(table_id: str, ctx: Context) -> Table:
         table.insert(1, "MLLM", table["model"].map(kinds))
     fail = long[long["key"] == "Overall"] if "Overall" in set(long["key"]) else long
     extra = {"Failures and accuracy over scored tasks": fail[["model", "acc", *BESIDE]], **extra}
-    fig = ctx.figures / f"{table_id}.png"
-    bars(table, keys, CAPTIONS[table_id].split(" — ")[1], fig, xlabel)
+    fig = draw(bars, table, keys, CAPTIONS[table_id].split(" — ")[1], path=ctx.figures / f"{table_id}.png",
+               xlabel=xlabel)
     return Table(CAPTIONS[table_id] + " Failures (no response, judge error) count as not correct.",
                  table, vs_paper=beside_paper(long.rename(columns={"key": ref_key}), table_id, [ref_key]),
                  extra=extra, figure=fig, notes=[ACC_NOTE, *notes], provenance=provenance)

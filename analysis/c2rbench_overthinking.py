@@ -2,10 +2,12 @@
 response by task category, level, score and final-answer presence; zero-shot, T = 0."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from analysis import c2rbench_common as c2r
-from analysis.plot import bars, empty_panel, save_figure, subplots
+from analysis.plot import bars, draw, empty_panel, save_figure, subplots
 from analysis.table import Context, MissingInputs, Table
 from judge.judges import RULES
 
@@ -69,7 +71,7 @@ def by_dimension(tok: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def figure(table: pd.DataFrame, groups: dict[str, list[str]], path) -> None:
+def figure(table: pd.DataFrame, groups: dict[str, list[str]], path: Path) -> None:
     """One panel per model and dimension; a group without a response of the model is written at its place."""
     models, dims = sorted(table["model"].unique()), list(groups)
     fig, axes = subplots(len(models), len(dims), figsize=(4.5 * len(dims), 3.6 * len(models)), squeeze=False)
@@ -118,8 +120,7 @@ def build(table_id: str, ctx: Context) -> Table:
         none=("method", n("none")), mean_reasoning_chars=("reasoning_chars", "mean"), clipped=("clipped", "sum"),
     ).reset_index()
     failures = df.groupby("model")["status"].value_counts().unstack(fill_value=0).reset_index()
-    fig = ctx.figures / f"{table_id}.png"
-    figure(table, group_names(tok), fig)
+    fig = draw(figure, table, group_names(tok), path=ctx.figures / f"{table_id}.png")
     return Table(
         "C²RBench Fig. 11 — overthinking analysis across task category, level, score and final-answer presence: "
         "mean reasoning, answer and total tokens per response.",

@@ -2,10 +2,12 @@
 annotated reasoning steps (data only)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from analysis import c2rbench_common as c2r
-from analysis.plot import bars, empty_panel, save_figure, stacked_bars, subplots
+from analysis.plot import bars, draw, empty_panel, save_figure, stacked_bars, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
@@ -43,7 +45,7 @@ def level_steps(rec: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def figure(table: pd.DataFrame, hist: pd.DataFrame, path) -> None:
+def figure(table: pd.DataFrame, hist: pd.DataFrame, path: Path) -> None:
     subsets = table[table["subset"] != "Total"]
     fig, ax = subplots(1, 3, figsize=(17, 5))
     ax[0].pie(subsets["tasks"], labels=subsets["subset"], autopct="%1.1f%%", startangle=90)
@@ -74,8 +76,7 @@ def build(table_id: str, ctx: Context) -> Table:
     long = pd.DataFrame([{"stat": "tasks", "acc": float(len(rec))},
                          *({"stat": f"mean_steps {r.level}", "acc": r.mean_steps} for r in levels.itertuples())])
     long["model"] = DATASET
-    fig = ctx.figures / f"{table_id}.png"
-    figure(table, hist, fig)
+    fig = draw(figure, table, hist, path=ctx.figures / f"{table_id}.png")
     return Table(
         "C²RBench Figs. 3–5 — proportion of the subsets (Fig. 3), difficulty levels in each subset (Fig. 4) and "
         "the distribution of annotated reasoning steps (Fig. 5).",

@@ -17,7 +17,7 @@ import pandas as pd
 
 from analysis.external import EXAMPLE_NOTE, external_file
 from analysis.inputs import load, shown
-from analysis.plot import save_figure, stacked_bars, subplots
+from analysis.plot import draw, save_figure, stacked_bars, subplots
 from analysis.provenance import Provenance
 from analysis.stats import counted_correct
 from analysis.table import ROOT, Context, MissingInputs
@@ -197,9 +197,13 @@ def summarize(failed: Failed, by: list[str], names: dict[str, str], columns: tup
 
 def share_bars(table: pd.DataFrame, classes: list[str], path: Path, title: str) -> Path | None:
     """Stacked bars of the class shares per row (`model`), one class per colour; a row with no labelled answer
-    says so at its place. None when no answer is labelled at all."""
+    says so at its place. None (and no figure) when no answer is labelled at all."""
     if not (table["labelled"] > 0).any():
         return None
+    return draw(_share_bars, table, classes, path=path, title=title)
+
+
+def _share_bars(table: pd.DataFrame, classes: list[str], path: Path, title: str) -> None:
     fig, ax = subplots(figsize=(8, 1.8 + 0.4 * len(table)))
     y = range(len(table))
     shares = {name: table[name].where(table["labelled"] > 0) for name in classes}
@@ -208,4 +212,4 @@ def share_bars(table: pd.DataFrame, classes: list[str], path: Path, title: str) 
     ax.invert_yaxis()
     ax.set(xlabel="share of the labelled failed answers (%)", xlim=(0, max(100.0, float(left.max()))), title=title)
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.25 - 0.6 / len(table)), ncol=3)
-    return save_figure(fig, path)
+    save_figure(fig, path)

@@ -7,13 +7,15 @@ coverage = observed / possible classes; Shannon entropy H = −Σ p log2 p (bits
 J = H / log2(observed) and, against the whole taxonomy, H / log2(possible)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
 from analysis.experiments import experiment
 from analysis.inputs import DEMO_DATA, ROOT, read_records, shown
 from analysis.morphobench_common import BENCH
-from analysis.plot import bars, empty_panel, save_figure, subplots
+from analysis.plot import bars, draw, empty_panel, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, MissingInputs, Table
@@ -78,7 +80,8 @@ def diversity(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def figure(df: pd.DataFrame, path, scope: str) -> None:
+def figure(df: pd.DataFrame, path: Path, scope: str) -> None:
+    """The class counts of each level and the leaves by rank, of the labelled items `df`."""
     fig, axes = subplots(2, 2, figsize=(12, 8))
     for ax, level, name in zip(axes.flat, FIELDS, ("L1: task nature", "L2: knowledge closure", "L3: reasoning primitive")):
         counts = df[level].value_counts()
@@ -129,8 +132,7 @@ def build(table_id: str, ctx: Context) -> Table:
     per_split = per_split[["split", *table.columns]]
     unknown = sorted({v for lv in FIELDS for v in labelled[lv] if v not in TAXONOMY[lv]})
     generated = _generated(ctx)
-    fig = ctx.figures / f"{table_id}.png"
-    figure(labelled, fig, scope)
+    fig = draw(figure, labelled[[*FIELDS, "leaf"]], path=ctx.figures / f"{table_id}.png", scope=scope)
     long = table.assign(model="dataset", metric="coverage (%)").rename(columns={"coverage (%)": "coverage"})
     return Table(
         f"MorphoBench Figure 9 — taxonomy diversity of the {scope}: per level and for the leaves, coverage of "

@@ -2,10 +2,12 @@
 the number of input terminals (1–10); single choice among six options (five netlists, None of the above)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from analysis.morphobench_common import BENCH, how, models_of
-from analysis.plot import NOT_RUN, mark_missing, not_run_at, save_figure, subplots
+from analysis.plot import NOT_RUN, draw, mark_missing, not_run_at, save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
@@ -25,8 +27,7 @@ def build(table_id: str, ctx: Context) -> Table:
     df = df.assign(level=pd.to_numeric(df["level"]).astype(int))
     long = accuracy_table(df, ["model", "level"])
     table = long.pivot_table(index="level", columns="model", values="acc", aggfunc="first").rename_axis(columns=None)
-    figure = ctx.figures / f"{table_id}.png"
-    _draw(long, figure)
+    figure = draw(_figure, long, path=ctx.figures / f"{table_id}.png")
     return Table(
         "MorphoBench Table 5 — accuracy (%) per difficulty level on MORPHO-G's circuit black boxes (level = number "
         "of input terminals); six options: five SPICE netlists and None of the above (chance: 16.7%).",
@@ -54,7 +55,7 @@ def _gap_notes(long: pd.DataFrame) -> list[str]:
         f"Level {level:g} {text}." for level, text in gaps if text != NOT_RUN]
 
 
-def _draw(long: pd.DataFrame, path) -> None:
+def _figure(long: pd.DataFrame, path: Path) -> None:
     fig, ax = subplots(figsize=(7, 4))
     for model, g in long.groupby("model"):
         g = g.sort_values("level")

@@ -3,12 +3,13 @@ agreement quadrants per model, and a seeded sample of disagreements written out 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from analysis.omibench_common import BENCH, METRICS, SETTING, run_records
-from analysis.plot import save_figure, stacked_bars, subplots
+from analysis.plot import draw, save_figure, stacked_bars, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, accuracy
 from analysis.table import Context, MissingInputs, Table
@@ -33,6 +34,22 @@ def review_rows(model: str, sample: list[dict]) -> list[dict]:
     return [{"model": model, "id": d["id"], "sample_idx": d["sample_idx"], "rule_correct": d["a"]["correct"],
              "model_correct": d["b"]["correct"], "rule_extracted": d["a"]["extracted"], "gold": d.get("gold"),
              "question": d.get("question"), "response": d.get("response"), "category": ""} for d in sample]
+
+
+def figure(table: pd.DataFrame, path: Path) -> None:
+    """Each model's four quadrants as shares of the items both judges scored, one stacked bar per model."""
+    fig, ax = subplots(figsize=(7, 2.4 + 0.5 * len(table)))
+    share = table[list(QUADRANTS.values())].div(table["items"].replace(0, np.nan), axis=0) * 100
+    y = np.arange(len(table))
+    stacked_bars(ax, y, {q: share[q] for q in QUADRANTS.values()}, horizontal=True,
+                 missing="no item scored by both judges")
+    ax.set_yticks(y, table["model"])
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("share of items scored by both judges (%)")
+    ax.set_ylabel("model")
+    ax.set_title("OMIBench Fig. 16: rule judge vs model judge (GPTScore)")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=2)  # below: bars fill the width
+    save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:
@@ -61,18 +78,8 @@ def build(table_id: str, ctx: Context) -> Table:
     sheet.parent.mkdir(parents=True, exist_ok=True)
     sheet.write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in review), encoding="utf-8")
 
-    fig, ax = subplots(figsize=(7, 2.4 + 0.5 * len(table)))
-    share = table[list(QUADRANTS.values())].div(table["items"].replace(0, np.nan), axis=0) * 100
-    y = np.arange(len(table))
-    stacked_bars(ax, y, {q: share[q] for q in QUADRANTS.values()}, horizontal=True,
-                 missing="no item scored by both judges")
-    ax.set_yticks(y, table["model"])
-    ax.set_xlim(0, 100)
-    ax.set_xlabel("share of items scored by both judges (%)")
-    ax.set_ylabel("model")
-    ax.set_title("OMIBench Fig. 16: rule judge vs model judge (GPTScore)")
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=2)  # below: bars fill the width
-    path = save_figure(fig, ctx.figures / f"{table_id}.png")
+    # the counts per model only: the verdicts and the review sample stay here
+    path = draw(figure, table[["model", *QUADRANTS.values(), "items"]], path=ctx.figures / f"{table_id}.png")
     shown = pd.DataFrame(review).assign(response=lambda d: d["response"].astype(str).str.slice(0, 160)) if review \
         else pd.DataFrame(columns=["model", "id"])
     return Table("OMIBench Figure 16 — agreement of the rule judge (match accuracy) and the model judge "

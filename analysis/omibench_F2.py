@@ -10,7 +10,7 @@ import pandas as pd
 
 from analysis.inputs import read_records
 from analysis.omibench_common import BENCH, SUBJECTS
-from analysis.plot import bars, empty_panel, save_figure, stacked_bars, subplots
+from analysis.plot import bars, draw, empty_panel, save_figure, stacked_bars, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
@@ -50,7 +50,9 @@ def statistics(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def figure(df: pd.DataFrame, long: pd.DataFrame, path: Path) -> Path:
+def figure(long: pd.DataFrame, counts: pd.Series, path: Path) -> None:
+    """Items (open-ended / multiple-choice) and average images per subject, from `statistics`; items per
+    image count (`counts`: number of images → items)."""
     subjects = [s for s in long["subject"].unique() if s != "All"]
     val = long.set_index(["subject", "statistic"])["number"]
     fig, (ax1, ax2, ax3) = subplots(1, 3, figsize=(14, 4.5))
@@ -61,14 +63,13 @@ def figure(df: pd.DataFrame, long: pd.DataFrame, path: Path) -> Path:
     ax1.legend()
     bars(ax2, x, [val[(s, "avg images")] for s in subjects])
     ax2.set(xticks=x, xticklabels=subjects, xlabel="subject", ylabel="images per item", title="Average images")
-    counts = df["images"].value_counts().sort_index()
     bars(ax3, counts.index, counts.values)
     ax3.set(xlabel="images per item", ylabel="items", title="Image-count distribution")
     if not subjects:
         for ax in (ax1, ax2):
             empty_panel(ax, "no item has a subject")
     fig.suptitle("OMIBench Fig. 2: dataset statistics")
-    return save_figure(fig, path)
+    save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:
@@ -82,7 +83,8 @@ def build(table_id: str, ctx: Context) -> Table:
         "images per item, average question and rationale lengths (images excluded from lengths).",
         wide,
         vs_paper=beside_paper(long, table_id, ["subject", "statistic"], value="number"),
-        figure=figure(df, long, ctx.figures / f"{table_id}.png"),
+        # the image-count distribution, not the per-item frame
+        figure=draw(figure, long, df["images"].value_counts().sort_index(), path=ctx.figures / f"{table_id}.png"),
         notes=["Lengths are whitespace words with [IMAGEn] tags removed (question text only, options excluded); "
                "the paper counts tokens of an unnamed tokenizer, so its 210.12 / 420.18 are not the same unit.",
                "Images = entries of `images` (a file repeated within an item counts each time).",

@@ -12,7 +12,7 @@ import pandas as pd
 from analysis.external import external_file
 from analysis.inputs import Run, shown
 from analysis.omibench_common import METRICS, SETTING, metric_verdicts, per_subject
-from analysis.plot import bars as draw_bars, corner_note, empty_panel, save_figure, subplots
+from analysis.plot import bars as draw_bars, corner_note, draw, empty_panel, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import aliases, beside_paper
 from analysis.stats import spearman
@@ -74,7 +74,8 @@ def correlations(table: pd.DataFrame, omi: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def scatter(table: pd.DataFrame, corr: pd.DataFrame, x: str, path: Path) -> Path:
+def scatter(table: pd.DataFrame, corr: pd.DataFrame, x: str, path: Path) -> None:
+    """Fig. 3(a): column `x` of `scores` against each external benchmark, titled with its ρ in `corr`."""
     fig, axes = subplots(1, 2, figsize=(10, 4))
     for ax, bench in zip(axes, BENCHMARKS):
         both = table.dropna(subset=[x, bench])
@@ -92,10 +93,11 @@ def scatter(table: pd.DataFrame, corr: pd.DataFrame, x: str, path: Path) -> Path
         if left:
             corner_note(ax, [", ".join(left) if len(left) <= 4 else f"{len(left)} models"], "without both scores:")
     fig.suptitle("OMIBench Fig. 3(a): ranking consistency with OlympiadBench and MMIU")
-    return save_figure(fig, path)
+    save_figure(fig, path)
 
 
-def bars(table: pd.DataFrame, x: str, path: Path) -> Path:
+def bars(table: pd.DataFrame, x: str, path: Path) -> None:
+    """Fig. 3(d): per model (ordered by column `x`), its `x` score beside its external scores."""
     cols = [x, *BENCHMARKS]
     t = table.sort_values(x)
     fig, ax = subplots(figsize=(max(6, 1.2 * len(t) + 2), 4))
@@ -105,7 +107,7 @@ def bars(table: pd.DataFrame, x: str, path: Path) -> Path:
     ax.set_xticks(np.arange(len(t)) + 0.27, t["model"], rotation=20, ha="right")
     ax.set(xlabel="model", ylabel="score (%)", title="OMIBench Fig. 3(d): OMIBench vs MMIU and OlympiadBench", ylim=(0, 100))
     ax.legend(fontsize=8)
-    return save_figure(fig, path)
+    save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:
@@ -121,11 +123,11 @@ def build(table_id: str, ctx: Context) -> Table:
         return Table("OMIBench Fig. 3(a) — Spearman rank correlation across models of OMIBench with "
                      "OlympiadBench and with MMIU, and of OlympiadBench with MMIU.", corr,
                      vs_paper=beside_paper(corr, table_id, ["metric", "pair"], value="rho"), extra={"Scores (%)": table},
-                     figure=scatter(table, corr, x, ctx.figures / f"{table_id}.png"), notes=notes,
+                     figure=draw(scatter, table, corr, x, path=ctx.figures / f"{table_id}.png"), notes=notes,
                      provenance=Provenance(sources))
     return Table("OMIBench Fig. 3(d) — per-model scores (%) on OMIBench, MMIU and OlympiadBench.",
                  table.sort_values(x, ascending=False, na_position="last").reset_index(drop=True),
-                 extra={"Spearman ρ": corr}, figure=bars(table, x, ctx.figures / f"{table_id}.png"),
+                 extra={"Spearman ρ": corr}, figure=draw(bars, table, x, path=ctx.figures / f"{table_id}.png"),
                  notes=notes + ["The paper prints no numbers for Fig. 3(d) (MMIU: even the weakest models "
                                 "above 40%; OMIBench: the best around 40%), so there is no reference file."],
                  provenance=Provenance(sources))

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.omibench_common import BENCH, SETTING
-from analysis.plot import bars, save_figure, subplots
+from analysis.plot import bars, draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
@@ -33,7 +33,8 @@ def by_images(df: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([per_model, pooled], ignore_index=True).merge(items, on="images")
 
 
-def figure(long: pd.DataFrame, bins: list[str], path: Path) -> Path:
+def figure(long: pd.DataFrame, bins: list[str], path: Path) -> None:
+    """ACC per bin of `by_images`: the pooled ACC as bars, each model's as a line."""
     fig, ax = subplots(figsize=(7, 4))
     x = np.arange(len(bins))
     val = long.set_index(["model", "images"])["acc"]
@@ -45,7 +46,7 @@ def figure(long: pd.DataFrame, bins: list[str], path: Path) -> Path:
     ax.set(xticks=x, xticklabels=bins, xlabel="images per item", ylabel="ACC (%)",
            title="OMIBench Fig. 3(b): accuracy by number of images", ylim=(0, 100))
     ax.legend(fontsize=8)
-    return save_figure(fig, path)
+    save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:
@@ -65,7 +66,7 @@ def build(table_id: str, ctx: Context) -> Table:
         wide,
         extra={"Items per bin": items.reset_index(),
                "Per bin with failures": long[["model", "images", "acc", *BESIDE]]},
-        figure=figure(long, bins, ctx.figures / f"{table_id}.png"),
+        figure=draw(figure, long, bins, path=ctx.figures / f"{table_id}.png"),
         provenance=Provenance(ctx.runs(BENCH, [SETTING])),
         notes=[ACC_NOTE, "Images per item = entries of the item's `images`. The paper states only that single-image "
                "accuracy reaches 40% and falls below 15% at ≥6 images (no table), so there is no reference file.",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.omibench_common import SETTING, bar_figure, compare, missing_runs, settings_wide
+from analysis.plot import draw
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
@@ -27,7 +28,8 @@ def build(table_id: str, ctx: Context) -> Table:
                        settings_wide(long_k, tests_k, SETTINGS).assign(items="K > 1")], ignore_index=True)
     table = table[["model", "metric", "items", *[c for c in table if c not in ("model", "metric", "items")]]]
     table = table.sort_values(["model", "metric"], kind="stable").reset_index(drop=True)
-    fig = bar_figure(long, SETTINGS, ctx.figures / f"{table_id}.png", "OMIBench Fig. 3(c): first image only vs all images")
+    fig = draw(bar_figure, long, SETTINGS, path=ctx.figures / f"{table_id}.png",
+               title="OMIBench Fig. 3(c): first image only vs all images")
     return Table(
         "OMIBench Fig. 3(c) — all images vs first image only vs no image: accuracy (%) per model, Δ and exact "
         "McNemar p against all images, on all items and on multi-image items (K > 1).",

@@ -5,6 +5,7 @@ differences across prompts")."""
 from __future__ import annotations
 
 from analysis.omibench_common import SETTING, bar_figure, compare, missing_runs, settings_wide
+from analysis.plot import draw
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
@@ -25,7 +26,7 @@ CAPTIONS = {
 def build(table_id: str, ctx: Context) -> Table:
     settings = SETTINGS[table_id]
     long, tests, sources = compare(ctx, settings)
-    fig = bar_figure(long, settings, ctx.figures / f"{table_id}.png", TITLES[table_id])
+    fig = draw(bar_figure, long, settings, path=ctx.figures / f"{table_id}.png", title=TITLES[table_id])
     failures = long[["model", "metric", "setting", "acc", *BESIDE]]
     return Table(CAPTIONS[table_id], settings_wide(long, tests, settings),
                  extra={"Paired tests against the default CoT (McNemar, exact)": tests, "Failures": failures},

@@ -7,7 +7,7 @@ import re
 import pandas as pd
 
 from analysis.omibench_common import BENCH, METRICS, runs_named
-from analysis.plot import line_figure, not_run_at
+from analysis.plot import draw, line_figure, not_run_at
 from analysis.provenance import Provenance
 from analysis.scaling import PAPER_BUDGETS, sequential_scaling
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
@@ -54,8 +54,9 @@ def build(table_id: str, ctx: Context) -> Table:
     # the paper's budgets and any budget another curve has: written "not run" where a curve has no point
     gaps = not_run_at({f"{model} ({metric})": dict(zip(g["budget"], g["acc"])) for (model, metric), g in groups},
                       PAPER_BUDGETS)
-    path = line_figure(curves, ctx.figures / f"{table_id}.png", log2_x=True, ylabel="score (%)", missing=gaps,
-                       xlabel="maximum new tokens L_max (log2 scale)", title="OMIBench Fig. 5(a): sequential scaling")
+    path = draw(line_figure, curves, path=ctx.figures / f"{table_id}.png", log2_x=True, ylabel="score (%)",
+                missing=gaps, xlabel="maximum new tokens L_max (log2 scale)",
+                title="OMIBench Fig. 5(a): sequential scaling")
     return Table(
         "OMIBench Figure 5(a) — sequential scaling: score (%) per maximum new-token budget L_max, all else fixed; "
         "gain = change from the previous budget. Paper: GPTScore; ACC (rule judge) is shown as well.",

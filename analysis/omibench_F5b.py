@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 import pandas as pd
 
 from analysis.omibench_common import BENCH, METRICS, SETTING, model_params
-from analysis.plot import save_figure, subplots
+from analysis.plot import draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.scaling import saturation_point
@@ -60,6 +61,27 @@ def saturation(points: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def figure(df: pd.DataFrame, sat: pd.DataFrame, path: Path) -> None:
+    """Each family's score against total and activated parameters (`df` of build), ★ at its saturation
+    size (`saturation`)."""
+    fig, axes = subplots(1, 2, figsize=(10, 4), sharey=True)
+    for ax, (axis, col) in zip(axes, AXES.items()):
+        for (family, metric), g in df.groupby(["family", "metric"]):
+            g = g.sort_values(col)
+            line, = ax.plot(g[col], g["acc"], marker="o", ls="-" if metric == "GPTScore" else "--",
+                            label=f"{family} ({metric})")
+            s = sat[(sat["family"] == family) & (sat["metric"] == metric) & (sat["axis"] == axis)]
+            if len(s) and not math.isnan(s["saturation_b"].iloc[0]):
+                ax.plot(s["saturation_b"], s["score_at_saturation"], marker="*", ms=14, color=line.get_color())
+        ax.set_xscale("log")
+        ax.set_xlabel(f"{axis} parameters (billions, log scale)")
+        ax.set_title(f"score vs {axis} parameters")
+    axes[0].set_ylabel("score (%)")
+    axes[1].legend(fontsize=7)
+    fig.suptitle("OMIBench Fig. 5(b): parameter scaling (★ saturation, H.2)")
+    save_figure(fig, path)
+
+
 def build(table_id: str, ctx: Context) -> Table:
     frames, sources, closed = [], [], set()
     for metric, judge in METRICS.items():
@@ -83,22 +105,7 @@ def build(table_id: str, ctx: Context) -> Table:
         .sort_values(["family", "metric", "params_total_b"]).reset_index(drop=True)
     sat = saturation(df)
 
-    fig, axes = subplots(1, 2, figsize=(10, 4), sharey=True)
-    for ax, (axis, col) in zip(axes, AXES.items()):
-        for (family, metric), g in df.groupby(["family", "metric"]):
-            g = g.sort_values(col)
-            line, = ax.plot(g[col], g["acc"], marker="o", ls="-" if metric == "GPTScore" else "--",
-                            label=f"{family} ({metric})")
-            s = sat[(sat["family"] == family) & (sat["metric"] == metric) & (sat["axis"] == axis)]
-            if len(s) and not math.isnan(s["saturation_b"].iloc[0]):
-                ax.plot(s["saturation_b"], s["score_at_saturation"], marker="*", ms=14, color=line.get_color())
-        ax.set_xscale("log")
-        ax.set_xlabel(f"{axis} parameters (billions, log scale)")
-        ax.set_title(f"score vs {axis} parameters")
-    axes[0].set_ylabel("score (%)")
-    axes[1].legend(fontsize=7)
-    fig.suptitle("OMIBench Fig. 5(b): parameter scaling (★ saturation, H.2)")
-    path = save_figure(fig, ctx.figures / f"{table_id}.png")
+    path = draw(figure, df, sat, path=ctx.figures / f"{table_id}.png")
     notes = [ACC_NOTE,
              "Families are model names without the size token (family_of); the paper's curves are InternVL and "
              "QwenVL from Table 2 (1B–241B), typed in data/reference/omibench.F5b.csv.",

@@ -7,7 +7,7 @@ import pandas as pd
 
 from analysis.inputs import Run, latest
 from analysis.omibench_common import SAMPLING_SETTINGS, run_records, sampling_runs
-from analysis.plot import line_figure, not_run_at
+from analysis.plot import draw, line_figure, not_run_at
 from analysis.provenance import Provenance
 from analysis.scaling import PAPER_KS, parallel_scaling
 from analysis.table import Context, MissingInputs, Table
@@ -60,9 +60,10 @@ def build(table_id: str, ctx: Context) -> Table:
     # k beyond the samples a run drew is written "not run" at its place
     gaps = not_run_at({f"{model} {metric}": dict(zip(np.log2(g["k"]), g["maj_at_k"]))
                        for (model, metric), g in df.groupby(["model", "metric"])})
-    path = line_figure(curves, ctx.figures / f"{table_id}.png", legend_size=6, xlabel="log2 k (number of samples)",
-                       ylabel="score (%)", title="OMIBench Fig. 5(c): parallel scaling (majority vote)", missing=gaps,
-                       empty="no run drew a sample to vote on")
+    path = draw(line_figure, curves, path=ctx.figures / f"{table_id}.png", legend_size=6,
+                xlabel="log2 k (number of samples)", ylabel="score (%)",
+                title="OMIBench Fig. 5(c): parallel scaling (majority vote)", missing=gaps,
+                empty="no run drew a sample to vote on")
     return Table(
         "OMIBench Figure 5(c) — parallel scaling: score (%) of the majority-voted answer over k samples at T = 0.6 "
         "(maj@k, the paper's curve), with the mean per-sample score avg@k and unbiased pass@k (not in the paper).",

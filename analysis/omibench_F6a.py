@@ -3,12 +3,13 @@ demonstrations against zero-shot CoT, on the same items, demonstration items not
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from analysis.omibench_common import BENCH, METRICS, SETTING, runs_named
-from analysis.plot import bars, save_figure, subplots
+from analysis.plot import bars, draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
@@ -44,6 +45,22 @@ def compare(icl: pd.DataFrame, zero: pd.DataFrame, runs: dict, metric: str) -> p
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
 
 
+def figure(groups: list[str], conds: pd.DataFrame, path: Path) -> None:
+    """Fig. 6(a): one bar per condition (the columns of `conds`) for each model / shots / metric group."""
+    order = list(CONDITIONS.values())
+    fig, ax = subplots(figsize=(7, 4))
+    width = 0.8 / len(order)
+    for i, c in enumerate(order):
+        bars(ax, np.arange(len(groups)) + i * width, conds[c], width, label=c, missing=f"{c} not run")
+    ax.set_xticks(np.arange(len(groups)) + width * (len(order) - 1) / 2, groups, fontsize=7)
+    ax.set_xlabel("model / shots / metric")
+    ax.set_ylabel("score (%)")
+    ax.set_title("OMIBench Fig. 6(a): in-context learning")
+    ax.set_ylim(0, 100)  # percentages: a fixed scale keeps bars comparable across runs
+    ax.legend(fontsize=7)
+    save_figure(fig, path)
+
+
 def build(table_id: str, ctx: Context) -> Table:
     long, sources = [], []
     for metric, judge in METRICS.items():
@@ -67,19 +84,9 @@ def build(table_id: str, ctx: Context) -> Table:
     table = table[[c for c in order if c in table.columns]].reset_index()
     table.columns.name = None
 
-    fig, ax = subplots(figsize=(7, 4))
     groups = table[["model", "shots", "metric"]].astype(str).agg(" / ".join, axis=1).tolist()
     conds = table.reindex(columns=order)  # every condition of the figure: one no model ran is said too
-    width = 0.8 / len(order)
-    for i, c in enumerate(order):
-        bars(ax, np.arange(len(groups)) + i * width, conds[c], width, label=c, missing=f"{c} not run")
-    ax.set_xticks(np.arange(len(groups)) + width * (len(order) - 1) / 2, groups, fontsize=7)
-    ax.set_xlabel("model / shots / metric")
-    ax.set_ylabel("score (%)")
-    ax.set_title("OMIBench Fig. 6(a): in-context learning")
-    ax.set_ylim(0, 100)  # percentages: a fixed scale keeps bars comparable across runs
-    ax.legend(fontsize=7)
-    path = save_figure(fig, ctx.figures / f"{table_id}.png")
+    path = draw(figure, groups, conds, path=ctx.figures / f"{table_id}.png")
     fails = df[["model", "shots", "metric", "condition", "setting", "acc", *BESIDE]]
     gaps = [f"{c} for {g}" for g, (_, row) in zip(groups, conds.iterrows()) for c in order if pd.isna(row[c])]
     return Table(

@@ -13,7 +13,7 @@ from analysis.external import EXAMPLE_NOTE
 from analysis.inputs import read_records, shown
 from analysis.omibench_common import (BENCH, EXTERNAL, SETTING, metric_verdicts, pooled_per_subject,
                                       subject_wide_present)
-from analysis.plot import bars, save_figure, subplots
+from analysis.plot import bars, draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
@@ -107,6 +107,22 @@ def collect(ctx: Context, folder: Path | None = None) -> tuple[pd.DataFrame, Pro
     return pd.concat(long, ignore_index=True), Provenance(sources, data=data), notes
 
 
+def figure(table: pd.DataFrame, path: Path) -> None:
+    """Fig. 6(b)(c): total ACC and GPTScore of every base run and system (the rows of `table`)."""
+    fig, ax = subplots(figsize=(8, 4))
+    metrics = [m for m in ("ACC", "GPTScore") if f"{m} Total" in table]
+    for i, m in enumerate(metrics):
+        # a system file without `correct` has no GPTScore; a base run may lack one judge
+        bars(ax, np.arange(len(table)) + i * 0.4, table[f"{m} Total"], 0.4, label=m, missing=f"no {m}")
+    ax.set_xticks(np.arange(len(table)) + 0.2 * (len(metrics) - 1), table["model"], rotation=30, ha="right", fontsize=7)
+    ax.set_ylabel("total score (%)")
+    ax.set_xlabel("base model / system")
+    ax.set_title("OMIBench Fig. 6(b)(c) / Table 10: thinking with images and external tools")
+    ax.set_ylim(0, 100)  # percentages: a fixed scale keeps bars comparable across runs
+    ax.legend(fontsize=7)
+    save_figure(fig, path)
+
+
 def build(table_id: str, ctx: Context) -> Table:
     long, provenance, notes = collect(ctx)
     table = subject_wide_present(long, ["base", "kind", "model"])
@@ -120,19 +136,7 @@ def build(table_id: str, ctx: Context) -> Table:
             table[f"Δ{metric} Total"] = [row[f"{metric} Total"] - base_total.get((row["base"], metric), np.nan)
                                          for _, row in table.iterrows()]
     fails = long[long["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
-
-    fig, ax = subplots(figsize=(8, 4))
-    metrics = [m for m in ("ACC", "GPTScore") if f"{m} Total" in table]
-    for i, m in enumerate(metrics):
-        # a system file without `correct` has no GPTScore; a base run may lack one judge
-        bars(ax, np.arange(len(table)) + i * 0.4, table[f"{m} Total"], 0.4, label=m, missing=f"no {m}")
-    ax.set_xticks(np.arange(len(table)) + 0.2 * (len(metrics) - 1), table["model"], rotation=30, ha="right", fontsize=7)
-    ax.set_ylabel("total score (%)")
-    ax.set_xlabel("base model / system")
-    ax.set_title("OMIBench Fig. 6(b)(c) / Table 10: thinking with images and external tools")
-    ax.set_ylim(0, 100)  # percentages: a fixed scale keeps bars comparable across runs
-    ax.legend(fontsize=7)
-    path = save_figure(fig, ctx.figures / f"{table_id}.png")
+    path = draw(figure, table, path=ctx.figures / f"{table_id}.png")
     caption = ("OMIBench Table 10 — ACC and Score (GPTScore) (%) per subject of external-tool frameworks on GPT-4o "
                "and GPT-5; base rows are our CoT-boxed runs" if table_id == "omibench.T10" else
                "OMIBench Figure 6(b)(c) — tool-based (e.g. GPT-4o + Visual Sketchpad) and internal (e.g. Emu-3.5) "

@@ -12,7 +12,7 @@ import pandas as pd
 from analysis.experiments import pairs_of
 from analysis.inputs import Run
 from analysis.omibench_common import METRICS, SETTING, metric_verdicts, paired_tests, per_subject, subject_wide
-from analysis.plot import bars, save_figure, subplots
+from analysis.plot import bars, draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
@@ -63,7 +63,7 @@ def with_delta(wide: pd.DataFrame, pairs: list[Pair]) -> pd.DataFrame:
     return out[["pair", *[c for c in out.columns if c != "pair"]]]
 
 
-def figure(long: pd.DataFrame, pairs: list[Pair], path: Path) -> Path:
+def figure(long: pd.DataFrame, pairs: list[Pair], path: Path) -> None:
     """Fig. 4(c): total instruct vs thinking of every pair, one panel per metric."""
     metrics = [m for m in METRICS if long.loc[long["metric"] == m, "acc"].notna().any()] or ["ACC"]
     total = long[long["subject"] == "Total"].set_index(["metric", "model"])["acc"]
@@ -79,7 +79,7 @@ def figure(long: pd.DataFrame, pairs: list[Pair], path: Path) -> Path:
         ax.set_ylim(0, 100)
         ax.legend(fontsize=8)
     fig.suptitle("OMIBench Fig. 4(c): Qwen3-VL Thinking vs Instruct")
-    return save_figure(fig, path)
+    save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:
@@ -105,6 +105,6 @@ def build(table_id: str, ctx: Context) -> Table:
     return Table("OMIBench Fig. 4(c) — Qwen3-VL Thinking vs Instruct: total ACC and GPTScore (%) of each "
                  "size and the difference (the paper: thinking ahead by about 10%).", table,
                  vs_paper=beside_paper(total, table_id, ["metric", "subject"], ref_id="omibench.T4"),
-                 extra=extra, figure=figure(long, ran, ctx.figures / f"{table_id}.png"),
+                 extra=extra, figure=draw(figure, long, ran, path=ctx.figures / f"{table_id}.png"),
                  provenance=Provenance(sources),
                  notes=notes + ["Numbers beside the paper's come from its Table 4 (the figure's source)."])

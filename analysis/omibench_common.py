@@ -241,7 +241,7 @@ def missing_runs(long: pd.DataFrame, settings: list[str]) -> list[str]:
                if (m, s) in have and (m, s, k) not in judged])
 
 
-def bar_figure(long: pd.DataFrame, settings: list[str], path: Path, title: str) -> Path:
+def bar_figure(long: pd.DataFrame, settings: list[str], path: Path, title: str) -> None:
     """Grouped bars: models on x, one bar per setting, one panel per metric. A setting a model did not run is
     written at its bar's place ("not run"; "not judged" when another metric's judge has that run)."""
     # A metric without any score (e.g. GPTScore with an unconfigured judge model) gets no empty panel.
@@ -266,4 +266,4 @@ def bar_figure(long: pd.DataFrame, settings: list[str], path: Path, title: str) 
             empty_panel(ax, f"no {metric} score: no judged run of {', '.join(LABELS.get(s, s) for s in settings)}")
     axes[0][0].legend(fontsize=8)
     fig.suptitle(title)
-    return save_figure(fig, path)
+    save_figure(fig, path)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -33,14 +33,24 @@ def subplots(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], **
     return fig, fig.subplots(nrows, ncols, **kwargs)
 
 
-def save_figure(fig: Figure, path: Path, dpi: int = 120) -> Path:
-    """Lay out and write a figure (by a worker process within analysis.background's block); return its path."""
+def draw(figure: Callable[..., Any], *args: Any, path: Path, **kwargs: Any) -> Path:
+    """Have `figure(*args, path=path, **kwargs)` draw a figure and save it to `path` (with save_figure); return
+    the path. Within analysis.background's block it runs in a worker process, so the table's own process
+    spends no time on matplotlib: `figure` is a module-level function and its arguments are what it draws
+    (small tables: they are pickled). Elsewhere it runs now."""
     path.parent.mkdir(parents=True, exist_ok=True)
     writer = background.current()
     if writer is None:
-        _write_png(fig, path, dpi)
+        figure(*args, path=path, **kwargs)
     else:
-        writer.submit(_write_png, fig, path, dpi)
+        writer.submit(path, figure, args, {"path": path, **kwargs})
+    return path
+
+
+def save_figure(fig: Figure, path: Path, dpi: int = 120) -> Path:
+    """Lay out and write a figure; return its path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_png(fig, path, dpi)
     return path
 
 

@@ -2,10 +2,12 @@
 co-occurrence (items needing both). Data only; a heatmap stands in for the paper's chord diagram."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from analysis import think360_common as common
-from analysis.plot import save_figure, subplots
+from analysis.plot import draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.table import Context, MissingInputs, Table
 
@@ -29,7 +31,8 @@ def co_occurrence(recs: list[dict], field: str, order: list[str]) -> tuple[pd.Da
     return freq, m
 
 
-def draw(freq: pd.DataFrame, matrix: pd.DataFrame, path) -> None:
+def figure(freq: pd.DataFrame, matrix: pd.DataFrame, path: Path) -> None:
+    """Fig. 5: the skills' frequency (bars) and co-occurrence (heatmap)."""
     fig, (left, right) = subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [1, 1.1]})
     left.barh(freq["category"], freq["frequency_pct"], color="tab:blue", label="share of items")
     left.invert_yaxis()
@@ -55,8 +58,7 @@ def build(table_id: str, ctx: Context) -> Table:
                             "cognitive-capability annotations)")
     freq, matrix = co_occurrence(recs, "skills", common.SKILLS)
     q_freq, q_matrix = co_occurrence(recs, "question_type", common.QUESTION_TYPES)
-    figure = ctx.figures / f"{table_id}.png"
-    draw(freq, matrix, figure)
+    path = draw(figure, freq, matrix, path=ctx.figures / f"{table_id}.png")
     table = freq.merge(matrix.reset_index(names="category"), on="category")
     return Table(
         "Think360° Figure 5 — frequency distribution (left) and co-occurrence (right) of the cognitive skills "
@@ -64,7 +66,7 @@ def build(table_id: str, ctx: Context) -> Table:
         table,
         extra={"Question types: frequency": q_freq,
                "Question types: co-occurrence": q_matrix.reset_index(names="question type")},
-        figure=figure,
+        figure=path,
         notes=[f"{len(recs)} items; skills are non-exclusive, so the frequencies sum past 100%.",
                "The paper draws the co-occurrence as a chord diagram; here it is a heatmap of the same counts "
                "(matplotlib has no chord diagram)."],

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
 import pandas as pd
 
 from analysis import think360_common as common
-from analysis.plot import empty_panel, save_figure, subplots
+from analysis.plot import draw, empty_panel, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
@@ -36,7 +37,8 @@ def length_stats(lengths: list[int]) -> pd.DataFrame:
                          "score": [s.mean(), s.median(), s.max(), 100 * s.between(30, 69).mean(), int((s > 100).sum())]})
 
 
-def draw(counts: pd.DataFrame, lengths: list[int], path) -> None:
+def figure(counts: pd.DataFrame, lengths: list[int], path: Path) -> None:
+    """Fig. S3: the most frequent words (the first TOP rows of `counts`) and the histogram of `lengths`."""
     fig, (left, right) = subplots(1, 2, figsize=(13, 5.5))
     top = counts.head(TOP)
     left.barh(top["word"], top["count"], color="tab:green", label=f"top {len(top)} words")
@@ -66,8 +68,8 @@ def build(table_id: str, ctx: Context) -> Table:
     lengths = [common.words(q) for q in questions]
     counts = word_counts(questions)
     stats = length_stats(lengths).assign(model=common.PAPER_NAME)
-    figure = ctx.figures / f"{table_id}.png"
-    draw(counts, lengths, figure)
+    # only the words drawn are handed over: `counts` holds every distinct word
+    path = draw(figure, counts.head(TOP), lengths, path=ctx.figures / f"{table_id}.png")
     edges = pd.cut(pd.Series(lengths), bins=range(0, max(lengths, default=0) + BIN + 1, BIN), right=False)
     histogram = edges.value_counts(sort=False).rename_axis("words").reset_index(name="questions")
     histogram["words"] = histogram["words"].astype(str)
@@ -77,7 +79,7 @@ def build(table_id: str, ctx: Context) -> Table:
         counts.head(TOP),
         vs_paper=beside_paper(stats, table_id, ["statistic"], value="score"),
         extra={"Length statistics": stats[["statistic", "score"]], "Length histogram": histogram},
-        figure=figure,
+        figure=path,
         notes=["Words: lower-cased letter runs of the question text; articles, prepositions, copulas and "
                "pronouns are dropped (the paper's cloud keeps 'which', 'all', 'how many').",
                "Appendix E's numbers (mean 73.72, median 60, max 298) disagree with Table 1 (average 82, max 369): "

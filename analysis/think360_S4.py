@@ -7,11 +7,13 @@ configs/experiments/think360_S4.yaml, both at Table 3's setting and repeats.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
 from analysis import experiments, think360_common as common
-from analysis.plot import corner_note, empty_panel, save_figure, subplots
+from analysis.plot import corner_note, draw, empty_panel, save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.table import ROOT, Context, MissingInputs, Table
 
@@ -49,7 +51,7 @@ def drawable(row) -> bool:
     return all(pd.notna(r) and np.isfinite(r) for r in ratios) and row.token_ratio > 0
 
 
-def draw(table: pd.DataFrame, path, left_out: list[str] = ()) -> None:
+def figure(table: pd.DataFrame, left_out: list[str], path: Path) -> None:
     """The bubbles; a pair whose ratios are undefined (a non-thinking value of 0) is listed in the panel's
     corner with `left_out` (pairs not run, or judged apart), instead of silently missing."""
     fig, ax = subplots(figsize=(8, 6))
@@ -94,9 +96,9 @@ def build(table_id: str, ctx: Context) -> Table:
         raise MissingInputs(f"no pair of configs/experiments/think360_S4.yaml has both judged {setting} runs: "
                             f"python -m pipeline.experiments --profile paper --only think360.T3 (the same runs)")
     table = ratios(both).merge(both, on="model")
-    figure = ctx.figures / f"{table_id}.png"
-    draw(table, figure, [f"{pair}: not run" for pair in missing]
-         + [f"{r.model} / {r.partner}: judged apart" for r in mixed.itertuples(index=False)])
+    left_out = ([f"{pair}: not run" for pair in missing]
+                + [f"{r.model} / {r.partner}: judged apart" for r in mixed.itertuples(index=False)])
+    path = draw(figure, table, left_out, path=ctx.figures / f"{table_id}.png")
     long = table.melt(id_vars="model", value_vars=[f"{m}_ratio" for m in METRICS], var_name="metric",
                       value_name="score")
     notes += [f"Pairs [thinking, non-thinking] from {CONFIG.relative_to(ROOT)}, both sides Table 3's {setting} "
@@ -114,7 +116,7 @@ def build(table_id: str, ctx: Context) -> Table:
         "radius; the non-thinking circle has radius 1).",
         table,
         vs_paper=beside_paper(long, table_id, ["metric"], value="score"),
-        figure=figure,
+        figure=path,
         notes=notes,
         provenance=provenance,
     )

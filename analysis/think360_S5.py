@@ -2,10 +2,12 @@
 Caption+Question (CQ) and Image+Question+Caption (ICQ) per model."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from analysis import think360_common as common
-from analysis.plot import bars, save_figure, subplots
+from analysis.plot import bars, draw, save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
@@ -28,7 +30,8 @@ def modality_table(summary: pd.DataFrame) -> pd.DataFrame:
     return wide.reset_index().rename_axis(columns=None)
 
 
-def draw(table: pd.DataFrame, path) -> None:
+def figure(table: pd.DataFrame, path: Path) -> None:
+    """Fig. S5: accuracy per input setting (IQ, IO, CQ, ICQ) of every model."""
     fig, ax = subplots(figsize=(max(6, 1.8 * len(table)), 4.5))
     width = 0.8 / len(INPUTS)
     for i, name in enumerate(INPUTS):
@@ -64,8 +67,7 @@ def build(table_id: str, ctx: Context) -> Table:
     table.insert(1, "judge", table["model"].map(summary.drop_duplicates("model").set_index("model")["judge"]))
     order = {m: i for i, m in enumerate(common.paper_order(list(table["model"]), table_id))}
     table = table.sort_values("model", key=lambda s: s.map(order), ignore_index=True)
-    figure = ctx.figures / f"{table_id}.png"
-    draw(table, figure)
+    path = draw(figure, table, path=ctx.figures / f"{table_id}.png")
     notes = []
     as_caption = df[(df["input"] == "IQ") & (df["run_setting"] != df["setting"])]["model"].unique()
     if len(as_caption):
@@ -87,7 +89,7 @@ def build(table_id: str, ctx: Context) -> Table:
         table,
         vs_paper=beside_paper(long, table_id, ["input"], value="score"),
         extra={"Failures": summary[["model", "input", "judge", "acc", *BESIDE]]},
-        figure=figure,
+        figure=path,
         notes=notes,
         provenance=provenance,
     )

@@ -2,10 +2,12 @@
 Probability & Statistics, Logic), models grouped as system-1 / system-2 by time and token thresholds."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from analysis import think360_common as common
-from analysis.plot import bars, empty_panel, save_figure, subplots
+from analysis.plot import bars, draw, empty_panel, save_figure, subplots
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
 
@@ -24,7 +26,8 @@ def system(time_s: float, tokens: float) -> str:
     return "system-2" if tokens >= SYSTEM2_MIN_TOKENS and time_s >= SYSTEM2_MIN_TIME_S else "system-1"
 
 
-def draw(table: pd.DataFrame, types: list[str], path) -> None:
+def figure(table: pd.DataFrame, types: list[str], path: Path) -> None:
+    """Fig. S6: accuracy per question type, a panel per system-1 / system-2 group."""
     groups = ["system-1", "system-2"]
     fig, axes = subplots(1, 2, figsize=(14, 5), sharey=True)
     for ax, group in zip(axes, groups):
@@ -61,8 +64,7 @@ def build(table_id: str, ctx: Context) -> Table:
     table.insert(3, "token", table["model"].map(overall["token"]))
     table.insert(1, "system", [system(t, k) for t, k in zip(table["time_s"], table["token"])])
     table = table.sort_values(["system", "ALL"], ascending=[True, False], ignore_index=True)
-    figure = ctx.figures / f"{table_id}.png"
-    draw(table, types, figure)
+    path = draw(figure, table, types, path=ctx.figures / f"{table_id}.png")
     gaps = table.set_index("model")[types].isna()
     no_items = [f"{m} ({', '.join(row[row].index)})" for m, row in gaps.iterrows() if row.any()]
     counts = summary[summary["question_type"] != "ALL"][["model", "question_type", "acc", *BESIDE]]
@@ -79,7 +81,7 @@ def build(table_id: str, ctx: Context) -> Table:
         "by time/token thresholds. Accuracy (%).",
         table,
         extra={"Scored and failed verdicts per question type": counts.reset_index(drop=True)},
-        figure=figure,
+        figure=path,
         notes=notes,
         provenance=provenance,
     )

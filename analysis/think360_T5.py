@@ -2,10 +2,12 @@
 Spearman ρ of each ToT metric with Acc across models (the paper: 0.9218 for width, 0.8492 for depth)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from analysis import think360_common as common
-from analysis.plot import corner_note, empty_panel, save_figure, subplots
+from analysis.plot import corner_note, draw, empty_panel, save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, SCORE_BESIDE, score_table, spearman
 from analysis.table import Context, MissingInputs, Table
@@ -36,7 +38,7 @@ def build(table_id: str, ctx: Context) -> Table:
         table[["model", *METRICS.values(), "Acc", *(f"{f}_n" for f in METRICS), *SCORE_BESIDE]],
         vs_paper=beside_paper(long, table_id, ["metric"], value="score"),
         extra={"Spearman ρ with Acc (paper: ToT-Width 0.9218, ToT-Depth 0.8492)": rho},
-        figure=_scatter(table, ctx.figures / f"{table_id}.png"),
+        figure=draw(_scatter, table, path=ctx.figures / f"{table_id}.png"),
         notes=[
             "ToT-Eval (judge think360_tot): the model's response is extracted as a tree of verbatim steps (the "
             "paper's ToT Extraction prompt), every node is judged with its ancestors, the question, the reference "
@@ -56,7 +58,8 @@ def _pairs(table: pd.DataFrame, metric: str) -> tuple[list[float], list[float]]:
     return list(both[metric]), list(both["Acc"])
 
 
-def _scatter(table: pd.DataFrame, path):
+def _scatter(table: pd.DataFrame, path: Path) -> None:
+    """Each ToT metric against Acc, one point per model; the models not drawn listed in the corner."""
     fig, axes = subplots(1, 2, figsize=(9, 4))
     for ax, metric in zip(axes, METRICS.values()):
         both = table.dropna(subset=[metric, "Acc"])
@@ -70,4 +73,4 @@ def _scatter(table: pd.DataFrame, path):
         corner_note(ax, [f"{m}: {'no tree scored' if pd.isna(v) else 'no Acc (direct run)'}"
                          for m, v in zip(left["model"], left[metric])])
     fig.suptitle("Think360° Table 5: reasoning width and depth against accuracy")
-    return save_figure(fig, path)
+    save_figure(fig, path)

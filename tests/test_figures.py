@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import math
 import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
 import pytest
 
 from analysis import background, c2rbench_accuracy, omibench_common, omibench_F4, omibench_F6a, plot, think360_S5, think360_S6
-from analysis.table import Context
+from analysis.table import ROOT, Context
 from tests.analysis_fixtures import make_run, write_data
 
 
@@ -208,88 +210,90 @@ def _bar_figure(title):
     return fig
 
 
-# Writers patched in for analysis.plot._write_png. They are module-level, so that a worker can be sent them
-# (pickled by name), and patched before the block opens, so that the forked workers have the patch too.
-def recording_writer(fig, path, dpi):
-    """Note which process drew the figure (in the file $FIGURE_WRITERS), then draw it as save_figure does."""
+# Figure functions for analysis.plot.draw: module-level, so that a worker can be sent them (pickled by name).
+def bar_png(title, path):
+    """Note which process drew the figure (in the file $FIGURE_WRITERS), then draw and save it."""
     with open(os.environ["FIGURE_WRITERS"], "a") as f:
         f.write(f"{os.getpid()}\n")
-    fig.tight_layout()
-    fig.savefig(path, dpi=dpi)
+    plot.save_figure(_bar_figure(title), path)
+
+
+def dying_png(title, path):
+    """End the process drawing a figure titled "die" (as a crash inside a C library would)."""
+    if title == "die":
+        os._exit(3)
+    bar_png(title, path)
 
 
 def half_written(fig, path, dpi):
-    """Start the file, then fail."""
+    """A writer (for analysis.plot._write_png) that starts the file, then fails."""
     path.write_bytes(b"\x89PNG")
     return 1 / 0
-
-
-def dying_writer(fig, path, dpi):
-    """End the process drawing a figure titled "die" (as a crash inside a C library would)."""
-    if fig.axes[0].get_title() == "die":
-        os._exit(3)
-    recording_writer(fig, path, dpi)
 
 
 def drawn_by(log):
     return log.read_text().split() if log.exists() else []
 
 
-def test_a_figure_written_in_the_background_is_the_same_file_written_by_another_process(tmp_path, monkeypatch,
-                                                                                         forking):
+@pytest.fixture
+def writers_log(tmp_path, monkeypatch):
     log = tmp_path / "writers"
     monkeypatch.setenv("FIGURE_WRITERS", str(log))
-    plot.save_figure(_bar_figure("a"), tmp_path / "inline.png")
-    monkeypatch.setattr(plot, "_write_png", recording_writer)
+    return log
+
+
+def test_a_figure_drawn_in_the_background_is_the_same_file_drawn_here(tmp_path, writers_log, forking):
+    plot.draw(bar_png, "a", path=tmp_path / "inline.png")
+    assert drawn_by(writers_log) == [str(os.getpid())]  # outside the block: drawn at once, here
     with background.figures_in_background() as figures:
         assert figures is not None
         figures.owner = "t1"
-        plot.save_figure(_bar_figure("a"), tmp_path / "background.png")
-        plot.save_figure(_bar_figure("b"), tmp_path / "second.png")
-        plot.save_figure(_bar_figure("c"), tmp_path / "third.png")
+        assert plot.draw(bar_png, "a", path=tmp_path / "background.png") == tmp_path / "background.png"
+        plot.draw(bar_png, "b", path=tmp_path / "second.png")
+        plot.draw(bar_png, "c", path=tmp_path / "third.png")
     assert figures.errors == {}
     assert (tmp_path / "background.png").read_bytes() == (tmp_path / "inline.png").read_bytes()
-    assert len(drawn_by(log)) == 3 and str(os.getpid()) not in drawn_by(log)
-    assert len(set(drawn_by(log))) <= 2  # the block's workers (one per core), not a process per figure
-    assert background.current() is None  # save_figure draws in place again after the block
+    workers = drawn_by(writers_log)[1:]
+    assert len(workers) == 3 and str(os.getpid()) not in workers
+    assert len(set(workers)) <= 2  # the block's workers (one per core), not a process per figure
+    assert background.current() is None  # draw runs at once again after the block
     assert all(not worker.is_alive() for worker in figures._workers)  # the workers are gone with the block
 
 
-def test_a_figure_that_cannot_be_drawn_is_its_tables_error_and_leaves_no_file(tmp_path, forking):
+def test_a_figure_that_cannot_be_drawn_is_its_tables_error_and_leaves_no_file(tmp_path, writers_log, forking):
     stale = tmp_path / "broken.png"
     stale.write_bytes(b"a figure of an earlier run")
     with background.figures_in_background(jobs=1) as figures:
         figures.owner = "omibench.F2"
-        plot.save_figure(_bar_figure(r"$\frac{$"), stale)  # mathtext that cannot be parsed: raises when drawn
+        plot.draw(bar_png, r"$\frac{$", path=stale)  # mathtext that cannot be parsed: raises when drawn
         figures.owner = "omibench.F3a"
-        plot.save_figure(_bar_figure("fine"), tmp_path / "fine.png")
+        plot.draw(bar_png, "fine", path=tmp_path / "fine.png")
+        assert figures.finish("omibench.F3a") is None
+        assert figures.finish("omibench.F2").startswith("figure broken.png: ValueError")
     assert list(figures.errors) == ["omibench.F2"]
-    assert figures.errors["omibench.F2"].startswith("figure broken.png: ValueError")
     assert not stale.exists() and (tmp_path / "fine.png").exists()
 
 
-def test_a_worker_that_dies_fails_its_figure_and_the_next_figures_are_still_drawn(tmp_path, monkeypatch, forking):
-    log = tmp_path / "writers"
-    monkeypatch.setenv("FIGURE_WRITERS", str(log))
-    monkeypatch.setattr(plot, "_write_png", dying_writer)
+def test_a_worker_that_dies_fails_its_figure_and_the_next_figures_are_still_drawn(tmp_path, writers_log, forking):
     with background.figures_in_background(jobs=1) as figures:
         figures.owner = "omibench.F2"
-        plot.save_figure(_bar_figure("die"), tmp_path / "dies.png")
+        plot.draw(dying_png, "die", path=tmp_path / "dies.png")
         figures.owner = "omibench.F3a"
-        plot.save_figure(_bar_figure("after"), tmp_path / "after.png")  # no worker left: drawn here
+        plot.draw(dying_png, "after", path=tmp_path / "after.png")  # no worker left: drawn here
     assert figures.errors == {"omibench.F2": "figure dies.png: the process drawing it ended without writing it"}
     assert not (tmp_path / "dies.png").exists() and (tmp_path / "after.png").exists()
-    assert drawn_by(log) == [str(os.getpid())]
+    assert drawn_by(writers_log) == [str(os.getpid())]
 
 
-def test_a_figure_that_cannot_be_sent_to_a_worker_is_drawn_here(tmp_path, forking):
-    fig = _bar_figure("kept")
-    fig.unpicklable = lambda: None  # a lambda cannot be pickled (a tick formatter could hold one)
+def test_a_figure_that_cannot_be_sent_to_a_worker_is_drawn_here(tmp_path, writers_log, forking):
+    def local_figure(path):  # a local function cannot be pickled
+        bar_png("kept", path)
+
     with background.figures_in_background(jobs=1) as figures:
         figures.owner = "t1"
-        plot.save_figure(fig, tmp_path / "here.png")
-        assert (tmp_path / "here.png").exists()  # written before save_figure returned
-    assert figures.errors == {}
+        plot.draw(local_figure, path=tmp_path / "here.png")
+        assert (tmp_path / "here.png").exists()  # written before draw returned
+    assert figures.errors == {} and drawn_by(writers_log) == [str(os.getpid())]
 
 
 def test_analysis_run_reports_a_figure_error_as_the_tables_error_and_writes_nothing(tmp_path, omibench_data,
@@ -309,15 +313,15 @@ def test_analysis_run_reports_a_figure_error_as_the_tables_error_and_writes_noth
     assert not list((tmp_path / "fig").glob("omibench.F4a*"))
 
 
-def test_with_another_thread_running_figures_are_drawn_in_place(tmp_path):
+def test_with_another_thread_running_figures_are_drawn_in_place(tmp_path, writers_log):
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
         with background.figures_in_background() as figures:
             assert figures is None
-            plot.save_figure(_bar_figure("a"), tmp_path / "a.png")
-            assert (tmp_path / "a.png").exists()  # written before save_figure returned
+            plot.draw(bar_png, "a", path=tmp_path / "a.png")
+            assert (tmp_path / "a.png").exists()  # written before draw returned
     finally:
         stop.set()
         other.join()
@@ -333,3 +337,17 @@ def test_a_table_that_failed_keeps_its_own_error_beside_a_figure_error(tmp_path)
     missing = Outcome("missing", "no runs")
     assert written("omibench.F2", ctx, missing, None) is missing
     assert not (tmp_path / "results").exists()
+
+
+def test_analysis_run_leaves_matplotlib_to_the_workers(tmp_path, omibench_data, forking):
+    """The table process never imports matplotlib: every figure is built and drawn by a worker."""
+    res = tmp_path / "results"
+    for judge in ("rules", "omibench_gptscore"):
+        make_run(res, "omibench", "gpt-4o", "cot_boxed", judge, omibench_data,
+                 [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}])
+    script = ("import sys; from analysis.run import main; "
+              f"status = main(['omibench.F4a', 'omibench.F6bc', '--results', {str(res)!r}, '--figures', {str(tmp_path / 'fig')!r}]); "
+              "print('matplotlib' in sys.modules, status)")
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split()[-2:] == ["False", "0"], out.stdout + out.stderr
+    assert (tmp_path / "fig" / "omibench.F4a.png").stat().st_size > 0
