@@ -113,6 +113,7 @@ def _serve(pipe: Connection, parent_ends: list[Connection]) -> None:
     for end in parent_ends:
         end.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which closes the pipe
+    os.nice(10)  # the tables being built come first; a figure takes the time they leave
     gc.freeze()  # the collector never walks what was inherited, so those pages stay shared with the parent
     while True:
         try:
