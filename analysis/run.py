@@ -22,7 +22,9 @@ from pathlib import Path
 from types import ModuleType
 
 import analysis
+from analysis import labels
 from analysis.background import figures_in_background
+from analysis.plot import draw
 from analysis.report import Outcome, write_report
 from analysis.table import Context, MissingInputs, write
 
@@ -39,6 +41,11 @@ def registry() -> dict[str, ModuleType]:
             for table_id in getattr(module, "IDS", ()):
                 found[table_id] = module
     return dict(sorted(found.items()))
+
+
+def draws_figures(module: ModuleType) -> bool:
+    """Whether a table module hands figures to analysis.plot.draw, itself or through analysis.labels."""
+    return any(value is draw or value is labels for value in vars(module).values())
 
 
 def build_one(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> Outcome:
@@ -94,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     status, built, seconds = 0, {}, {}
     outcomes = {}
     with figures_in_background() as figures:  # drawn on the other cores while the next tables are built
-        for table_id in ids:
+        # the tables that draw first, so that their figures are drawn while the others are built
+        for table_id in sorted(ids, key=lambda t: not draws_figures(modules[t])) if figures else ids:
             start = time.perf_counter()
             if figures:
                 figures.owner = table_id

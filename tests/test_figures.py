@@ -351,3 +351,17 @@ def test_analysis_run_leaves_matplotlib_to_the_workers(tmp_path, omibench_data, 
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.split()[-2:] == ["False", "0"], out.stdout + out.stderr
     assert (tmp_path / "fig" / "omibench.F4a.png").stat().st_size > 0
+
+
+def test_tables_that_draw_are_built_first_and_reported_in_order(tmp_path, monkeypatch, capsys, forking):
+    from analysis import run
+
+    built = []
+    build = run.build
+    monkeypatch.setattr(run, "build", lambda table_id, *args: built.append(table_id) or build(table_id, *args))
+    run.main(["c2rbench.T3", "omibench.F4a", "omibench.T2", "--results", str(tmp_path / "results"),
+              "--figures", str(tmp_path / "fig")])
+    assert built == ["omibench.F4a", "c2rbench.T3", "omibench.T2"]  # its figure is drawn while the others build
+    printed = [line.split(":")[0] for line in capsys.readouterr().out.splitlines()]
+    assert printed == ["c2rbench.T3", "omibench.F4a", "omibench.T2"]
+    assert run.draws_figures(run.registry()["omibench.F7"])  # through analysis.labels
