@@ -27,7 +27,8 @@ from urllib.parse import quote
 from PIL import Image
 from tqdm import tqdm
 
-from analysis.inputs import ROOT, Run, find_runs, latest, read_json, read_records, shown, version
+from analysis.inputs import ROOT, Run, find_runs, latest, read_json, read_records, shown
+from data.files import file_version
 from data.records import IMAGE_TAG, image_tags
 from infer.prompting import Prompter
 from infer.settings import parse_setting
@@ -101,7 +102,7 @@ def _media(src: str, _version: tuple[int, int] | None, out: str) -> str:
 def image(path: Path, media: Path) -> dict[str, str]:
     """An image as a page shows it: {"img": its copy in `media` relative to the page, "alt"}, or {"missing": why}."""
     try:  # pages are at browse/<bench>/<model>/, the copies at browse/media/
-        return {"img": "../../media/" + _media(str(path), version(path), str(media)), "alt": path.name}
+        return {"img": "../../media/" + _media(str(path), file_version(path), str(media)), "alt": path.name}
     except Exception as e:  # missing or undecodable: said in place of the image
         return {"missing": f"image {shown(path)}: {type(e).__name__}: {e}"}
 
@@ -266,7 +267,7 @@ def write_run(results: Path, bench: str, model: str, setting: str, judged: list[
     page = results / "browse" / bench / model / f"{setting}.html"
     stamp_path = page.with_name(f"{setting}.stamp.json")
     files = [raw_path, raw_path.with_suffix(".manifest.json"), *(r.path for r in judged), *templates, data]
-    inputs = json.loads(json.dumps({"code": CODE, "files": {str(p): version(p) for p in files if p}}))
+    inputs = json.loads(json.dumps({"code": CODE, "files": {str(p): file_version(p) for p in files if p}}))
     try:
         stamp = read_json(stamp_path)
     except ValueError:  # unreadable: written again

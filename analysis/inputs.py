@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from analysis.columns import read_fields
 from analysis.experiments import experiment
+from data.files import file_version
 from data.jsonl import bulk_read, iter_jsonl
 from infer.store import load_latest
 
@@ -49,22 +50,13 @@ def shown(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
-def version(path: Path) -> tuple[int, int] | None:
-    """What tells one state of a file from another: its mtime and size (None when it is absent)."""
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        return None
-    return st.st_mtime_ns, st.st_size
-
-
 def per_version(read: Callable[[Path], T]) -> Callable[[Path], T]:
     """Cache `read(path)` per version of the file. The value is shared: callers must not change it."""
     cached = lru_cache(maxsize=256)(lambda path, _version: read(path))
 
     @wraps(read)
     def wrapper(path: Path) -> T:
-        return cached(Path(path), version(Path(path)))
+        return cached(Path(path), file_version(path))
     return wrapper
 
 
@@ -182,7 +174,7 @@ def load_run(run: Run) -> pd.DataFrame:
 
 def _current_run(run: Run) -> pd.DataFrame:
     """The cached frame of `load_run` itself: callers must not change it."""
-    return _load_run(run, (version(run.path), version(run.raw), version(run.data) if run.data else None))
+    return _load_run(run, (file_version(run.path), file_version(run.raw), file_version(run.data) if run.data else None))
 
 
 # The fields of raw and verdict lines a table may read, for analysis.columns (the other fields are skipped).
