@@ -346,7 +346,7 @@ def test_analysis_run_leaves_matplotlib_to_the_workers(tmp_path, omibench_data, 
         make_run(res, "omibench", "gpt-4o", "cot_boxed", judge, omibench_data,
                  [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}])
     script = ("import sys; from analysis.run import main; "
-              f"status = main(['omibench.F4a', 'omibench.F6bc', '--results', {str(res)!r}, '--figures', {str(tmp_path / 'fig')!r}]); "
+              f"status = main(['omibench.F4a', 'omibench.T2', '--results', {str(res)!r}, '--figures', {str(tmp_path / 'fig')!r}]); "
               "print('matplotlib' in sys.modules, status)")
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.split()[-2:] == ["False", "0"], out.stdout + out.stderr
