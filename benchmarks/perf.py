@@ -63,7 +63,7 @@ def print_profile(title: str, prof: dict) -> None:
 
 def run_sections(wanted: list[str], mode: Mode, work: Path) -> list[Figure]:
     from benchmarks import perf_client as client
-    from benchmarks import perf_offline as offline
+    from benchmarks import perf_analysis, perf_judging, perf_scale
 
     figures: list[Figure] = []
     needs_server = {"scheduling", "overhead", "scale"} & set(wanted)
@@ -83,14 +83,14 @@ def run_sections(wanted: list[str], mode: Mode, work: Path) -> list[Figure]:
                 mode.details["chatclient_profile"] = client.profile_chatclient(server)
                 mode.details["raw_profile"] = client.profile_raw(server)
         if "scale" in wanted:
-            figures += step("scale", lambda: offline.scale(server, mode, work))
+            figures += step("scale", lambda: perf_scale.scale(server, mode, work))
     finally:
         if server is not None:
             server.__exit__(None, None, None)
     if "judging" in wanted:
-        figures += step("judging", lambda: offline.judging(mode))
+        figures += step("judging", lambda: perf_judging.judging(mode))
     if "analysis" in wanted:
-        figures += step("analysis", lambda: offline.analysis(mode, work))
+        figures += step("analysis", lambda: perf_analysis.analysis(mode, work))
     return figures
 
 

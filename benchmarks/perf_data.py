@@ -152,3 +152,9 @@ def analysis_tree(results: Path, data: Path, records: list[dict[str, Any]], mode
         total += write_lines(judged, iter(verdicts))
         judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data), "judge": {"name": "rules"}}))
     return total
+
+
+def write_data(path: Path, n: int) -> Path:
+    """A data file of `n` generated records."""
+    write_lines(path, iter(make_records(n)))
+    return path

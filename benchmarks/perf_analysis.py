@@ -1,0 +1,120 @@
+"""Section analysis: `python -m analysis.run --all` on 100,000 judged lines, and where its time goes."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.perf_common import Figure, Mode, profile
+from benchmarks.perf_data import analysis_tree, make_records, write_data
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+ANALYSIS_DRIVER = """
+import json, sys, time
+from pathlib import Path
+from analysis.run import build_one, registry
+from analysis.table import Context
+ctx, modules, tables = Context(Path(sys.argv[1]), Path(sys.argv[2])), registry(), {}
+for table_id in modules:
+    start = time.perf_counter()
+    try:
+        o = build_one(table_id, ctx, modules)
+        state, msg = o.state, o.message
+    except Exception as e:
+        state, msg = "crashed", f"{type(e).__name__}: {e}"
+    tables[table_id] = [state, round(time.perf_counter() - start, 2), msg[:200]]
+print(json.dumps(tables))
+"""
+
+
+# Where the time of `analysis.run --all` goes, phase by phase, in a fresh interpreter like the timed runs:
+# imports, reading every run (as the first tables do), then the tables with those runs already read.
+ANALYSIS_PHASES = """
+import contextlib, io, json, sys, time
+from pathlib import Path
+start = time.perf_counter()
+from analysis import inputs, run
+from data.records import BENCHMARKS
+modules = run.registry()
+imported = time.perf_counter()
+results = Path(sys.argv[1])
+for bench in BENCHMARKS:
+    for r in inputs.find_runs(results, bench):
+        inputs.load_run(r)
+read = time.perf_counter()
+with contextlib.redirect_stdout(io.StringIO()):
+    run.main(["--all", "--results", sys.argv[1], "--figures", sys.argv[2]])
+done = time.perf_counter()
+print(json.dumps({"starting Python, imports": imported - start, "reading the runs": read - imported,
+                  "tables, figures, writing": done - read}))
+"""
+
+
+def analysis_breakdown(results: Path, figs: str) -> dict[str, Any]:
+    """The phases of a run (a subprocess), and a cProfile of the tables built in this process."""
+    out = subprocess.run([sys.executable, "-c", ANALYSIS_PHASES, str(results), figs], cwd=ROOT, capture_output=True,
+                         text=True, check=True)
+    from analysis import run as analysis_run
+
+    def tables() -> None:
+        with contextlib.redirect_stdout(io.StringIO()):
+            analysis_run.main(["--all", "--results", str(results), "--figures", figs])
+
+    return {"phases": json.loads(out.stdout.strip().splitlines()[-1]), "profile": profile(tables)}
+
+
+def analysis(mode: Mode, work: Path) -> list[Figure]:
+    """`python -m analysis.run --all` on a results tree of omibench cot_boxed rules verdicts, 5 models.
+
+    If the command crashes (a table raising instead of reporting missing inputs), the figure is the time
+    of every table built one by one in one process with failures caught, and the crash is noted.
+    """
+    models = [f"model-{k}" for k in range(5)]
+    per_model = mode.analysis_lines // len(models)
+    data = write_data(work / "analysis-data.jsonl", per_model)
+    results, figs = work / "analysis-results", str(work / "analysis-figures")
+    lines = analysis_tree(results, data, make_records(per_model), models)
+    os.sync()  # the files just written (and the earlier sections') are flushed before, not during, the timing
+    times, crash, tables = [], "", {}
+    for _ in range(mode.analysis_runs):
+        start = time.perf_counter()
+        out = subprocess.run([sys.executable, "-m", "analysis.run", "--all", "--results", str(results), "--figures", figs],
+                             cwd=ROOT, capture_output=True, text=True)
+        elapsed = time.perf_counter() - start
+        if out.returncode == 0:
+            times.append(elapsed)
+            per_table = {m[1]: [m[2], float(m[3])] for m in re.finditer(r"^(\S+): (\w+): .*\(([\d.]+)s\)$",
+                                                                          out.stdout, re.M)}
+            tables = {k: v[0] for k, v in per_table.items()}
+            mode.details["analysis_tables"] = per_table
+            continue
+        last = out.stderr.strip().splitlines()
+        crash = f"analysis.run --all exited {out.returncode} after {elapsed:.1f} s: {last[-1] if last else '?'}"
+        start = time.perf_counter()
+        drv = subprocess.run([sys.executable, "-c", ANALYSIS_DRIVER, str(results), figs], cwd=ROOT, capture_output=True,
+                             text=True)
+        times.append(time.perf_counter() - start)
+        if drv.returncode != 0:
+            raise RuntimeError(f"analysis driver failed:\n{drv.stderr[-3000:]}")
+        per_table = json.loads(drv.stdout.strip().splitlines()[-1])
+        tables = {k: v[0] for k, v in per_table.items()}
+        mode.details["analysis_tables"] = per_table
+        crash += "; crashed: " + ", ".join(f"{k} ({v[2]})" for k, v in per_table.items() if v[0] == "crashed")
+    states = {s: sum(1 for v in tables.values() if v == s) for s in sorted(set(tables.values()))}
+    name = "python -m analysis.run --all" if not crash else "analysis tables one by one (--all crashed)"
+    slowest = sorted(mode.details.get("analysis_tables", {}).items(), key=lambda kv: -kv[1][1])[:3]
+    fig = Figure("analysis", f"{name}, {lines:,} judged lines", times, "s", 5.0 if lines >= 100_000 else None, "<=",
+                 note=f"tables: {states}; slowest: " + ", ".join(f"{k} {v[1]:.1f} s" for k, v in slowest)
+                      + "; includes interpreter start" + (f". {crash}" if crash else ""))
+    if fig.met is False and not crash:
+        mode.details["analysis_profile"] = analysis_breakdown(results, figs)
+    return [fig]
