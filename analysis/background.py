@@ -132,6 +132,10 @@ def _serve(pipe: Connection, parent_ends: list[Connection]) -> None:
         del figure, args, kwargs
 
 
+# A table run draws a few dozen figures in a few seconds: on a many-core node, more workers than this would
+# only each import matplotlib
+MAX_WORKERS = 4
+
 _background: BackgroundFigures | None = None
 
 
@@ -142,16 +146,16 @@ def current() -> BackgroundFigures | None:
 
 @contextmanager
 def figures_in_background(jobs: int | None = None) -> Iterator[BackgroundFigures | None]:
-    """Within the block, analysis.plot.draw returns at once and the figure is drawn by a worker (Linux only;
-    elsewhere, with one core, or when another thread runs — a fork could copy a lock it holds — figures are
-    drawn in place as before and None is yielded). Leaving the block waits for every figure; its errors are
-    in `.errors`."""
+    """Within the block, analysis.plot.draw returns at once and the figure is drawn by a worker, one per core
+    up to MAX_WORKERS (Linux only; elsewhere, with one core, or when another thread runs — a fork could copy
+    a lock it holds — figures are drawn in place as before and None is yielded). Leaving the block waits for
+    every figure; its errors are in `.errors`."""
     global _background
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if not sys.platform.startswith("linux") or cores < 2 or threading.active_count() > 1:
         yield None
         return
-    _background = BackgroundFigures(jobs or cores)
+    _background = BackgroundFigures(jobs or min(cores, MAX_WORKERS))
     try:
         yield _background
         _background.wait()

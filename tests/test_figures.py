@@ -365,3 +365,13 @@ def test_tables_that_draw_are_built_first_and_reported_in_order(tmp_path, monkey
     printed = [line.split(":")[0] for line in capsys.readouterr().out.splitlines()]
     assert printed == ["c2rbench.T3", "omibench.F4a", "omibench.T2"]
     assert run.draws_figures(run.registry()["omibench.F7"])  # through analysis.labels
+
+
+def test_the_workers_are_one_per_core_at_most_four(monkeypatch):
+    if not sys.platform.startswith("linux"):
+        pytest.skip("figures are drawn by workers on Linux only")
+    monkeypatch.setattr(background.threading, "active_count", lambda: 1)
+    for cores, workers in ((2, 2), (3, 3), (64, 4)):
+        monkeypatch.setattr(background.os, "sched_getaffinity", lambda _pid, n=cores: set(range(n)))
+        with background.figures_in_background() as figures:
+            assert len(figures._workers) == workers
