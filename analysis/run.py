@@ -44,7 +44,8 @@ def registry() -> dict[str, ModuleType]:
 
 
 def draws_figures(module: ModuleType) -> bool:
-    """Whether a table module hands figures to analysis.plot.draw, itself or through analysis.labels."""
+    """Whether a table module may hand figures to analysis.plot.draw, itself or through analysis.labels (used
+    only to build it early)."""
     return any(value is draw or value is labels for value in vars(module).values())
 
 
