@@ -19,6 +19,7 @@ CUDA_VISIBLE_DEVICES set to its GPUs, and the client spreads requests over all o
 from __future__ import annotations
 
 import importlib.util
+import logging
 import math
 import os
 import re
@@ -29,6 +30,7 @@ from typing import Any, Iterable
 
 from infer.config import ConfigError, ModelConfig
 
+log = logging.getLogger(__name__)
 GPU_MEMORY_GB = 80.0  # the papers' A800 80 GB; --gpu-memory-gb changes it
 WEIGHT_BYTES = 2      # bf16
 HEADROOM = 0.6        # the share of a GPU's memory the weights may take (the rest: KV cache, activations)
@@ -174,8 +176,10 @@ def plan(cfg: ModelConfig, needs: Needs, node: Node | None = None) -> list[Launc
                           f"{len(gpus)}: give more GPUs, set server.tensor_parallel, or span nodes with "
                           "vLLM's Ray backend (README, GPU nodes)")
     groups = [tuple(gpus[i:i + tp]) for i in range(0, len(gpus) - tp + 1, tp)]
+    if left := gpus[len(groups) * tp:]:
+        log.warning("%s: GPUs %s left unused: %d servers of %d GPUs each fill %d of the %d given", cfg.name,
+                    ",".join(map(str, left)), len(groups), tp, len(groups) * tp, len(gpus))
     return [Launch(command, g) for g in groups]
-
 
 
 def plan_for(cfg: ModelConfig, messages: Iterable[list[dict[str, Any]]], max_tokens: int,

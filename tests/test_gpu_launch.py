@@ -75,13 +75,15 @@ def test_every_server_command_uses_only_options_the_pinned_engine_defines(path):
         assert not any("{" + k + "}" in " ".join(cmd) for k in ("tp", "max_images", "max_model_len", "media_dir"))
 
 
-def test_a_node_is_split_into_tensor_parallel_groups_one_server_each():
+def test_a_node_is_split_into_tensor_parallel_groups_one_server_each(caplog):
     big = load_model_config(PAPER / "qwen2.5-vl-72b.yaml")
     small = load_model_config(PAPER / "qwen2.5-vl-7b.yaml")
     assert [x.gpus for x in filled(big)] == [(0, 1, 2, 3), (4, 5, 6, 7)]
     assert [x.gpus for x in filled(small)] == [(i,) for i in range(8)]
     assert [x.env() for x in filled(big, (2, 3, 6, 7))] == [{"CUDA_VISIBLE_DEVICES": "2,3,6,7"}]
+    assert not caplog.records
     assert [x.gpus for x in filled(big, (0, 1, 2, 3, 4, 5))] == [(0, 1, 2, 3)]  # the rest cannot hold a copy
+    assert "GPUs 4,5 left unused" in caplog.text  # and the run says so
     with pytest.raises(ConfigError, match="needs 4 GPUs per server"):
         filled(big, (0, 1))
     (one,) = filled(small, ())  # no GPU named: one server, seeing what it sees
