@@ -20,6 +20,8 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from judge.parallel import cores
+
 
 class BackgroundFigures:
     """`jobs` worker processes. A figure that could not be written is removed (no stale or half-written file
@@ -151,11 +153,11 @@ def figures_in_background(jobs: int | None = None) -> Iterator[BackgroundFigures
     a lock it holds — figures are drawn in place as before and None is yielded). Leaving the block waits for
     every figure; its errors are in `.errors`."""
     global _background
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    if not sys.platform.startswith("linux") or cores < 2 or threading.active_count() > 1:
+    n = cores()
+    if not sys.platform.startswith("linux") or n < 2 or threading.active_count() > 1:
         yield None
         return
-    _background = BackgroundFigures(jobs or min(cores, MAX_WORKERS))
+    _background = BackgroundFigures(jobs or min(n, MAX_WORKERS))
     try:
         yield _background
         _background.wait()

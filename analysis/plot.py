@@ -38,7 +38,6 @@ def draw(figure: Callable[..., Any], *args: Any, path: Path, **kwargs: Any) -> P
     the path. Within analysis.background's block it runs in a worker process, so the table's own process
     spends no time on matplotlib: `figure` is a module-level function and its arguments are what it draws
     (small tables: they are pickled). Elsewhere it runs now."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     writer = background.current()
     if writer is None:
         figure(*args, path=path, **kwargs)

@@ -372,6 +372,6 @@ def test_the_workers_are_one_per_core_at_most_four(monkeypatch):
         pytest.skip("figures are drawn by workers on Linux only")
     monkeypatch.setattr(background.threading, "active_count", lambda: 1)
     for cores, workers in ((2, 2), (3, 3), (64, 4)):
-        monkeypatch.setattr(background.os, "sched_getaffinity", lambda _pid, n=cores: set(range(n)))
+        monkeypatch.setattr(background, "cores", lambda n=cores: n)
         with background.figures_in_background() as figures:
             assert len(figures._workers) == workers
