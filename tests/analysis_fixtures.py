@@ -16,6 +16,13 @@ def write_data(path: Path, records: list[dict[str, Any]]) -> Path:
     return path
 
 
+def omibench_physics(path: Path) -> Path:
+    """Four OMIBench Physics items of two images each (q0-q3)."""
+    items = [{"id": f"q{i}", "benchmark": "omibench", "subject": "Physics", "images": ["a.png", "b.png"]}
+             for i in range(4)]
+    return write_data(path, items)
+
+
 def make_run(results: Path, bench: str, model: str, setting: str, judge: str, data: Path,
              rows: list[dict[str, Any]]) -> Path:
     """rows: {id, sample_idx=0, correct, status="ok", latency_s=1.0, completion_tokens=10, extracted=None,
