@@ -91,7 +91,8 @@ def derive_images(rec: dict[str, Any], base: Path, mode: str, derived: Path | No
     if mode not in ("composite", "io") or not rec["images"]:
         return rec
     derived = derived or DERIVED
-    from infer.images import composite, save_derived, text_on_image  # Pillow work only when needed
+    from infer.images import composite, save_derived  # Pillow work only when needed
+    from infer.text_image import text_on_image
 
     paths = [(base / p).resolve() for p in rec["images"]]
     for p in paths:

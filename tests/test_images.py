@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from infer.images import (COMPOSITE_GAP, MIN_PANEL, composite, composite_is_horizontal, fit_within,
-                          save_derived, text_on_image, to_rgb)
+from infer.images import COMPOSITE_GAP, composite, composite_is_horizontal, fit_within, save_derived, to_rgb
+from infer.text_image import MIN_PANEL, text_on_image
 
 RED, GREEN, BLUE, WHITE = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)
 QUESTION = ("In the figure, triangle ABC has AB = BC = 2. A circle with diameter BC meets AB at X "
