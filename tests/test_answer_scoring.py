@@ -1,12 +1,8 @@
 """Scoring a response end to end (judge.rules.score), by answer class and benchmark: multiple choice, options
 printed in the question, numbers, maths and text, multi-part golds, and each paper's answer format.
 
-OMIBench Appendix C.1 (seed 001, lines 802-818) is the protocol: text lower-cased, whitespace collapsed,
-common punctuation stripped (not inside alphanumeric tokens); numbers parsed after removing units and
-non-numeric suffixes, equal when |delta| <= 1e-4; textual answers by LCS ratio >= 0.75; multiple choice
-by the extracted letter or, failing that, the option text. MIRA asks for the answer inside
-<answer></answer> and its judge looks only at that tag and the final answer (seed 002, lines 28, 305).
-MorphoBench's grid tasks answer "row={row}, col={col}" (seed 004, line 506).
+The protocols (OMIBench Appendix C.1, MIRA's <answer></answer> tag, MorphoBench's grid answers) are quoted
+in tests/test_answer_reading.py.
 
 Every expectation states what is right by those protocols and by common sense, not what the code does.
 """
