@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Union
 
 from judge import grammars, parse, ratings, rules, taxonomy, tot
-from judge.reviewer import HintReview, ReasoningReview
+from judge.reviewer import NO_TRACE, HintReview, ReasoningReview
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,24 @@ class Reply:
 @dataclass(frozen=True)
 class Item:
     """What is judged: the record, the model's final text and, when the model returned one separately,
-    its reasoning trace (process judges review the trace; answer judges read only the final text)."""
+    its reasoning (answer judges read only the final text; process judges review the trajectory)."""
 
     rec: dict[str, Any]
     response: str
     reasoning: str | None = None
+    reasoning_tokens: int | None = None  # the reasoning tokens the model reported generating
+
+    @property
+    def trajectory(self) -> str:
+        """The complete reasoning trajectory (Think360 §4.1; MorphoBench's trace ρ, Eq. 14): the reasoning
+        returned apart (reasoning_content or the <think> part), then the final response, whole."""
+        return "\n\n".join(t.strip() for t in (self.reasoning, self.response) if t and t.strip())
+
+    @property
+    def trajectory_hidden(self) -> bool:
+        """The model reasoned (it reports reasoning tokens) but returned only its final text: what it shows
+        is a summary, not the trajectory (Think360 §4.2 leaves such models, o3 and Gemini-2.5-Pro, out)."""
+        return bool(self.reasoning_tokens) and not (self.reasoning or "").strip()
 
 
 Verdict = dict[str, Any]  # verdict fields: correct, extracted, status, error, raw_judge_reply, stage, …
@@ -129,17 +142,23 @@ class Think360Cascade:
 
 @dataclass(frozen=True)
 class ToTEval:
-    """Think360 ToT-Eval (§4.1, Appendix G): the model's response (never the reference solution) as a tree
-    of verbatim steps, every node judged with the question, the reference answer, its ancestors and the
-    image, and the tree scored by ToT-Depth and ToT-Width (judge/tot.py). A tree that cannot be read or
-    repaired, or a node judgement that cannot be read, is a judge error: no partial score."""
+    """Think360 ToT-Eval (§4.1, Appendix G): the model's complete reasoning trajectory (never the reference
+    solution) as a tree of verbatim steps, every node judged with the question, the reference answer, its
+    ancestors and the image, and the tree scored by ToT-Depth and ToT-Width (judge/tot.py). A tree that
+    cannot be read or repaired, or a node judgement that cannot be read, is a judge error: no partial score.
+    A response whose trajectory the model kept hidden is not scored on its summary (§4.2): it costs no
+    call and is counted as `no_trajectory`."""
 
     name: str = "think360_tot"
     prompts: tuple[str, ...] = ("think360_tot_extract", "think360_tot_judge")
     scores: tuple[str, ...] = ("tot_depth", "tot_width")  # the fields of its verdicts' score
 
     def steps(self, item: Item) -> Steps:
-        (reply,) = yield [Ask("think360_tot_extract", {"response": item.response}, parse.reasoning_tree,
+        if item.trajectory_hidden:
+            return {"stage": "no_trajectory", "score": None}
+        if not item.trajectory:
+            return dict(NO_TRACE)
+        (reply,) = yield [Ask("think360_tot_extract", {"response": item.trajectory}, parse.reasoning_tree,
                               grammar=grammars.REASONING_TREE)]
         if reply.parsed is None:
             why = reply.error if reply.text is None else _tree_error(reply.text)

@@ -11,8 +11,8 @@ judge G scores the evidence under a rubric prompt.
   hints and the earlier steps (Eq. 26) → evidence (Eq. 28) → HAlign ∈ [0, 100] (Eq. 29). An item without
   hints has no HAlign (NA, Eq. 31): it costs no call and is left out of the mean.
 
-The trace is the raw line's separate reasoning when the model returned one, else its response, always
-whole. Replies are read as JSON the lenient way judge/tot.py reads them, then validated (types, value
+The trace is the item's trajectory (judge/judges.py `Item.trajectory`, the one definition ToT-Eval uses
+too): the reasoning the model returned apart, then its final response, always whole. Replies are read as JSON the lenient way judge/tot.py reads them, then validated (types, value
 sets, ranges); a stage that fails or cannot be read makes the item a judge error naming why — never a
 partial score and never a default.
 """
@@ -266,12 +266,6 @@ def _error(stage: str, what: str, reply: Reply, **fields: Any) -> Verdict:
     return {"status": "judge_error", "stage": stage, "error": what, "raw_judge_reply": reply.text, **fields}
 
 
-def trace_of(item: Item) -> str:
-    """The reasoning trace ρ (Eq. 14): the separate reasoning when the model returned one, else the
-    response; whole, never cut."""
-    return item.reasoning if item.reasoning and item.reasoning.strip() else item.response
-
-
 # an empty trace (a response of blanks) has nothing to review: like a failed request, it is counted apart
 NO_TRACE: Verdict = {"status": "no_response", "stage": "no_trace", "error": "empty reasoning trace: nothing to review"}
 
@@ -310,7 +304,7 @@ class ReasoningReview:
     scores: tuple[str, ...] = ("completeness", "coherence")  # the fields of its verdicts' score, in [0, 100]
 
     def steps(self, item: Item) -> Stage:
-        trace = trace_of(item)
+        trace = item.trajectory
         if not trace.strip():
             return dict(NO_TRACE)
         steps = yield from _breakdown(trace)
@@ -347,7 +341,7 @@ class HintReview:
         hints = [h.strip() for h in item.rec.get("hints") or [] if h.strip()]
         if not hints:  # HAlign is NA and left out of the mean (Eq. 31): nothing to ask
             return {"stage": "no_hints", "score": {"halign": None}}
-        trace = trace_of(item)
+        trace = item.trajectory
         if not trace.strip():
             return dict(NO_TRACE)
         steps = yield from _breakdown(trace)

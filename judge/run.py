@@ -39,8 +39,11 @@ def judged_path(results: Path, bench: str, model: str, setting: str, judge: str)
 
 
 def outcome_sha(raw: dict[str, Any]) -> str:
-    """Identifies the raw outcome a verdict is about (a retried request keeps its key, not its reply)."""
+    """Identifies the raw outcome a verdict is about (a retried request keeps its key, not its reply): the
+    reply and, where the model returned one apart, its reasoning, which process judges review."""
     text = f"{raw.get('request_key')}\x00{raw.get('response')}\x00{raw.get('error')}"
+    if raw.get("reasoning"):
+        text += f"\x00{raw['reasoning']}"
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -172,7 +175,8 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
                 new.append(verdict(r, judge_id, status="no_response", error=r.get("error")))
             else:
                 answered.append(r)
-        items = [Item(records[r["id"]], r["response"], r.get("reasoning")) for r in answered]
+        items = [Item(records[r["id"]], r["response"], r.get("reasoning"), (r.get("usage") or {}).get("reasoning_tokens"))
+                 for r in answered]
         fields = judge_all(spec, items, judge_cfg, data.parent, results, prompts)
         new += [verdict(r, judge_id, **f) for r, f in zip(answered, fields)]
         for v in new:

@@ -6,11 +6,11 @@ tree scored by ToT-Depth (Eq. S1) and ToT-Width (Eq. S2).
 prints one JSON line per tree: `id`, `tot_depth`, `tot_width` (fractions in [0, 1]; null where
 undefined). The tables use the same functions.
 
-Where the paper is silent we choose, and the README says so:
-- the depth-1 roots (parent None) are one sibling group, as the extraction prompt calls nodes of the same
-  depth siblings; so every non-empty tree has ToT-Width, and an answer-only response (one root node)
-  scores its root on both metrics;
-- a path of S1 starts at whichever root its deepest leaf descends from (several roots are allowed).
+ToT-Width averages over G, "the set of all parent nodes that have at least one child" (Eq. S2): the
+roots have no parent, so they form no sibling group and their own correctness counts only in ToT-Depth.
+A tree in which no node has a child (an answer-only response is one root) has no ToT-Width: it is null,
+left out of the mean and counted. Where the paper is silent we choose, and the README says so: a path of
+S1 starts at whichever root its deepest leaf descends from (several roots are allowed).
 """
 from __future__ import annotations
 
@@ -160,11 +160,12 @@ def tot_depth(nodes: list[dict[str, Any]]) -> float | None:
 
 
 def tot_width(nodes: list[dict[str, Any]]) -> float | None:
-    """Eq. S2: the mean, over sibling groups (the children of one parent; the roots are one group), of
-    the share of correct children."""
-    groups: dict[str | None, list[bool]] = defaultdict(list)
+    """Eq. S2: the mean, over G (the parent nodes with at least one child), of the share of correct
+    children of each; None when G is empty (no node has a child)."""
+    groups: dict[str, list[bool]] = defaultdict(list)
     for n in nodes:
-        groups[n["parent"]].append(bool(n["correct"]))
+        if n["parent"] is not None:  # a root is nobody's child: it belongs to no group C_p
+            groups[n["parent"]].append(bool(n["correct"]))
     if not groups:
         return None
     return sum(sum(g) / len(g) for g in groups.values()) / len(groups)

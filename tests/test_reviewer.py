@@ -205,6 +205,9 @@ def raws(*lines):
 
 
 LONG = next(iter(TRACES))
+# A thinking model's output: its reasoning apart, its final response. The trajectory reviewed is both, in order.
+REASONED = ("Colour it. Count 8 black, 6 white. Black minus white is 2. A domino covers one of each.", "So no tiling.")
+TRACES["\n\n".join(REASONED)] = TRACES[LONG]
 
 
 def judge(tmp_path, srv, name, cfg=None):
@@ -218,8 +221,8 @@ def prompts_of(srv, marker):
 
 def test_reasoning_quality_from_the_evidence(tmp_path, scripted_server):
     srv = scripted_server(script=judge_model)
-    # a: the trace is the separate reasoning (the response is only the answer); b: the response, one step
-    setup(tmp_path, "morphobench", raws(("a", "No.", LONG), ("b", "No", None)), records())
+    # a: the trajectory is the separate reasoning, then the final response; b: the response alone, one step
+    setup(tmp_path, "morphobench", raws(("a", REASONED[1], REASONED[0]), ("b", "No", None)), records())
     s = judge(tmp_path, srv, "morphobench_reasoning")
     v = {x["id"]: x for x in verdicts(tmp_path, "morphobench_reasoning", "morphobench")}
     # a: ratings 2, 1, 2, 0 → mean 1.25 → completeness 62.5; sound 3 of 4 → coherence 75
@@ -235,29 +238,33 @@ def test_reasoning_quality_from_the_evidence(tmp_path, scripted_server):
     check = next(p for p in prompts_of(srv, "step-checking tool") if "[Step 4]" in p)
     assert "[Step 3]\nBlack minus white is 2.\n\n[Step 4]\nA domino covers one of each." in inside(check)
     assert "Can board a be tiled by dominoes?" in check
+    breakdown = next(p for p in prompts_of(srv, "step-breakdown tool") if "Colour it." in p)
+    assert inside(breakdown) == f"{REASONED[0]}\n\n{REASONED[1]}"
     summary = next(p for p in prompts_of(srv, "reasoning judge") if "Colour it." in p)
     assert "has_logical_gap: 1 of 4 pairs" in summary and "issues: no bridge to the answer" in summary
 
 
 def test_the_whole_trace_is_reviewed(tmp_path, scripted_server):
     trace = " ".join(f"Line {i}: the count of black squares stays even." for i in range(5000)) + " LAST"
-    TRACES[trace] = ["Count.", "Black minus white is 2."]
+    trajectory = trace + "\n\nThe final answer is No."
+    TRACES[trajectory] = ["Count.", "Black minus white is 2."]
     try:
         srv = scripted_server(script=judge_model)
         setup(tmp_path, "morphobench", raws(("a", "The final answer is No.", trace)), records()[:1])
         judge(tmp_path, srv, "morphobench_reasoning")
     finally:
-        del TRACES[trace]
+        del TRACES[trajectory]
     (breakdown,) = prompts_of(srv, "step-breakdown tool")
-    assert len(trace) > 200_000 and inside(breakdown) == trace  # every character, up to "LAST"
-    assert "The final answer is No." not in breakdown            # the reasoning is the trace, not the response
+    # every character of the reasoning, up to "LAST", then the final response
+    assert len(trace) > 200_000 and inside(breakdown) == trajectory
     (v,) = verdicts(tmp_path, "morphobench_reasoning", "morphobench")
     assert v["score"] == {"completeness": 50 * 1.0, "coherence": 100.0}
 
 
 def test_hint_alignment_on_hint_items_only_and_one_breakdown_for_both_judges(tmp_path, scripted_server):
     srv = scripted_server(script=judge_model)
-    setup(tmp_path, "morphobench", raws(("a", "No.", LONG), ("b", LONG, None)), records())  # b has no hints
+    # b has no hints; its response is a's reasoning and response: the same trajectory
+    setup(tmp_path, "morphobench", raws(("a", REASONED[1], REASONED[0]), ("b", "\n\n".join(REASONED), None)), records())
     judge(tmp_path, srv, "morphobench_reasoning")
     # stage by stage: one breakdown for the shared trace, then the pair checks of both items at once
     log = [json.loads(x)["setting"] for x in (tmp_path / "results" / "judge_cache" / "j.jsonl").read_text().splitlines()]
@@ -327,7 +334,7 @@ def failing(where, reply):
 ])
 def test_every_failure_is_a_judge_error_without_a_score(tmp_path, scripted_server, name, where, reply, stage, why):
     srv = scripted_server(script=failing(where, reply))
-    setup(tmp_path, "morphobench", raws(("a", "No.", LONG)), records()[:1])
+    setup(tmp_path, "morphobench", raws(("a", REASONED[1], REASONED[0])), records()[:1])
     s = judge(tmp_path, srv, name)
     (v,) = verdicts(tmp_path, name, "morphobench")
     assert v["status"] == "judge_error" and v["stage"] == stage and v["error"].startswith(why)
@@ -340,7 +347,7 @@ def test_every_failure_is_a_judge_error_without_a_score(tmp_path, scripted_serve
 def test_a_rerun_repeats_no_call(tmp_path, scripted_server):
     srv = scripted_server(script=failing(lambda p: "reasoning judge" in p and "adjacent pairs reviewed: 0" in p,
                                          Reply.ok("unreadable")))
-    setup(tmp_path, "morphobench", raws(("a", "No.", LONG), ("b", "No", None), ("c", "No", None)), records())
+    setup(tmp_path, "morphobench", raws(("a", REASONED[1], REASONED[0]), ("b", "No", None), ("c", "No", None)), records())
     first = {name: judge(tmp_path, srv, name) for name in ("morphobench_reasoning", "morphobench_hint")}
     assert first["morphobench_reasoning"]["judge_error"] == 2  # b and c: their summaries are unreadable
     calls = srv.count
@@ -357,7 +364,7 @@ def test_a_rerun_repeats_no_call(tmp_path, scripted_server):
 
 def test_the_judge_sends_no_parameter_its_config_marks_unsupported(tmp_path, scripted_server):
     srv = scripted_server(script=judge_model)
-    setup(tmp_path, "morphobench", raws(("a", "No.", LONG)), records()[:1])
+    setup(tmp_path, "morphobench", raws(("a", REASONED[1], REASONED[0])), records()[:1])
     path = tmp_path / "o3.yaml"
     path.write_text(f"name: o3-like\nmodel: judge\nbase_urls: [{srv.base_url}]\nmodalities: [text]\nmax_retries: 1\n"
                     "max_tokens: 1000\ntoken_limit_field: max_completion_tokens\nunsupported_params: [temperature]\n")

@@ -98,16 +98,35 @@ def test_depth_averages_the_paths_to_the_deepest_leaves():
     assert tot_depth(TREE) == pytest.approx((1 + 2 / 3 + 2 / 3) / 3)
 
 
-def test_width_averages_the_sibling_groups():
-    # groups: roots {1.1} 1/1; children of 1.1: 2/3; of 2.1: 1/2; of 2.3: 0/1
-    assert tot_width(TREE) == pytest.approx((1 + 2 / 3 + 1 / 2 + 0) / 4)
+def test_width_averages_the_children_of_every_parent_that_has_children():
+    # G = the parents with at least one child: 1.1 (children 2.1 T, 2.2 F, 2.3 T: 2/3), 2.1 (3.1 T, 3.2 F: 1/2),
+    # 2.3 (3.3 F: 0/1). The root 1.1 is nobody's child, so its own correctness is in no group.
+    assert tot_width(TREE) == pytest.approx((2 / 3 + 1 / 2 + 0) / 3)
 
 
-def test_several_roots_and_an_answer_only_tree():
+def test_a_chain_has_one_group_per_parent():
+    # T -> T -> T -> F: the parents 1.1, 2.1, 3.1 each have one child, right, right and wrong: 2/3
+    chain = [node("1.1", None, True), node("2.1", "1.1", True), node("3.1", "2.1", True), node("4.1", "3.1", False)]
+    assert tot_width(chain) == pytest.approx(2 / 3)
+    assert tot_depth(chain) == pytest.approx(3 / 4)
+
+
+def test_a_wrong_root_does_not_lower_the_width_of_its_right_child():
+    tree = [node("1.1", None, False), node("2.1", "1.1", True)]
+    assert tot_width(tree) == 1.0                # one group, the children of 1.1: 1/1
+    assert tot_depth(tree) == pytest.approx(1 / 2)
+
+
+def test_several_roots_form_no_group():
     roots = [node("1.1", None, True), node("1.2", None, False), node("2.1", "1.2", True)]
-    assert tot_depth(roots) == pytest.approx(1 / 2)            # one deepest path: 1.2 (wrong) - 2.1 (right)
-    assert tot_width(roots) == pytest.approx((1 / 2 + 1) / 2)  # the roots are one sibling group
-    assert score_tree([node("1.1", None, False)]) == {"tot_depth": 0.0, "tot_width": 0.0}
+    assert tot_depth(roots) == pytest.approx(1 / 2)  # one deepest path: 1.2 (wrong) - 2.1 (right)
+    assert tot_width(roots) == 1.0                   # one parent with children, 1.2: 1/1
+
+
+def test_a_tree_without_parents_has_no_width():
+    # an answer-only response is one root; several roots and no child are no better: G is empty
+    assert score_tree([node("1.1", None, False)]) == {"tot_depth": 0.0, "tot_width": None}
+    assert score_tree([node("1.1", None, True), node("1.2", None, False)]) == {"tot_depth": 0.5, "tot_width": None}
     assert score_tree([]) == {"tot_depth": None, "tot_width": None}
 
 
@@ -116,9 +135,12 @@ def test_score_command(tmp_path, capsys):
     f.write_text(json.dumps({"id": "q1", "nodes": TREE}) + "\n" + json.dumps({"id": "q2", "nodes": [node("1.1", None, True)]})
                  + "\n")
     assert main(["score", str(f)]) == 0
-    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    out = capsys.readouterr().out.splitlines()
+    lines = [json.loads(x) for x in out]
     assert lines[0]["id"] == "q1" and lines[0]["tot_depth"] == pytest.approx(7 / 9)
-    assert lines[1] == {"id": "q2", "tot_depth": 1.0, "tot_width": 1.0}
+    assert lines[0]["tot_width"] == pytest.approx(7 / 18)
+    assert lines[1] == {"id": "q2", "tot_depth": 1.0, "tot_width": None}
+    assert '"tot_width": null' in out[1]  # a tree with no parent node: no width, never 1.0
 
 
 # --------------------------------------------------------------------------------------------------
@@ -159,8 +181,10 @@ def test_tot_judge_scores_trees_and_records_failures(tmp_path, scripted_server):
     v = {x["id"]: x for x in verdicts(tmp_path, "think360_tot", "think360")}
     a = v["a"]
     assert a["status"] == "ok" and [n["correct"] for n in a["tree"]] == [True, False, True]
-    assert a["score"] == {"tot_depth": pytest.approx(2 / 3), "tot_width": pytest.approx(2 / 3)}
-    assert v["b"]["score"] == {"tot_depth": 1.0, "tot_width": 1.0}  # answer only: one root node
+    # the chain 1.1 (right) → 2.1 (wrong) → 3.1 (right): depth 2/3; the parents 1.1 and 2.1 have one child
+    # each, wrong and right: width 1/2
+    assert a["score"] == {"tot_depth": pytest.approx(2 / 3), "tot_width": 0.5}
+    assert v["b"]["score"] == {"tot_depth": 1.0, "tot_width": None}  # answer only: one root node, no parent
     assert v["c"]["status"] == "judge_error" and "tree extraction" in v["c"]["error"] and "score" not in v["c"]
     # every node was judged with its ancestors, the question and the reference answer
     node_prompts = [r["messages"][0]["content"] for r in srv.requests if "ToT" not in r["messages"][0]["content"]
@@ -196,4 +220,48 @@ def test_the_summary_of_a_process_judge_gives_its_score_means_not_an_accuracy(tm
     data, _ = setup(tmp_path, "think360", tot_raws(), tot_records())
     s = run("think360", data, "m", "s", "think360_tot", tmp_path / "results", judge_config(tmp_path, srv.base_url))
     assert s["accuracy"] is None and s["score_means"]["tot_depth"] == pytest.approx((2 / 3 + 1) / 2)
+    assert s["score_means"]["tot_width"] == 0.5  # b's tree has no width: the mean is over a alone
     assert s["judge_calls"] == srv.count == 3 + 3 + 1  # three extractions, three nodes of a, one of b
+
+
+def test_the_tree_is_built_from_the_whole_trajectory(tmp_path, scripted_server):
+    """A thinking model returns its reasoning apart: the tree is extracted from that reasoning followed by the
+    final response (Think360 §4.1, "the complete reasoning trajectory"), never from the final text alone."""
+    srv = scripted_server(script=script)
+    raw = {"id": "a", "sample_idx": 0, "request_key": "1", "error": None, "response": "Answer: No",
+           "reasoning": "Colour it. Black minus white is 2, so no tiling.",
+           "usage": {"prompt_tokens": 10, "completion_tokens": 40, "reasoning_tokens": 30}}
+    data, _ = setup(tmp_path, "think360", [raw], tot_records()[:1])
+    run("think360", data, "m", "s", "think360_tot", tmp_path / "results", judge_config(tmp_path, srv.base_url))
+    extraction = next(r["messages"][0]["content"] for r in srv.requests
+                      if "decomposing mathematical reasoning" in r["messages"][0]["content"])
+    solution = extraction.split("<<<RESPONSE_START>>>\n")[1].split("\n<<<RESPONSE_END>>>")[0]
+    assert solution == "Colour it. Black minus white is 2, so no tiling.\n\nAnswer: No"
+    (v,) = verdicts(tmp_path, "think360_tot", "think360")
+    assert v["status"] == "ok" and v["score"]["tot_depth"] == pytest.approx(2 / 3)
+
+
+def test_a_hidden_trajectory_is_not_scored_on_its_summary(tmp_path, scripted_server):
+    """A model that reports reasoning tokens but returns only its final text (o3, Gemini-2.5-Pro) shows a
+    summary: it gets no ToT score and costs no call, and is counted apart (§4.2 leaves such models out)."""
+    srv = scripted_server(script=script)
+    hidden = {"id": "a", "sample_idx": 0, "request_key": "1", "error": None,
+              "response": "Colour it. Black minus white is 2, so no tiling. Answer: No", "reasoning": None,
+              "usage": {"prompt_tokens": 10, "completion_tokens": 900, "reasoning_tokens": 880}}
+    shown = {**tot_raws()[1], "usage": {"prompt_tokens": 10, "completion_tokens": 1, "reasoning_tokens": 0}}
+    data, _ = setup(tmp_path, "think360", [hidden, shown], tot_records()[:2])
+    s = run("think360", data, "m", "s", "think360_tot", tmp_path / "results", judge_config(tmp_path, srv.base_url))
+    v = {x["id"]: x for x in verdicts(tmp_path, "think360_tot", "think360")}
+    assert v["a"]["stage"] == "no_trajectory" and v["a"]["score"] is None and v["a"]["status"] == "ok"
+    assert v["b"]["score"] == {"tot_depth": 1.0, "tot_width": None}
+    assert srv.count == 2 and s["judge_calls"] == 2  # b's extraction and its one node; nothing for a
+
+
+def test_a_verdict_judged_one_reasoning_is_not_the_verdict_of_another():
+    """Process judges review the reasoning: an outcome with the same key and reply but other reasoning is
+    another outcome, judged anew."""
+    from judge.run import outcome_sha
+
+    raw = {"id": "a", "sample_idx": 0, "request_key": "k", "error": None, "response": "No", "reasoning": "x = 2"}
+    assert outcome_sha(raw) != outcome_sha({**raw, "reasoning": "x = 3"})
+    assert outcome_sha(raw) != outcome_sha({**raw, "response": "Yes"})
