@@ -65,6 +65,28 @@ def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return out.astype({c: int for c in counts})
 
 
+def mean_of_repeats(df: pd.DataFrame, by: list[str], run: list[str]) -> pd.DataFrame:
+    """Per group: each repeat's accuracy over all the group's items, averaged over the run's repeats (Think360:
+    "the mean of three repeats"), in %: correct / (items × repeats), where items are the group's distinct ids
+    and repeats the distinct sample_idx of its run (`run` ⊆ `by`, e.g. model and setting). An item a repeat
+    never judged (an incomplete repeat) counts as not correct there and is counted in `missing`. With every
+    repeat complete this is accuracy_table's acc."""
+    if not set(run) <= set(by):
+        raise ValueError(f"the run {run} must be among the groups {by}")
+    if df.empty:
+        return pd.DataFrame(columns=[*by, "acc", "repeats", "missing"])
+    repeats = df.groupby(run, dropna=False)["sample_idx"].nunique().rename("repeats").reset_index()
+    item = df["id"].astype(str)
+    if "setting" in df.columns and "setting" not in by:
+        item = item + "\x00" + df["setting"].astype(str)
+    groups = df[by].assign(item=item, right=counted_correct(df)).groupby(by, dropna=False)
+    out = pd.DataFrame({"right": groups["right"].sum(), "items": groups["item"].nunique(),
+                        "judged": groups.size()}).reset_index().merge(repeats, on=run, how="left")
+    expected = out["items"] * out["repeats"]
+    return out.assign(acc=100 * out["right"] / expected, missing=(expected - out["judged"]).astype(int))[
+        [*by, "acc", "repeats", "missing"]]
+
+
 def repeat_mean_std(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     """Accuracy (%) per repeat (sample_idx), then mean and sample standard deviation over repeats: `mean`,
     `std` of acc, `mean_scored`, `std_scored` of acc_scored (a repeat with nothing scored has none),

@@ -5,11 +5,13 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import think360_common as common
+from analysis.experiments import models_of
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE, repeat_mean_std
 from analysis.table import Context, Table
 
 IDS = ["think360.T3"]
+EXPERIMENT = "think360_T3"
 SETTING = "direct+temp0.7"
 
 
@@ -27,19 +29,22 @@ def wide(summary: pd.DataFrame, index: list[str], table_id: str) -> pd.DataFrame
 
 def build(table_id: str, ctx: Context) -> Table:
     df, provenance = common.verdicts(ctx, [SETTING], table_id)
+    df = df[df["model"].isin(models_of(EXPERIMENT))]  # Table 5 runs other models with the same setting
     summary = common.capability_table(df)
     table = wide(summary, ["model", "judge"], table_id)
-    failures = summary[summary["capability"] == "ALL"][["model", "judge", "acc", *BESIDE]]
+    failures = summary[summary["capability"] == "ALL"][["model", "judge", "acc", *BESIDE, "repeats", "missing"]]
     repeats = repeat_mean_std(df, ["model"]).rename(columns={"mean": "acc_mean", "std": "acc_std_over_repeats",
                                                              "mean_scored": "acc_scored_mean",
                                                              "std_scored": "acc_scored_std_over_repeats"})
     notes = [common.runs_note(df), ACC_NOTE,
-             "Acc over every item × repeat (= the mean of the repeats' accuracies for complete runs); Time = mean "
+             "Acc = the mean of the repeats' accuracies, each over all items (§4.1: three repeats, mean); an item "
+             "a repeat lacks counts as not correct there (`missing`). Time = mean "
              "latency_s (the successful attempt, request sent to last byte: no retries or back-off), Token = mean "
              "completion tokens, over the requests that got a response (a judge error does not undo the model's "
              "answer, so its time and tokens count).",
              "Capabilities are non-exclusive: an item counts in each of its skills; ALL counts it once.",
              "Rows follow the paper's order (closed-source, then open-source); models not in the paper last."]
+    notes += [n for n in [common.incomplete_repeats(summary)] if n]
     return Table(
         "Think360° Table 3 — reasoning performance (Acc./%, Time/s, Token) on ALL and the five cognitive "
         "capabilities; direct prompt (Image+Question), T = 0.7, mean of three repeats. Failures count as not "

@@ -11,7 +11,7 @@ import pandas as pd
 from analysis.inputs import DataFile, read_records
 from analysis.provenance import Provenance
 from analysis.reference import load_reference
-from analysis.stats import accuracy_table
+from analysis.stats import accuracy_table, mean_of_repeats
 from analysis.table import Context
 from data.converters.think360 import QUESTION_TYPES, SKILLS, TIERS  # noqa: F401  (re-exported: the paper's order)
 
@@ -50,16 +50,30 @@ def runs_note(df: pd.DataFrame) -> str:
 
 
 def summarize(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Acc (%) over every item × repeat (the mean of the repeats), a failure not correct, with acc_scored
-    and the failures beside it (analysis.stats.accuracy_table); Time = mean latency_s and Token = mean
-    completion tokens over the requests that got a response (a judge failure does not undo the model's
-    answer, so its time and tokens count)."""
-    acc = accuracy_table(df, by)
+    """Acc (%): each repeat's accuracy over all items, averaged over the repeats (§4.1: "the mean of three
+    repeats"; analysis.stats.mean_of_repeats), a failure not correct, an item an incomplete repeat lacks not
+    correct and counted in `missing`; acc_scored and the failures beside it (analysis.stats.accuracy_table);
+    Time = mean latency_s and Token = mean completion tokens over the requests that got a response (a judge
+    failure does not undo the model's answer, so its time and tokens count)."""
+    run = [c for c in ("model", "setting", "input") if c in by]
+    acc = accuracy_table(df, by).drop(columns="acc").merge(mean_of_repeats(df, by, run), on=by, how="left")
     answered = df[df["status"] != "no_response"]
     cost = (answered.groupby(by, dropna=False)
             .agg(time=("latency_s", "mean"), token=("completion_tokens", "mean")).reset_index()
             if len(answered) else pd.DataFrame(columns=[*by, "time", "token"]))
     return acc.merge(cost, on=by, how="left")
+
+
+def incomplete_repeats(summary: pd.DataFrame) -> str | None:
+    """A note naming the runs whose repeats are incomplete (summarize's `missing` on ALL), or None."""
+    rows = summary[summary["missing"].gt(0)]
+    if "capability" in rows:
+        rows = rows[rows["capability"].eq("ALL")]
+    if rows.empty:
+        return None
+    runs = "; ".join(f"{r.model}: {r.missing} item × repeat pair(s) of {r.repeats} repeats not judged"
+                     for r in rows.itertuples())
+    return f"Incomplete repeats — {runs}: each counts as not correct in its repeat's accuracy."
 
 
 def by_group(df: pd.DataFrame, field: str, key: str, order: list[str]) -> pd.DataFrame:

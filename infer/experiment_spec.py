@@ -39,7 +39,9 @@ class Experiment:
     n: int = 1
     limit: int | None = None
     judges: list[str] = field(default_factory=lambda: ["rules"])
-    judge_model: str | list[str] | None = None   # several: every LLM judge runs with each (OMIBench T5)
+    # the LLM judges' model: several run every LLM judge with each (OMIBench T5); a mapping gives each judge
+    # its own (Think360 T5: the accuracy cascade with GPT-4o-mini, ToT-Eval with GPT-4o)
+    judge_model: str | list[str] | dict[str, str | list[str]] | None = None
     demo: dict[str, Any] = field(default_factory=dict)   # overrides for the demo profile
     path: str = ""
 
@@ -49,9 +51,14 @@ class Experiment:
 
     @property
     def judge_models(self) -> list[str]:
-        if self.judge_model is None:
-            return []
-        return [self.judge_model] if isinstance(self.judge_model, str) else list(self.judge_model)
+        """Every judge model the experiment uses."""
+        judges = list(self.judge_model) if isinstance(self.judge_model, dict) else [None]
+        return list(dict.fromkeys(m for j in judges for m in self.judge_models_of(j)))
+
+    def judge_models_of(self, judge: str | None) -> list[str]:
+        """The models an LLM judge runs with (none: a judge model is not given for it)."""
+        spec = self.judge_model.get(judge) if isinstance(self.judge_model, dict) else self.judge_model
+        return [] if spec is None else [spec] if isinstance(spec, str) else list(spec)
 
     def params_for(self, model: str) -> dict[str, Any]:
         return {**self.params, **self.model_params.get(model, {})}
@@ -84,6 +91,10 @@ def _check(exp: Experiment, where: str) -> None:
         raise ConfigError(f"{where}: models: give the reference table(s) they are rows of (else use added_models)")
     if not isinstance(exp.ours, list) or not all(isinstance(o, str) and o.strip() for o in exp.ours):
         raise ConfigError(f"{where}: ours: expected a list of sentences")
+    if isinstance(exp.judge_model, dict):
+        extra = set(exp.judge_model) - set(exp.judges) - set(exp.demo.get("judges", []))
+        if extra:
+            raise ConfigError(f"{where}: judge_model: {sorted(extra)} are not judges of this experiment")
     if exp.thinking is not None and exp.thinking not in THINKING:
         raise ConfigError(f"{where}: thinking: {exp.thinking!r} (known: {', '.join(THINKING)})")
     exp.params = check_params(exp.params, f"{where}: params")

@@ -60,7 +60,7 @@ class Job:
     n: int
     limit: int | None
     judges: list[str]
-    judge_cfgs: list[ModelConfig]
+    judge_cfgs: dict[str, list[ModelConfig]]  # per judge, the models it runs with
     skip: str = ""
     stands_for: str | None = None  # the experiment's setting this run stands for (demo: X for X+caption)
 
@@ -75,9 +75,11 @@ def plan_jobs(exp: Experiment, profile: str) -> list[Job]:
             if not why and not data.exists():  # a demo item set made by another step (adapted splits)
                 why = f"no data at {data.relative_to(ROOT) if data.is_relative_to(ROOT) else data} yet"
             jobs.append(Job(exp, cfg, setting, data, exp.demo.get("n", exp.n), exp.demo.get("limit", exp.limit),
-                            exp.demo.get("judges", exp.judges), [cfg], skip=why and f"{s}: {why}", stands_for=s))
+                            exp.demo.get("judges", exp.judges), {j: [cfg] for j in exp.demo.get("judges", exp.judges)},
+                            skip=why and f"{s}: {why}", stands_for=s))
         return jobs
-    judge_cfgs = [load_model_config(PAPER_MODELS / f"{m}.yaml") for m in exp.judge_models]
+    judge_cfgs = {j: [load_model_config(PAPER_MODELS / f"{m}.yaml") for m in exp.judge_models_of(j)]
+                  for j in exp.judges}
     data = ROOT / (exp.data or f"data/{exp.benchmark}/test.jsonl")
     jobs = []
     for name in exp.all_models:
@@ -117,8 +119,9 @@ def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = F
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
     for judge in job.judges:
         # An LLM judge runs once per judge model; its verdicts share one file, keyed by the judge model.
-        for cfg in [None] if judge == "rules" else job.judge_cfgs or [None]:
-            label = judge if judge == "rules" or len(job.judge_cfgs) < 2 else f"{judge}[{cfg.name}]"
+        cfgs = job.judge_cfgs.get(judge) or [None]
+        for cfg in [None] if judge == "rules" else cfgs:
+            label = judge if judge == "rules" or len(cfgs) < 2 else f"{judge}[{cfg.name}]"
             if judge != "rules" and (cfg is None or not cfg.configured):
                 row[label] = "judge model not configured"
                 continue

@@ -250,7 +250,7 @@ def test_reviewer_experiments_judge_with_o3_mini_and_the_demo_with_the_embedded_
     assert exp.judges == ["morphobench_reasoning", "morphobench_hint"] and exp.judge_models == ["o3-mini"]
     assert exp.models == load_experiment(EXPERIMENTS / "morphobench_main.yaml").models
     (demo,) = plan_jobs(exp, "demo")
-    assert demo.judges == exp.judges and [c.name for c in demo.judge_cfgs] == [demo.cfg.name] and demo.limit is None
+    assert demo.judges == exp.judges and all([c.name for c in cfgs] == [demo.cfg.name] for cfgs in demo.judge_cfgs.values()) and demo.limit is None
     t8 = load_experiment(EXPERIMENTS / "morphobench_T8.yaml")
     assert t8.judge_models == ["o3-mini"] and t8.models == load_experiment(EXPERIMENTS / "morphobench_T7.yaml").models
     assert plan_jobs(t8, "demo") == []

@@ -45,14 +45,14 @@ DIRECT = [("q0", 0, True, 2.0, 100), ("q0", 1, False, 4.0, 300), ("q1", 0, True,
 
 def test_T3_acc_time_token_per_capability_and_judge_choice(tmp_path, data):
     res = tmp_path / "results"
-    make_run(res, "think360", "a", "direct+temp0.7", "think360_cascade", data, rows(DIRECT))
-    make_run(res, "think360", "a", "direct+temp0.7", "rules", data,  # worse judge: must not be read for "a"
+    make_run(res, "think360", "gpt-4.1", "direct+temp0.7", "think360_cascade", data, rows(DIRECT))
+    make_run(res, "think360", "gpt-4.1", "direct+temp0.7", "rules", data,  # worse judge: must not be read for "gpt-4.1"
              rows([(i, s, False, lat, tok) for i, s, _, lat, tok in DIRECT]))
-    make_run(res, "think360", "b", "direct+temp0.7", "rules", data, rows([("q0", 0, True, 1.0, 10)]))
-    make_run(res, "think360", "c", "direct+temp0.7", "think360_cascade", data, rows([("q0", 0, "judge_error", 1, 5)]))
-    make_run(res, "think360", "c", "direct+temp0.7", "rules", data, rows([("q0", 0, False, 1.0, 5)]))
+    make_run(res, "think360", "o1", "direct+temp0.7", "rules", data, rows([("q0", 0, True, 1.0, 10)]))
+    make_run(res, "think360", "o3", "direct+temp0.7", "think360_cascade", data, rows([("q0", 0, "judge_error", 1, 5)]))
+    make_run(res, "think360", "o3", "direct+temp0.7", "rules", data, rows([("q0", 0, False, 1.0, 5)]))
     t = think360_T3.build("think360.T3", Context(res, tmp_path / "fig"))
-    a = t.table.set_index("model").loc["a"]
+    a = t.table.set_index("model").loc["gpt-4.1"]
     assert a["judge"] == "think360_cascade"
     assert a["ALL Acc"] == pytest.approx(50.0)          # 3 of 6: the judge_error and no_response are not correct
     assert a["ALL Time"] == pytest.approx(6.0)          # (2+4+6+8+10)/5: the no-response request is left out
@@ -61,17 +61,35 @@ def test_T3_acc_time_token_per_capability_and_judge_choice(tmp_path, data):
     assert a[f"{TE} Acc"] == pytest.approx(50.0) and a[f"{DC} Acc"] == pytest.approx(50.0)
     assert a[f"{PC} Time"] == pytest.approx((2 + 4 + 10) / 3)
     judges = t.table.set_index("model")["judge"]
-    assert judges["b"] == "rules" and judges["c"] == "rules"   # c: the cascade scored nothing
-    fail = t.extra["Failures (ALL)"].set_index("model").loc["a"]
+    assert judges["o1"] == "rules" and judges["o3"] == "rules"   # c: the cascade scored nothing
+    fail = t.extra["Failures (ALL)"].set_index("model").loc["gpt-4.1"]
     assert (fail["judged"], fail["scored"], fail["no_response"], fail["judge_error"]) == (6, 4, 1, 1)
     assert fail["acc_scored"] == pytest.approx(75.0)    # 3 of the 4 scored
-    repeats = t.extra["Repeats (ALL accuracy per repeat)"].set_index("model").loc["a"]
+    repeats = t.extra["Repeats (ALL accuracy per repeat)"].set_index("model").loc["gpt-4.1"]
     assert repeats["acc_mean"] == pytest.approx(50.0)   # repeat 0: 2 of 3, repeat 1: 1 of 3
     assert repeats["acc_scored_mean"] == pytest.approx((100 + 50) / 2)
-    assert {r.judge for r in t.provenance.runs if r.model == "a"} == {"think360_cascade"}
+    assert {r.judge for r in t.provenance.runs if r.model == "gpt-4.1"} == {"think360_cascade"}
     choice = t.provenance.judges   # recorded with the counts it was made on
-    assert choice.used == {"a": "think360_cascade", "b": "rules", "c": "rules"}
-    assert choice.llm_scored == {"a": 4, "b": 0, "c": 0}
+    assert choice.used == {"gpt-4.1": "think360_cascade", "o1": "rules", "o3": "rules"}
+    assert choice.llm_scored == {"gpt-4.1": 4, "o1": 0, "o3": 0}
+
+
+def test_T3_acc_is_the_mean_of_the_repeats_each_over_all_items(tmp_path, data):
+    """§4.1: "the mean of three repeats". Repeat 0: q0, q1 right, q2 wrong (2/3); repeat 1: all wrong (0/3);
+    repeat 2 was cut short after q0, right (1/3 over all items). Mean 1/3 — pooling the 7 verdicts would give 3/7."""
+    res = tmp_path / "results"
+    spec = [("q0", 0, True, 1.0, 10), ("q1", 0, True, 1.0, 10), ("q2", 0, False, 1.0, 10),
+            ("q0", 1, False, 1.0, 10), ("q1", 1, False, 1.0, 10), ("q2", 1, False, 1.0, 10),
+            ("q0", 2, True, 1.0, 10)]
+    make_run(res, "think360", "gpt-4o", "direct+temp0.7", "rules", data, rows(spec))
+    t = think360_T3.build("think360.T3", Context(res, tmp_path / "fig"))
+    row = t.table.set_index("model").loc["gpt-4o"]
+    assert row["ALL Acc"] == pytest.approx(100 / 3)
+    # Perceive-and-Comprehend holds q0 and q2: (1/2 + 0/2 + 1/2) / 3
+    assert row[f"{PC} Acc"] == pytest.approx(100 / 3)
+    fail = t.extra["Failures (ALL)"].set_index("model").loc["gpt-4o"]
+    assert (fail["repeats"], fail["missing"], fail["judged"]) == (3, 2, 7)
+    assert any("gpt-4o: 2 item × repeat pair(s) of 3 repeats not judged" in n for n in t.notes)
 
 
 def test_T3_beside_paper_and_paper_order(tmp_path, data):
@@ -330,28 +348,55 @@ def test_missing_runs_are_reported(tmp_path, capsys):
 
 def test_T5_tot_means_over_scored_trees_with_acc_and_spearman(tmp_path, data):
     res = tmp_path / "results"
-    tot = {"a": [{"tot_width": 0.5, "tot_depth": 1.0}, {"tot_width": 1.0, "tot_depth": 0.5}, None],
-           "b": [{"tot_width": 0.25, "tot_depth": 0.25}, None, None],
-           "c": [{"tot_width": 0.75, "tot_depth": 0.0}, {"tot_width": 0.75, "tot_depth": 0.0}, {"tot_width": 0.75, "tot_depth": 0.0}]}
-    acc = {"a": [True, True, False], "b": [False, False, False], "c": [True, False, False]}
+    # gpt-4o and gpt-4.1 are Table 3 rows too; bee-8b-rl runs only for Table 5: it gets its Acc all the same
+    tot = {"gpt-4o": [{"tot_width": 0.5, "tot_depth": 1.0}, {"tot_width": 1.0, "tot_depth": 0.5}, None],
+           "gpt-4.1": [{"tot_width": 0.25, "tot_depth": 0.25}, None, None],
+           "bee-8b-rl": [{"tot_width": 0.75, "tot_depth": 0.0}, {"tot_width": 0.75, "tot_depth": 0.0},
+                         {"tot_width": None, "tot_depth": 0.0}]}  # an answer-only tree: no width
+    acc = {"gpt-4o": [True, True, False], "gpt-4.1": [False, False, False], "bee-8b-rl": [True, False, False],
+           "o3": [True, True, True]}
     for model in tot:
         make_run(res, "think360", model, "direct+temp0.7", "think360_tot", data,
                  [{"id": f"q{i}", **({"score": s, "judge_calls": 4, "judge_tokens": 100} if s else
                                      {"status": "judge_error", "judge_calls": 1, "judge_tokens": 30})}
                   for i, s in enumerate(tot[model])])
+    for model in acc:  # o3 is a Table 3 row, not Table 5's: never a row here
         make_run(res, "think360", model, "direct+temp0.7", "rules", data,
                  [{"id": f"q{i}", "correct": c} for i, c in enumerate(acc[model])])
     t = think360_T5.build("think360.T5", Context(res, tmp_path / "fig"))
     row = t.table.set_index("model")
-    assert row.loc["a", "ToT-Width"] == pytest.approx(75.0) and row.loc["a", "ToT-Depth"] == pytest.approx(75.0)
-    assert row.loc["b", "ToT-Width"] == pytest.approx(25.0) and row.loc["b", "scored"] == 1
-    assert (row.loc["b", "judge_error"], row.loc["b", "judge_calls"], row.loc["b", "judge_tokens"]) == (2, 6, 160)
-    assert row.loc["a", "Acc"] == pytest.approx(200 / 3) and row.loc["c", "Acc"] == pytest.approx(100 / 3)
+    assert set(row.index) == {"gpt-4o", "gpt-4.1", "bee-8b-rl"}
+    assert row.loc["gpt-4o", "ToT-Width"] == pytest.approx(75.0) and row.loc["gpt-4o", "ToT-Depth"] == pytest.approx(75.0)
+    assert row.loc["gpt-4.1", "ToT-Width"] == pytest.approx(25.0) and row.loc["gpt-4.1", "scored"] == 1
+    assert (row.loc["gpt-4.1", "judge_error"], row.loc["gpt-4.1", "judge_calls"], row.loc["gpt-4.1", "judge_tokens"]) \
+        == (2, 6, 160)
+    assert row.loc["bee-8b-rl", "ToT-Width"] == pytest.approx(75.0) and row.loc["bee-8b-rl", "tot_width_n"] == 2
+    assert row.loc["bee-8b-rl", "tot_depth_n"] == 3
+    assert row.loc["gpt-4o", "Acc"] == pytest.approx(200 / 3) and row.loc["bee-8b-rl", "Acc"] == pytest.approx(100 / 3)
+    assert row.loc["gpt-4.1", "Acc"] == 0
     rho = t.extra["Spearman ρ with Acc (paper: ToT-Width 0.9218, ToT-Depth 0.8492)"].set_index("metric")["rho"]
-    # width 75, 25, 75 vs acc 66.7, 0, 33.3 (ranks 2.5 1 2.5 vs 3 1 2); depth 75, 25, 0 vs the same
+    # width 75, 25, 75 vs acc 66.7, 0, 33.3 (ranks 2.5 1 2.5 vs 3 1 2); depth 75, 25, 0 vs the same: all three rows
     assert rho["ToT-Width"] == pytest.approx(spearman([75, 25, 75], [200 / 3, 0, 100 / 3])["rho"])
     assert rho["ToT-Depth"] == pytest.approx(0.5)
     assert t.figure.exists()
+
+
+def test_T5_a_model_that_hides_its_trajectory_is_reported_not_scored(tmp_path, data):
+    res = tmp_path / "results"
+    make_run(res, "think360", "gpt-4o", "direct+temp0.7", "think360_tot", data,
+             [{"id": f"q{i}", "score": {"tot_width": 0.5, "tot_depth": 0.5}} for i in range(3)])
+    # gemini-2.0-flash here stands for a model returning final summaries only: ToT-Eval gave no tree, at no cost
+    make_run(res, "think360", "gemini-2.0-flash", "direct+temp0.7", "think360_tot", data,
+             [{"id": f"q{i}", "score": None, "judge_calls": 0, "judge_tokens": 0} for i in range(3)])
+    for model in ("gpt-4o", "gemini-2.0-flash"):
+        make_run(res, "think360", model, "direct+temp0.7", "rules", data,
+                 [{"id": f"q{i}", "correct": i == 0} for i in range(3)])
+    t = think360_T5.build("think360.T5", Context(res, tmp_path / "fig"))
+    row = t.table.set_index("model").loc["gemini-2.0-flash"]
+    assert pd.isna(row["ToT-Width"]) and pd.isna(row["ToT-Depth"]) and row["scored"] == 0
+    assert row["no_trajectory"] == 3 == row["judged"] and row["Acc"] == pytest.approx(100 / 3)
+    assert any("gemini-2.0-flash: 3 of 3 answers — every answer, so no ToT score" in n for n in t.notes)
+    assert t.table.set_index("model").loc["gpt-4o", "no_trajectory"] == 0
 
 
 def test_T4_delta_with_one_side_not_run_is_empty_not_an_error():

@@ -45,3 +45,26 @@ def test_paper_profile_skips_models_without_endpoints(monkeypatch):
     jobs = plan_jobs(exp, "paper")
     assert jobs and all(j.skip for j in jobs)
     assert any("not configured" in j.skip for j in jobs)
+
+
+def test_think360_T5_judges_accuracy_for_every_row_each_judge_with_the_papers_model():
+    """Table 5 shows Acc for every model it runs, including those Table 3 does not (Bee-8B-RL): its experiment
+    runs the accuracy judges too, the cascade with GPT-4o-mini (§4.1, Metrics) and ToT-Eval with GPT-4o."""
+    exp = load_experiment(EXPERIMENTS / "think360_T5.yaml")
+    t3 = load_experiment(EXPERIMENTS / "think360_T3.yaml")
+    assert set(t3.judges) <= set(exp.judges) and "think360_tot" in exp.judges
+    assert "bee-8b-rl" in exp.models and "bee-8b-rl" not in t3.models
+    assert exp.judge_models_of("think360_cascade") == t3.judge_models == ["gpt-4o-mini"]
+    assert exp.judge_models_of("think360_tot") == ["gpt-4o"] and exp.judge_models_of("rules") == []
+    assert exp.judge_models == ["gpt-4o-mini", "gpt-4o"]
+    (job, *_) = plan_jobs(exp, "paper")
+    assert {j: [c.name for c in cfgs] for j, cfgs in job.judge_cfgs.items()} == {
+        "rules": [], "think360_cascade": ["gpt-4o-mini"], "think360_tot": ["gpt-4o"]}
+
+
+def test_a_judge_model_for_a_judge_the_experiment_does_not_run_is_an_error(tmp_path):
+    f = tmp_path / "x.yaml"
+    f.write_text("id: x\ncaption: x\nbenchmark: think360\nsettings: [direct]\njudges: [rules, think360_tot]\n"
+                 "judge_model: {think360_tot: gpt-4o, think360_cascde: gpt-4o-mini}\n")
+    with pytest.raises(ValueError, match=r"judge_model: \['think360_cascde'\] are not judges of this experiment"):
+        load_experiment(f)
