@@ -3,11 +3,13 @@ OMIBench Fig. 7, C²RBench Table 5 and Think360° Fig. S2 count.
 
 A labelling judge (judge/taxonomy.py) labels every answered response; a table keeps the answers the paper's
 correctness judge failed (Context.judged: the one judge policy), each matched to the label verdict of the same raw
-outcome. Human labels (data/external/<bench>/error_labels.csv, else the EXAMPLE file beside it, which the table
-then says first) take precedence where a response has them.
+outcome, or a seeded random sample of them (`sample_of`: OMIBench F.2 labels 100). Human labels
+(data/external/<bench>/error_labels.csv, else the EXAMPLE file beside it, which the table then says first) take
+precedence where a response has them.
 """
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +23,7 @@ from analysis.plot import draw, save_figure, stacked_bars, subplots
 from analysis.provenance import Provenance
 from analysis.stats import counted_correct
 from analysis.table import ROOT, Context, MissingInputs
+from infer.experiment_spec import Sample
 from judge.human_labels import HumanLabel, human_labels
 
 STATES = ["labelled", "no_error", "judge_error", "not_labelled", "disagreed"]
@@ -39,21 +42,35 @@ NOTE = ("Only the answers the correctness verdict failed (scored, not correct) c
 
 @dataclass
 class Failed:
-    """The failed answers (one row each: the correctness verdict's columns, `state`, `source`, `labels`,
-    `subtypes`), the runs counted per (model, setting) (`judged`, `unjudged`, judge calls and tokens), where it
-    all comes from and what the table must say about it."""
+    """The failed answers counted (one row each: the correctness verdict's columns, `state`, `source`, `labels`,
+    `subtypes`, `label_calls`), the runs counted per (model, setting) (`judged`, `unjudged`, judge calls and
+    tokens), where it all comes from and what the table must say about it. `population`: every failed answer
+    (model, setting), of which `answers` is the `sample` (None: all of them)."""
 
     answers: pd.DataFrame
     runs: pd.DataFrame
     provenance: Provenance
     notes: list[str] = field(default_factory=list)
+    population: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["model", "setting"]))
+    sample: Sample | None = None
+
+    def population_text(self) -> str:
+        """Which answers the table counts, and how many: all failed answers or the sample of them."""
+        total = len(self.population)
+        if self.sample is None or self.sample.size is None:
+            return f"all {total} failed answers"
+        if total <= self.sample.size:
+            return f"all {total} failed answers (fewer than the sample size {self.sample.size})"
+        return (f"a random sample of {len(self.answers)} of the {total} failed answers, pooled over the models "
+                f"(seed {self.sample.seed})")
 
 
 def failed_answers(ctx: Context, bench: str, settings: list[str], judge: str, experiments: list[str],
-                   where: Callable[[pd.DataFrame], pd.Series] | None = None) -> Failed:
+                   where: Callable[[pd.DataFrame], pd.Series] | None = None, sample: Sample | None = None) -> Failed:
     """The answers of `settings` that the correctness verdict failed, labelled by people where they were, else
     by `judge`, for every model with labels. `experiments`: those that make the runs, their correctness verdicts
-    and labels; `where`: the answers a table keeps (a paper's subset)."""
+    and labels; `where`: the answers a table keeps (a paper's subset); `sample`: keep only a seeded random
+    sample of the failed answers (`sample_of`), chosen before any label is read."""
     how = f"python -m pipeline.experiments --profile paper --only {' '.join(experiments)}"
     label = load(ctx.results, bench, settings, judge)
     human, human_file, source = _human(bench)
@@ -68,20 +85,37 @@ def failed_answers(ctx: Context, bench: str, settings: list[str], judge: str, ex
     provenance.runs = [r for r in provenance.runs + ctx.runs(bench, settings, judge) if r.model in models]
     failed = df[df["status"].eq("ok") & ~counted_correct(df)]
     keys = ["model", "run_setting", "id", "sample_idx", "outcome"]
-    verdict = label.reindex(columns=[*keys, "status", "labels", "subtypes"]).rename(columns={"status": "label_status"})
-    answers = failed.drop(columns=["labels", "subtypes"]).merge(verdict, on=keys, how="left")
+    verdict = (label.reindex(columns=[*keys, "status", "labels", "subtypes", "judge_calls"])
+               .rename(columns={"status": "label_status", "judge_calls": "label_calls"}))
+    population = failed.drop(columns=["labels", "subtypes"]).merge(verdict, on=keys, how="left")
+    answers = population if sample is None else sample_of(population, sample.size, sample.seed)
     used: set = set()
     rows = [_state(a, human, used) for a in answers.itertuples(index=False)]
+    outside = {k for a in population.itertuples(index=False) if (k := _human_key(a, human))} - used
     answers = answers.assign(**{k: [r[k] for r in rows] for k in ("state", "source", "labels", "subtypes")})
     by = ["model", "setting"]
     runs = (df.assign(judged=1, unjudged=df["status"].eq("judge_error")).groupby(by)[["judged", "unjudged"]].sum()
             .join(label.reindex(columns=[*by, "judge_calls", "judge_tokens"]).groupby(by).sum(), how="outer")
             .fillna(0).astype(int)
             .reset_index())
-    notes = _notes(judge, human_file, source, len(used), len(human) - len(used))
+    notes = _notes(judge, human_file, source, len(used), len(human) - len(used) - len(outside))
+    if outside:
+        notes.append(f"{len(outside)} human-labelled failed answer(s) are outside the sample: left out.")
     if failed.empty:
         notes.append("No answer read failed: the correctness judge passed every answer it scored.")
-    return Failed(answers, runs, provenance, notes)
+    return Failed(answers, runs, provenance, notes, population[["model", "setting"]], sample)
+
+
+def sample_of(answers: pd.DataFrame, size: int | None, seed: int) -> pd.DataFrame:
+    """The `size` answers (all when there are no more, or size is None) whose SHA-256 of (seed, model, run
+    setting, id, sample index) is smallest, in their order: a uniform random sample, the same on every rerun and
+    whatever order the answers are read in; answers added later (a new model's) may displace some of it."""
+    if size is None or len(answers) <= size:
+        return answers
+    cols = ["model", "run_setting", "id", "sample_idx"]
+    rank = [hashlib.sha256("\x1f".join(map(str, (seed, *key))).encode()).hexdigest()
+            for key in answers[cols].itertuples(index=False, name=None)]
+    return answers.iloc[sorted(sorted(range(len(answers)), key=rank.__getitem__)[:size])]
 
 
 def _human(bench: str) -> tuple[dict, Path, str | None]:
@@ -107,11 +141,15 @@ def consensus(annotators: list[HumanLabel]) -> tuple[list[str], list[str]] | Non
     return (labels, [x for x, n in sub_votes.items() if n > half]) if labels else None
 
 
+def _human_key(a, human: dict) -> tuple | None:
+    """The key of an answer's human labels, under the run's setting or the setting it stands for, if any."""
+    return next((k for k in ((a.model, s, a.id, a.sample_idx) for s in (a.run_setting, a.setting)) if k in human),
+                None)
+
+
 def _state(a, human: dict, used: set) -> dict:
-    """One failed answer's state, label source, labels and subtypes: its human labels (under the run's setting
-    or the setting it stands for), else its label verdict."""
-    key = next((k for k in ((a.model, s, a.id, a.sample_idx) for s in (a.run_setting, a.setting)) if k in human),
-               None)
+    """One failed answer's state, label source, labels and subtypes: its human labels, else its label verdict."""
+    key = _human_key(a, human)
     if key is not None:
         used.add(key)
         agreed = consensus(human[key])
@@ -175,7 +213,8 @@ def counts(failed: Failed, by: list[str]) -> pd.DataFrame:
 
 def pooled(failed: Failed) -> Failed:
     """Every model's failed answers as one group (model = ALL)."""
-    return Failed(failed.answers.assign(model=ALL), failed.runs.assign(model=ALL), failed.provenance, failed.notes)
+    return Failed(failed.answers.assign(model=ALL), failed.runs.assign(model=ALL), failed.provenance, failed.notes,
+                  failed.population.assign(model=ALL), failed.sample)
 
 
 def wide(long: pd.DataFrame, count: pd.DataFrame, by: list[str], classes: list[str], key: str = "class"

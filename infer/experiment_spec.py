@@ -19,6 +19,14 @@ PAPER_MODELS = ROOT / "configs" / "models" / "paper"
 DEMO_KEYS = {"settings", "n", "limit", "judges", "data"}
 
 
+@dataclass(frozen=True)
+class Sample:
+    """A table's seeded random sample of the answers it counts (`sample: {size: 100, seed: 0}`);
+    size None (`size: all`) counts every answer."""
+    size: int | None
+    seed: int
+
+
 @dataclass
 class Experiment:
     id: str
@@ -43,6 +51,7 @@ class Experiment:
     # its own (Think360 T5: the accuracy cascade with GPT-4o-mini, ToT-Eval with GPT-4o)
     judge_model: str | list[str] | dict[str, str | list[str]] | None = None
     demo: dict[str, Any] = field(default_factory=dict)   # overrides for the demo profile
+    sample: Sample | None = None   # the table's sample of its answers (OMIBench F.2's 100)
     path: str = ""
 
     @property
@@ -76,6 +85,17 @@ def _reference(value: Any, where: str) -> dict[str, dict[str, str]]:
         if rows is not None and not isinstance(rows, dict):
             raise ConfigError(f"{where}: reference: {table_id}: expected a row filter {{column: value}}")
     return {k: {c: str(v) for c, v in (rows or {}).items()} for k, rows in value.items()}
+
+
+def _sample(value: Any, where: str) -> Sample:
+    def integer(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    if not (isinstance(value, dict) and set(value) == {"size", "seed"} and integer(value["seed"])
+            and (value["size"] == "all" or (integer(value["size"]) and value["size"] >= 1))):
+        raise ConfigError(f"{where}: sample: expected {{size: <a count ≥ 1, or all>, seed: <an integer>}}, "
+                          f"got {value!r}")
+    return Sample(None if value["size"] == "all" else value["size"], value["seed"])
 
 
 def _check(exp: Experiment, where: str) -> None:
@@ -126,6 +146,8 @@ def load_experiment(path: Path) -> Experiment:
         raise ConfigError(f"{path}: unknown key(s) {sorted(unknown)} (known: {', '.join(sorted(known))})")
     if "reference" in data:
         data["reference"] = _reference(data["reference"], str(path))
+    if data.get("sample") is not None:
+        data["sample"] = _sample(data["sample"], str(path))
     data = {k: ({} if v is None and k in ("added_models", "model_params", "params") else v) for k, v in data.items()}
     exp = Experiment(**data, path=str(path))
     _check(exp, str(path))

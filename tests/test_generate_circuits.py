@@ -1,6 +1,7 @@
 """Generated circuit black-box items: every option re-simulated from the files written beside it,
-distractors distinct by the stated measure, "None of the above" items, the checks themselves,
-byte-identical reruns, and the MorphoBench converter and rule judge on the output."""
+distractors distinct by the stated measure, the options' terminal counts and supply line as in Fig. 7,
+"None of the above" items, the checks themselves, byte-identical reruns, and the MorphoBench converter
+and rule judge on the output."""
 from __future__ import annotations
 
 import csv
@@ -15,10 +16,10 @@ import pytest
 
 from data.convert import convert
 from data.generate import circuit_items, circuits
-from data.generate.circuit_items import LETTERS, NRMS_MIN, GenerationError, check, make_item, nrms
+from data.generate.circuit_items import LETTERS, NRMS_MIN, GenerationError, check, distractor_counts, make_item, nrms
 from data.generate.common import SPLIT_CIRCUITS, item_rng
 from data.generate.mutate import mutate
-from data.generate.netlist import netlist, random_circuit, valid
+from data.generate.netlist import netlist, random_circuit, valid, with_terminals
 from data.generate.spice import simulate_deck
 from judge.rules import score
 
@@ -30,6 +31,12 @@ def release(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("morpho_g")
     circuits.generate(out, n=3, level=2, seed=0, progress=False)
     return out
+
+
+def terminal_count(text: str) -> int:
+    """The numbered nodes that resistors, capacitors and inductors join (node 0 is ground)."""
+    return len({node for line in text.splitlines() if line[0] in "RLC"
+                for node in line.split()[1:3] if node.isdigit() and node != "0"})
 
 
 def rows(release: Path) -> list[dict]:
@@ -53,7 +60,10 @@ def test_every_option_resimulates_from_its_deck(release, tmp_path):
         checks = {r["option"]: r for r in read_csv(folder / "check.csv")}
         assert [k for k, r in checks.items() if r["is_answer"] == "1"] == [row["answer"]]
         for letter in LETTERS[:5]:
-            _, v = simulate_deck((folder / f"{letter}.cir").read_text())
+            text = (folder / f"{letter}.cir").read_text()
+            assert "V1 1 0 DC 5" in text.splitlines()
+            assert int(checks[letter]["terminals"]) == terminal_count(row["netlists"][LETTERS.index(letter)])
+            _, v = simulate_deck(text)
             d = nrms(v, truth)
             assert d == pytest.approx(float(checks[letter]["nrms"]), abs=1e-5)
             if letter == row["answer"]:
@@ -70,6 +80,8 @@ def test_rows_hold_the_question_and_the_data_to_check_it(release):
         for k, text in enumerate(row["netlists"]):
             assert f"- ({LETTERS[k]})\n```\n{text.rstrip()}\n```" in q
         assert len(set(row["netlists"])) == 5
+        assert all(text.splitlines()[1] == "V1 1 0 DC 5" for text in row["netlists"])
+        assert row["option_terminals"] == [terminal_count(text) for text in row["netlists"]]
         signals = row["signals"]
         assert [s["terminal"] for s in signals] == [1, 2]
         assert len({s["amplitude"] for s in signals}) == 2 and len({s["frequency"] for s in signals}) == 2
@@ -80,6 +92,38 @@ def test_rows_hold_the_question_and_the_data_to_check_it(release):
             assert row["netlists"][LETTERS.index(row["answer"])] == row["true_netlist"]
         assert row["image_base64"].startswith("data:image/png;base64,")
         assert "DC plus sinusoids" in row["caption"]
+
+
+@pytest.mark.parametrize("level", [1, 2, 5, 10])
+def test_the_options_differ_in_their_terminal_counts(level):
+    # Fig. 7's options join 2, 1, 5, 6 and 3 terminals: ours have five different counts, the truth
+    # the level's, the distractors others, some fewer and some more than the level when it has fewer
+    for i in range(3):
+        item = make_item(item_rng("circuits", 7, f"L{level}", i), level)
+        counts = [terminal_count(text) for text in item.netlists()]
+        assert len(set(counts)) == 5
+        others = [c for letter, c in zip(LETTERS, counts) if letter != item.answer]
+        assert level not in others and terminal_count(netlist(item.truth)) == level
+        assert all(abs(c - level) <= 6 for c in others)
+        if level == 1:
+            assert min(others) > 1
+        else:
+            assert min(others) < level < max(others)
+        if item.answer != "F":
+            assert counts[LETTERS.index(item.answer)] == level
+
+
+def test_distractor_counts_are_the_six_nearest_the_level():
+    rng = random.Random(0)
+    seen = {level: set() for level in (1, 2, 4, 10)}
+    for _ in range(200):
+        for level in seen:
+            for k in (4, 5):
+                counts = distractor_counts(rng, level, k)
+                assert len(set(counts)) == k and level not in counts
+                assert level == 1 or min(counts) < level < max(counts)
+                seen[level] |= set(counts)
+    assert seen == {1: {2, 3, 4, 5, 6, 7}, 2: {1, 3, 4, 5, 6, 7}, 4: {1, 2, 3, 5, 6, 7}, 10: {7, 8, 9, 11, 12, 13}}
 
 
 def test_none_of_the_above_items_list_five_distractors():
@@ -105,6 +149,11 @@ def test_check_refuses_a_close_distractor_or_a_misplaced_truth():
         check(close)
     with pytest.raises(GenerationError, match="the truth"):
         check(replace(item, answer=LETTERS[wrong]))
+    # a distractor with the question's terminal count is refused, whatever its distance
+    same_count = random_circuit(random.Random(0), item.level)
+    listed = [c if k != wrong else same_count for k, c in enumerate(item.listed)]
+    with pytest.raises(GenerationError, match=r"the question's terminal count \(1\)"):
+        check(replace(item, listed=listed))
 
 
 def test_random_circuits_and_mutations_keep_the_rules():
@@ -114,6 +163,10 @@ def test_random_circuits_and_mutations_keep_the_rules():
         assert valid(c)
         m = mutate(rng, c)
         assert m is None or (valid(m) and m != c and m.n == c.n)
+        k = rng.randint(1, 13)
+        resized = with_terminals(rng, c, k)
+        assert valid(resized) and resized.n == k and resized.ground == c.ground
+        assert resized.branches[:min(k, c.n)] == c.branches[:min(k, c.n)]
 
 
 def test_same_seed_same_bytes_and_item_i_does_not_depend_on_n(tmp_path):

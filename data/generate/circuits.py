@@ -7,15 +7,17 @@ Output, under OUT/Morpho_G_circuits/ (a run is named ``L<level>-s<seed>``)::
     L03-s0/0000/question.png  the question image: the true circuit's output waveform
     L03-s0/0000/waveform.csv  that waveform as data: time_s, voltage_v (5001 rows, 0–20 ms)
     L03-s0/0000/A.cir … E.cir each listed option as a complete ngspice deck (netlist + the
-                              question's sources + the analysis): `ngspice -b -n A.cir` rewrites out.raw
+                              question's sources + the analysis; `spice.deck`): `ngspice -b -n A.cir`
+                              rewrites out.raw
     L03-s0/0000/truth.cir     the true circuit's deck (the same as the answer's, or the hidden one)
-    L03-s0/0000/check.csv     option, nrms to the truth, is_answer
+    L03-s0/0000/check.csv     option, its terminal count, nrms to the truth, is_answer
 
 Row columns: ``index`` (``L03-s0-0000``), ``question`` (the Fig. 7 template filled in: terminals,
 input table, the five netlists and "None of the above"), ``hint`` (empty), ``answer`` (a letter),
 ``image_base64``, ``caption`` (the plot in words, for text-only models), ``split``, ``level``,
 ``discipline``, ``task``, the taxonomy (RSYN-CLO-FLOW, Appendix A.1) and the data to recheck the item:
-``signals``, ``netlists`` (A–E as listed), ``true_netlist``, ``option_nrms``, ``nrms_min``,
+``signals``, ``netlists`` (A–E as listed), ``option_terminals`` (their terminal counts),
+``true_netlist``, ``option_nrms``, ``nrms_min``,
 ``data_dir`` (the item's folder, relative to the parquet file), ``seed``.
 """
 from __future__ import annotations
@@ -41,7 +43,7 @@ SCHEMA = pa.schema([
     ("task_type", pa.string()), ("knowledge", pa.string()), ("sub_task_types", pa.string()),
     ("signals", pa.list_(pa.struct([("terminal", pa.int64()), ("amplitude", pa.float64()),
                                     ("frequency", pa.float64())]))),
-    ("netlists", pa.list_(pa.string())), ("true_netlist", pa.string()),
+    ("netlists", pa.list_(pa.string())), ("option_terminals", pa.list_(pa.int64())), ("true_netlist", pa.string()),
     ("option_nrms", pa.list_(pa.float64())), ("nrms_min", pa.float64()),
     ("data_dir", pa.string()), ("seed", pa.int64()),
 ])
@@ -62,9 +64,10 @@ def item_files(item: CircuitItem, png: bytes) -> dict[str, bytes]:
              "truth.cir": deck(netlist(item.truth), item.signals).encode("ascii")}
     for letter, text in zip(LETTERS, item.netlists()):
         files[f"{letter}.cir"] = deck(text, item.signals).encode("ascii")
-    check = ["option,nrms,is_answer"] + [f"{x},{fmt(d, 6)},{int(x == item.answer)}"
-                                         for x, d in zip(LETTERS, item.nrms)]
-    check.append(f"{NONE_OF_THE_ABOVE},,{int(item.answer == NONE_OF_THE_ABOVE)}")
+    check = ["option,terminals,nrms,is_answer"] + [
+        f"{x},{count},{fmt(d, 6)},{int(x == item.answer)}"
+        for x, count, d in zip(LETTERS, item.terminal_counts(), item.nrms)]
+    check.append(f"{NONE_OF_THE_ABOVE},,,{int(item.answer == NONE_OF_THE_ABOVE)}")
     files["check.csv"] = ("\n".join(check) + "\n").encode("ascii")
     return files
 
@@ -77,7 +80,7 @@ def row(item: CircuitItem, index: str, data_dir: str, png: bytes, seed: int) -> 
         "task_type": "RSYN", "knowledge": "CLO", "sub_task_types": "FLOW",
         "signals": [{"terminal": s.terminal, "amplitude": s.amplitude, "frequency": float(s.frequency)}
                     for s in item.signals],
-        "netlists": item.netlists(), "true_netlist": netlist(item.truth),
+        "netlists": item.netlists(), "option_terminals": item.terminal_counts(), "true_netlist": netlist(item.truth),
         "option_nrms": [round(d, 6) for d in item.nrms], "nrms_min": NRMS_MIN,
         "data_dir": data_dir, "seed": seed,
     }

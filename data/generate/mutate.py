@@ -9,15 +9,15 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from data.generate.netlist import (KINDS, MAX_PARTS, MAX_PATHS, PAIRS, SUPPLY, Circuit, Part, build, editable,
-                                   insert_supply, random_branch, random_part, random_path, valid)
+from data.generate.netlist import (KINDS, MAX_PARTS, MAX_PATHS, PAIRS, Circuit, Part, build, editable,
+                                   random_branch, random_part, random_path, valid)
 
 Edit = list[list[list[Part]]]
 
 
 def _components(branches: Edit) -> list[tuple[int, int, int]]:
     return [(b, p, i) for b, branch in enumerate(branches) for p, path in enumerate(branch)
-            for i, part in enumerate(path) if part.plain != SUPPLY]
+            for i in range(len(path))]
 
 
 def retype(rng: random.Random, branches: Edit, n: int) -> None:
@@ -38,7 +38,7 @@ def series_parallel(rng: random.Random, branches: Edit, n: int) -> None:
     if not part.plain:
         first, second = rng.sample(part.kinds, 2)
         path[i:i + 1] = [Part((first,)), Part((second,))]
-    elif i + 1 < len(path) and path[i + 1].plain not in (None, SUPPLY, part.plain):
+    elif i + 1 < len(path) and path[i + 1].plain not in (None, part.plain):
         path[i:i + 2] = [Part(tuple(sorted((part.plain, path[i + 1].plain), key=KINDS.index)))]
 
 
@@ -50,22 +50,8 @@ def drop_part(rng: random.Random, branches: Edit, n: int) -> None:
 def add_part(rng: random.Random, branches: Edit, n: int) -> None:
     b, p, _ = rng.choice(_components(branches))
     path = branches[b][p]
-    if len([x for x in path if x.plain != SUPPLY]) < MAX_PARTS:
+    if len(path) < MAX_PARTS:
         path.insert(rng.randint(0, len(path)), random_part(rng))
-
-
-def move_supply(rng: random.Random, branches: Edit, n: int) -> None:
-    """The supply moves to another place, or only reverses its polarity."""
-    for branch in branches:
-        for path in branch:
-            for i, part in enumerate(path):
-                if part.plain == SUPPLY:
-                    if rng.random() < 0.3:
-                        path[i] = Part((SUPPLY,), flip=not part.flip)
-                        return
-                    del path[i]
-                    insert_supply(rng, branches, n)
-                    return
 
 
 def swap_terminals(rng: random.Random, branches: Edit, n: int) -> None:
@@ -75,28 +61,22 @@ def swap_terminals(rng: random.Random, branches: Edit, n: int) -> None:
 
 
 def paths(rng: random.Random, branches: Edit, n: int) -> None:
-    """A branch gains a parallel path, or loses one (never the supply's)."""
+    """A branch gains a parallel path, or loses one."""
     b = rng.randrange(n)
     branch = branches[b]
     if len(branch) < MAX_PATHS and rng.random() < 0.5:
         branch.append(list(random_path(rng)))
     elif len(branch) > 1:
-        droppable = [p for p, path in enumerate(branch) if all(x.plain != SUPPLY for x in path)]
-        if droppable:
-            del branch[rng.choice(droppable)]
+        del branch[rng.randrange(len(branch))]
 
 
 def ground_branch(rng: random.Random, branches: Edit, n: int) -> None:
-    """The branch to ground appears, or disappears when the supply is elsewhere."""
-    ground = branches[n]
-    if not ground:
-        branches[n] = [list(path) for path in random_branch(rng)]
-    elif all(x.plain != SUPPLY for path in ground for x in path):
-        branches[n] = []
+    """The branch to ground appears, or disappears."""
+    branches[n] = [] if branches[n] else [list(path) for path in random_branch(rng)]
 
 
 MUTATIONS: tuple[Callable[[random.Random, Edit, int], None], ...] = (
-    retype, retype, series_parallel, drop_part, add_part, move_supply, swap_terminals, paths, ground_branch)
+    retype, retype, series_parallel, drop_part, add_part, swap_terminals, paths, ground_branch)
 
 
 def mutate(rng: random.Random, c: Circuit) -> Circuit | None:
