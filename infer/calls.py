@@ -22,6 +22,7 @@ from infer.config import ModelConfig
 from infer.launch import Launch, Node, plan_for
 from infer.render import to_wire
 from infer.server import serve
+from infer.system_prompt import without_sha
 
 
 @dataclass(frozen=True, slots=True)  # slots, and no dict of its own unless `extra`: a large run holds 100,000s
@@ -51,10 +52,12 @@ def request_key(messages: list[dict[str, Any]], params: dict[str, Any], model: s
 
 
 def wire_body(cfg: ModelConfig, messages: list[dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
-    """The request as the endpoint expects it: images encoded (or as file URLs, for a server the harness
-    started here that reads them itself), the token limit under its field name."""
+    """The request as the endpoint expects it: the model's system prompt first, images encoded (or as file
+    URLs, for a server the harness started here that reads them itself), the token limit under its field
+    name; the system prompt's hash, a parameter of the key, is not a field."""
     as_files = cfg.images_as_files and cfg.launches_server
-    body = {"model": cfg.model, "messages": to_wire(messages, cfg.max_image_pixels, as_files), **params}
+    body = {"model": cfg.model, "messages": to_wire(cfg.with_system(messages), cfg.max_image_pixels, as_files),
+            **without_sha(params)}
     if cfg.token_limit_field != "max_tokens" and "max_tokens" in body:
         body[cfg.token_limit_field] = body.pop("max_tokens")
     return body
@@ -104,7 +107,8 @@ def servers(pending: list[Request], cfg: ModelConfig, params: dict[str, Any], no
     """The servers a run's pending requests need started ([] if the config gives its endpoints)."""
     if not cfg.launches_server or not pending:
         return []
-    return plan_for(cfg, (r.messages() for r in pending), params.get("max_tokens") or cfg.max_tokens, node)
+    return plan_for(cfg, (cfg.with_system(r.messages()) for r in pending), params.get("max_tokens") or cfg.max_tokens,
+                    node)
 
 
 def send(pending: list[Request], cfg: ModelConfig, params: dict[str, Any], write: Callable[[dict[str, Any]], None],

@@ -13,6 +13,8 @@ from typing import Any
 import yaml
 
 from data.files import read_yaml
+from infer.system_prompt import SHA_PARAM, SystemPrompt, load_system_prompt
+from infer.templates import PROMPTS, TemplateError
 
 
 class ConfigError(ValueError):
@@ -67,6 +69,9 @@ class ModelConfig:
     # {"on": {...}, "off": {...}, "highest": {...}} request fields; "highest" only where the provider's top
     # budget is more than what `on` asks (an experiment's `thinking: highest` falls back to `on`)
     thinking: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # prompts/models/<name>.txt, sent first (role system) in every request of this model, judge calls
+    # included: a mode some models switch on by a system prompt (InternVL3.5's thinking)
+    system_prompt: str | None = None
     params_total_b: float | None = None      # total parameters, billions (parameter-scaling plots)
     params_active_b: float | None = None     # activated parameters, billions (MoE)
     concurrency: int = 16                    # requests in flight per endpoint
@@ -87,6 +92,17 @@ class ModelConfig:
     engine_args: dict[str, Any] = field(default_factory=dict)
     path: str | None = None                  # where the config was read from
     missing_env: tuple[str, ...] = ()        # ${VARS} in base_urls that are not set: not runnable here
+    system: SystemPrompt | None = None       # the text of `system_prompt`, read when the config is made
+
+    def __post_init__(self) -> None:
+        # Made directly (or by dataclasses.replace with another name): the text follows the name
+        if self.system_prompt is None:
+            object.__setattr__(self, "system", None)
+        elif self.system is None or self.system.path.stem != self.system_prompt:
+            try:
+                object.__setattr__(self, "system", load_system_prompt(self.system_prompt))
+            except TemplateError as e:
+                raise ConfigError(f"{self.path or self.name}: system_prompt: {e}") from e
 
     @property
     def launches_server(self) -> bool:
@@ -150,11 +166,23 @@ class ModelConfig:
             params["temperature"] = self.temperature_floor
         # An endpoint that accepts only its own value (o-series: temperature 1) gets none: the raw
         # lines then record what was really sent.
-        return {k: v for k, v in params.items() if k not in self.unsupported_params}
+        params = {k: v for k, v in params.items() if k not in self.unsupported_params}
+        if self.system is not None:  # keyed and recorded with the parameters, sent as the first message
+            params[SHA_PARAM] = self.system.sha
+        return params
+
+    def with_system(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The messages a request sends: the model's system prompt first, if it has one."""
+        return [self.system.message(), *messages] if self.system is not None else messages
+
+    def system_shas(self) -> dict[str, str]:
+        """{path: hash} of the system prompt, listed with a run's template hashes."""
+        return {str(self.system.path): self.system.sha} if self.system is not None else {}
 
     def public_dict(self) -> dict[str, Any]:
         """The config as written to manifests: names of secrets only, never their values."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["system"] = {"path": str(self.system.path), "sha": self.system.sha} if self.system else None
         if self.server is not None:
             out["server"] = {f.name: getattr(self.server, f.name) for f in fields(self.server)}
         return out
@@ -168,7 +196,8 @@ def _check_keys(data: dict, allowed: set[str], where: str) -> None:
             raise ConfigError(f"{where}: unknown key {key!r}{hint}")
 
 
-def load_model_config(path: str | Path) -> ModelConfig:
+def load_model_config(path: str | Path, prompts: Path = PROMPTS) -> ModelConfig:
+    """The config at `path`; its `system_prompt` is read from `prompts`/models/."""
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"{path}: model config not found")
@@ -178,7 +207,7 @@ def load_model_config(path: str | Path) -> ModelConfig:
         raise ConfigError(f"{path}: invalid YAML: {e}") from e
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
-    _check_keys(data, {f.name for f in fields(ModelConfig)} - {"path"}, str(path))
+    _check_keys(data, {f.name for f in fields(ModelConfig)} - {"path", "system"}, str(path))
     for key in ("name", "model"):
         if not isinstance(data.get(key), str) or not data[key]:
             raise ConfigError(f"{path}: {key}: required string")
@@ -223,7 +252,13 @@ def load_model_config(path: str | Path) -> ModelConfig:
             raise ConfigError(f"{path}: {key}: expected true or false, got {data[key]!r}")
     if not isinstance(data.get("constrain_judge_replies", False), bool):
         raise ConfigError(f"{path}: constrain_judge_replies: expected true or false, got {data['constrain_judge_replies']!r}")
-    return ModelConfig(**data, server=server, path=str(path), missing_env=tuple(missing))
+    system = None
+    if data.get("system_prompt") is not None:
+        try:
+            system = load_system_prompt(data["system_prompt"], prompts)
+        except TemplateError as e:
+            raise ConfigError(f"{path}: system_prompt: {e}") from e
+    return ModelConfig(**data, server=server, path=str(path), missing_env=tuple(missing), system=system)
 
 
 _ENV = re.compile(r"\$\{(\w+)(?::-([^}]*))?\}")

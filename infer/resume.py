@@ -8,7 +8,8 @@ its request was made from, in parts:
     <context>:<record>[:<files>]
 
 - context: the code that reads records, renders prompts and keys requests, the benchmark, the setting and its
-  template(s), the generation parameters and the model: what every request of the run shares;
+  template(s), the model's system prompt (infer/system_prompt.py), the generation parameters and the model:
+  what every request of the run shares;
 - record: the record's line in the data file (data.dataset.line_digest);
 - files: names and versions (size, mtime) of the images and attachments the record names, if it names any.
 
@@ -21,6 +22,11 @@ record and finds the key of its finished requests under other inputs (the code c
 or the line predates `inputs`), the raw line cannot be rewritten; the fact is kept in `<setting>.inputs.json`
 beside the raw file, so the next rerun skips the record too. That file is only a cache: without it a rerun
 renders again; it never makes a request count as done unless the raw file holds a finished line of that key.
+
+Going back to an earlier prompt (a template, or a model's system prompt, edited and then reverted) sends
+nothing: a request whose key has a finished line that a later line of another key superseded gets that
+line appended again, unchanged, as its current outcome (readers take the last line of each id and sample).
+The raw file is read for those lines only when a record's key differs from its current line's.
 """
 from __future__ import annotations
 
@@ -31,7 +37,7 @@ import re
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from data.files import file_version
 from data.jsonl import bulk_read, write_json_atomic
@@ -75,7 +81,7 @@ def context_digest(bench: str, prompter: Prompter, cfg: ModelConfig, params: dic
     prompt shows some of them), so call it once they are drawn."""
     return digest(json.dumps({
         "code": code_digest(), "benchmark": bench, "setting": prompter.setting.name,
-        "templates": sorted((Path(path).name, sha) for path, sha in prompter.shas().items()),
+        "templates": sorted((Path(path).name, sha) for path, sha in {**prompter.shas(), **cfg.system_shas()}.items()),
         "params": params, "model": cfg.model, "max_image_pixels": cfg.max_image_pixels,
         "accepts_images": cfg.accepts_images,
         "demos": [[rec, files_digest(rec, base)] for rec in prompter.pool]}, sort_keys=True, ensure_ascii=False))
@@ -122,12 +128,42 @@ def read_outcomes(path: Path) -> dict[tuple[str, int], Outcome]:
     return latest
 
 
+def earlier_answers(path: Path, latest: dict[tuple[str, int], Outcome]) -> dict[tuple[str, str, int], int]:
+    """Where (byte offset) the last finished line of each (id, request_key, sample_idx) starts, for the keys
+    that are not their request's current one: answers to earlier prompts."""
+    found: dict[tuple[str, str, int], int] = {}
+    if not path.exists():
+        return found
+    offset = 0
+    with open(path, "rb") as f, bulk_read():
+        for raw in f:
+            start, offset = offset, offset + len(raw)
+            if not raw.endswith(b"\n") or not raw.strip():
+                continue  # cut by a crash, or blank
+            if m := _FINISHED.match(raw):
+                rid, idx, key = m.group(1).decode(), int(m.group(2)), m.group(3).decode()
+            else:
+                try:
+                    obj = json.loads(raw)
+                except ValueError:
+                    continue  # read_outcomes, which runs first, stops at a corrupt line
+                if obj.get("error") is not None:
+                    continue
+                rid, idx, key = obj["id"], obj["sample_idx"], obj.get("request_key")
+            current = latest.get((rid, idx))
+            if key and current is not None and current[0] != key:
+                found[(rid, key, idx)] = start
+    return found
+
+
 class Finished:
     """The finished requests of one raw file, what they were made from, and the inputs cache beside it."""
 
     def __init__(self, path: Path, context: str, n: int):
         self.path, self.context, self.n = path, context, n
         self.cache_path = path.with_suffix(".inputs.json")
+        self.earlier: dict[tuple[str, str, int], int] | None = None  # read when first needed
+        self.reused: list[int] = []  # offsets of the earlier lines this run makes current again
         self.latest = read_outcomes(path)
         self.cached = self._read_cache()  # (id, inputs) → key
         self.confirmed: dict[tuple[str, str], str] = {}
@@ -172,6 +208,29 @@ class Finished:
         """Whether this request (this key) is finished."""
         current = self.latest.get((rid, sample_idx))
         return current is not None and current[1] is None and current[0] == key
+
+    def reuse(self, rid: str, sample_idx: int, key: str) -> bool:
+        """Whether an earlier finished line of this request (its key), superseded since by a line of another
+        key, can be made current again instead of sending it; if so it is noted for `reused_lines`."""
+        current = self.latest.get((rid, sample_idx))
+        if current is None or current[0] == key:  # never asked, or asked with this key: nothing earlier
+            return False
+        if self.earlier is None:
+            self.earlier = earlier_answers(self.path, self.latest)
+        offset = self.earlier.get((rid, key, sample_idx))
+        if offset is None:
+            return False
+        self.reused.append(offset)
+        return True
+
+    def reused_lines(self) -> Iterator[dict[str, Any]]:
+        """The lines noted by `reuse`, read again from the raw file, to be appended as they are."""
+        if not self.reused:
+            return
+        with open(self.path, "rb") as f:
+            for offset in self.reused:
+                f.seek(offset)
+                yield json.loads(f.readline())
 
     def failed_with(self, rid: str, sample_idx: int) -> str | None:
         """The error of the request's current line (None: no line, or finished)."""

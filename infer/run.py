@@ -42,7 +42,8 @@ def plan(records: Records, base: Path, prompter: Prompter, cfg: ModelConfig, par
     """The requests still to send, the number of requests of the run, and the (id, sample_idx, reason)
     of records that cannot be rendered. A record whose requests are all finished from the same inputs
     (infer/resume.py) is not rendered; the others are rendered here for their keys, and the messages
-    dropped: they are rendered again when sent."""
+    dropped: they are rendered again when sent. A request whose key has an earlier answer (a prompt
+    edited and reverted) is not sent: `finished` notes that answer, to be made current again."""
     pending, total, failures = [], n * len(records.known), []
     excluded = prompter.excluded_ids
     for rec, line in zip(records.records, records.digests):
@@ -68,8 +69,9 @@ def plan(records: Records, base: Path, prompter: Prompter, cfg: ModelConfig, par
         total += n
         finished.confirm(rec["id"], inputs, key)
         render = LaterMessages(prompter, rec, base)  # rendered again when sent
-        pending += [Request(rec["id"], i, key, render, prompter.setting.name, inputs=inputs) for i in range(n)
-                    if not finished.has(rec["id"], i, key)]
+        for i in range(n):
+            if not finished.has(rec["id"], i, key) and not finished.reuse(rec["id"], i, key):
+                pending.append(Request(rec["id"], i, key, render, prompter.setting.name, inputs=inputs))
     return pending, total, failures
 
 
@@ -113,7 +115,7 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     n_records, finished, pending, total, failures = prepare()
     if dry_run:
         return {"records": n_records, "requests": total, "sent": 0, "to_send": len(pending),
-                "unrenderable": len(failures), "engine": cfg.engine,
+                "to_reuse": len(finished.reused), "unrenderable": len(failures), "engine": cfg.engine,
                 "servers": [x.describe() for x in servers(pending, cfg, params, node)]}
     with AppendLog(path) as out:
         if version() != seen:
@@ -123,17 +125,20 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
         for rid, i, reason in failures:  # recorded once, not again on every rerun
             if finished.failed_with(rid, i) != reason:
                 out.write(raw_line(rid, i, "", cfg, setting, params, failure(reason)))
-        log.info("%s/%s/%s: %d requests, %d already done, %d to send, %d unrenderable",
-                 bench, cfg.name, setting, total, total - len(pending), len(pending), len(failures))
+        for line in finished.reused_lines():  # earlier answers of these very requests, current again
+            out.write(line)
+        log.info("%s/%s/%s: %d requests, %d already done (%d of them answers to an earlier prompt), %d to send, "
+                 "%d unrenderable", bench, cfg.name, setting, total, total - len(pending), len(finished.reused),
+                 len(pending), len(failures))
         stats = send(pending, cfg, params, out.write, results, f"{cfg.name}/{setting}", node)
 
-    counts = {"records": n_records, "requests": total, "sent": len(pending),
+    counts = {"records": n_records, "requests": total, "sent": len(pending), "reused": len(finished.reused),
               "ok": stats["ok"], "failed": stats["failed"], "unrenderable": len(failures),
               "excluded": len(prompter.excluded_ids)}
     write_json_atomic(path.with_suffix(".manifest.json"), base_manifest(
         benchmark=bench, setting=setting, stands_for=stands_for or setting,
         data={"path": str(data), "sha256": sha256_file(data)},
-        templates=prompter.shas(), model=cfg.public_dict(), params=params, n=n, limit=limit, counts=counts,
+        templates={**prompter.shas(), **cfg.system_shas()}, model=cfg.public_dict(), params=params, n=n, limit=limit, counts=counts,
         image_policy={"max_pixels": cfg.max_image_pixels, "larger": "scaled down (aspect kept), sent as PNG"},
         excluded_ids=sorted(prompter.excluded_ids), raw=str(path),
         icl={"seed": ICL_SEED, "pool_size": len(prompter.pool), "shots": spec.shots or DEFAULT_SHOTS,
@@ -183,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"servers to start: {len(counts['servers'])}" + "".join(f"\n  {c}" for c in counts["servers"]))
         return 0
     print(f"{path}: sent {counts['sent']} ({counts['ok']} ok, {counts['failed']} failed), "
-          f"{counts['unrenderable']} unrenderable, {counts['requests'] - counts['sent']} already done")
+          f"{counts['unrenderable']} unrenderable, {counts['requests'] - counts['sent']} already done "
+          f"({counts['reused']} answers to an earlier prompt made current again)")
     return 0
 
 

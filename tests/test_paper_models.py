@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from analysis.reference import aliases, paper_of
+from infer.config import ModelConfig, load_model_config
 from pipeline.experiments import EXPERIMENTS, PAPER_MODELS, load_experiment
 
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
@@ -105,3 +106,45 @@ def test_decoding_follows_each_paper():
             assert all("+temp0" in s for s in exp.settings), exp.id
     assert exps["omibench.T5"].judge_models == ["gemini-2.5-flash", "gpt-5-mini"] and exps["omibench.T5"].n == 3
     assert exps["omibench.sig"].n == 5 and exps["omibench.F5c"].n == 16
+
+
+# Checkpoints that think unless a request turns it off, so a paper's "…-Thinking" row runs their config as it is
+THINKS_BY_DEFAULT = {
+    "bee-8b-rl": "Bee-8B-RL (Think360 Table 5's Bee-8B-RL-Thinking): vLLM's own Bee-8B example opens the "
+                 "assistant turn with <think>",
+    "gemini-2.5-flash": "Gemini 2.5 Flash (Think360 Table S1's Gemini-2.5-flash-thinking) thinks unless its "
+                        "budget is set to none (the config's `off` switch)",
+}
+
+
+def thinks(cfg: ModelConfig) -> bool:
+    """Whether a config's requests run its model in thinking mode: its system prompt asks for a <think> part,
+    a request field turns thinking on, the checkpoint is a thinking one, or it thinks by default."""
+    body = cfg.extra_body
+    return ((cfg.system is not None and "<think>" in cfg.system.text)
+            or (body.get("thinking") or {}).get("type") == "enabled"
+            or (body.get("chat_template_kwargs") or {}).get("enable_thinking") is True
+            or "think" in cfg.model.lower()
+            or cfg.name in THINKS_BY_DEFAULT)
+
+
+def test_a_thinking_row_runs_a_config_that_thinks():
+    rows = {(paper_of(t.stem), p, m) for t in TABLES for p, m in model_rows(t.stem).items()
+            if "think" in p.lower() and "nothink" not in p.lower()}
+    assert ("think360", "InternVL-3.5-8B-Thinking", "internvl3.5-8b-thinking") in rows
+    not_thinking = sorted(f"{paper}: {p} → {m}" for paper, p, m in rows
+                          if not thinks(load_model_config(PAPER_MODELS / f"{m}.yaml")))
+    assert not not_thinking, f"thinking rows run configs that do not think: {not_thinking}"
+
+
+def test_internvl35_thinks_by_its_system_prompt_in_table_5_only():
+    """InternVL3.5's thinking mode is a system prompt (its model card's R1 prompt): Think360 Table 5's
+    -Thinking row runs the checkpoint with it, the InternVL-3.5-8B rows of the other tables without it."""
+    names = aliases("think360")
+    thinking = load_model_config(PAPER_MODELS / f"{names['InternVL-3.5-8B-Thinking']}.yaml")
+    plain = load_model_config(PAPER_MODELS / f"{names['InternVL-3.5-8B']}.yaml")
+    assert thinking.model == plain.model == "OpenGVLab/InternVL3_5-8B"
+    assert thinking.system is not None and "<think> and </think>" in thinking.system.text and not thinks(plain)
+    assert model_rows("think360.T5")["InternVL-3.5-8B-Thinking"] == "internvl3.5-8b-thinking"
+    assert "internvl3.5-8b-thinking" in load_experiment(EXPERIMENTS / "think360_T5.yaml").models
+    assert aliases("omibench")["InternVL3.5-8B"] == "internvl3.5-8b"

@@ -305,3 +305,28 @@ def test_reading_outcomes_agrees_with_the_store_reader(tmp_path):
     path.write_bytes(whole.replace(b'"id":"b"', b'"id":b', 1))
     with pytest.raises(ValueError, match=r"raw.jsonl:2: -: corrupt result line"):
         read_outcomes(path)
+
+
+def test_going_back_to_an_earlier_prompt_makes_its_answers_current_without_sending(tmp_path, scripted_server, watch):
+    # the first prompt's requests for record 1 fail
+    srv = scripted_server(script=lambda body, attempt: Reply.error(400) if "question 1" in json.dumps(body)
+                          and "briefly" in json.dumps(body) else None)
+    job = Job(tmp_path, srv, records(3))
+    template = job.prompts / "omibench" / "p.txt"
+    original = template.read_text()
+    assert job.run(n=2)["failed"] == 2
+    first = {(x["id"], x["sample_idx"]): x for x in job.lines()}
+
+    template.write_text("{{question}}\nAnswer in one word.")
+    assert job.run(n=2)["sent"] == 6
+    srv.script = None
+    template.write_text(original)  # back: the finished answers are current again, the failed ones are sent
+    counts = job.run(n=2)
+    assert (counts["sent"], counts["reused"]) == (2, 4) and job.sent_ids(counts) == ["1", "1"]
+    now = load_latest(job.raw, key=lambda x: (x["id"], x["sample_idx"]))
+    assert {k: now[k] for k in first if k[0] != "r1"} == {k: v for k, v in first.items() if k[0] != "r1"}
+    assert all(now[("r1", i)]["error"] is None and now[("r1", i)]["request_key"] == first[("r1", i)]["request_key"]
+               for i in range(2))
+    watch()
+    again = job.run(n=2)
+    assert (again["sent"], again["reused"]) == (0, 0) and watch() == {"rendered": [], "parsed": 0}
