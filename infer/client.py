@@ -22,6 +22,9 @@ log = logging.getLogger(__name__)
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.S)
+# A chat template that opens the reply with <think> itself (Bee, Qwen3 and R1-style thinking models) leaves the
+# completion only the closing tag: what comes before it is the reasoning.
+CLOSE_ONLY = re.compile(r"\A((?:(?!<think>).)*?)</think>", re.S)
 
 
 class RetryableError(Exception):
@@ -64,12 +67,13 @@ class RetryPolicy:
 
 
 def split_reasoning(message: dict[str, Any]) -> tuple[str, str | None]:
-    """Final text and reasoning: `reasoning_content` / `reasoning` fields, or a `<think>` block."""
+    """Final text and reasoning: `reasoning_content` / `reasoning` fields, or a `<think>` block (or the text
+    before a lone `</think>`)."""
     content = message.get("content") or ""
     if isinstance(content, list):  # some servers return content parts
         content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
     reasoning = message.get("reasoning_content") or message.get("reasoning")
-    thought = THINK.search(content)
+    thought = THINK.search(content) or CLOSE_ONLY.search(content)
     if thought:
         reasoning = (reasoning + "\n" if reasoning else "") + thought.group(1).strip()
         content = (content[: thought.start()] + content[thought.end():]).strip()

@@ -11,7 +11,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
-THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|$)", re.S | re.I)
+# A reasoning block, or the text before a lone </think> (a chat template that opened <think> itself).
+THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|$)|\A(?:(?!<think>).)*?</think>", re.S | re.I)
 ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.S | re.I)
 # "answer is" / "Answer:" / "答案：": the answer is what follows the last such phrase on a line.
 ANSWER_KEY = re.compile(r"(?:answers?|最终答案|答案)\s*(?:(?:is|are|should\s+be|would\s+be|为|是)\s*[:：]?|[:：])\s*", re.I)

@@ -49,6 +49,7 @@ EXTRACT = [
     ("think-ignored-boxed", "<think>maybe \\boxed{3}</think>The answer is \\boxed{5}", False, "5"),
     ("think-ignored-last-line", "<think>The answer is 3</think>\n5", False, "5"),
     ("think-ignored-tag", "<think><answer>3</answer></think><answer>7</answer>", True, "7"),
+    ("think-closed-only", "<answer>3</answer> is wrong\n</think>The answer is 7", True, "7"),
     ("second-answer-on-line", "The answer is not A. The final answer is C.", False, "C"),
 ]
 

@@ -167,12 +167,15 @@ def test_the_manifest_says_which_setting_the_run_stands_for(tmp_path, scripted_s
 def test_reasoning_is_kept_apart_from_the_answer(tmp_path, scripted_server):
     usage = {"prompt_tokens": 5, "completion_tokens": 9, "completion_tokens_details": {"reasoning_tokens": 7}}
     srv = scripted_server(script=[Reply.ok("42", reasoning_content="think hard", usage=usage),
-                                  Reply.ok("<think>inner\nsteps</think>\nThe answer is 7.")])
-    go(tmp_path, model_config(tmp_path, [srv.base_url], concurrency=1), data_file(tmp_path, n=2))
-    x0, x1 = lines(tmp_path)
+                                  Reply.ok("<think>inner\nsteps</think>\nThe answer is 7."),
+                                  # the chat template opened <think> in the prompt: only the closing tag comes back
+                                  Reply.ok("first try 3\nthen 8</think>\n\nThe answer is 8.")])
+    go(tmp_path, model_config(tmp_path, [srv.base_url], concurrency=1), data_file(tmp_path, n=3))
+    x0, x1, x2 = lines(tmp_path)
     assert (x0["response"], x0["reasoning"]) == ("42", "think hard")
     assert x0["usage"] == {"prompt_tokens": 5, "completion_tokens": 9, "reasoning_tokens": 7}
     assert (x1["response"], x1["reasoning"]) == ("The answer is 7.", "inner\nsteps")
+    assert (x2["response"], x2["reasoning"]) == ("The answer is 8.", "first try 3\nthen 8")
 
 
 def test_images_reach_the_server_and_text_only_models_are_refused(tmp_path, scripted_server):
