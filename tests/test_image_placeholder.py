@@ -184,6 +184,23 @@ def test_lmdeploy_reads_the_placed_message_whole_and_cuts_the_old_one_after_the_
     assert len(whole.split(TOKEN)) == len(loaded) + 1 == 3
 
 
+def test_omibench_cot_boxed_reaches_internvl_with_its_question(tmp_path, scripted_server):
+    """OMIBench's main prompt puts the images under "[Question]", after the instruction: sent as rendered, LMDeploy
+    kept the instruction alone, and the model never saw the question nor its choices."""
+    data = write_data(tmp_path, {"one": ("Which figure is larger?", 1)})
+    rows = [dict(json.loads(line), choices=["left", "right"]) for line in data.read_text().splitlines()]
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    old, placed = scripted_server(), scripted_server()
+    run("omibench", data, config(tmp_path, old.base_url), "cot_boxed", tmp_path / "old")
+    run("omibench", data, config(tmp_path, placed.base_url, image_placeholder=TOKEN), "cot_boxed", tmp_path / "new")
+    instruction = 'Please reason step by step, and then provide the final answer in the exact format: "\\boxed{ANSWER}".'
+    assert lmdeploy_prompt(old.requests[0]["messages"])[0] == (
+        f"<|user|><img><IMAGE_TOKEN></img>\n{instruction}\n\n[Question]\n<|end|>")
+    assert lmdeploy_prompt(placed.requests[0]["messages"])[0] == (
+        f"<|user|>{instruction}\n\n[Question]\n<img><IMAGE_TOKEN></img>Which figure is larger?\n[Choices]\n"
+        "A. left\nB. right\nLet's think step-by-step!<|end|>")
+
+
 def test_text_before_a_lone_image_stays_before_it():
     """A message of text then one image: sent as rendered, LMDeploy would move the image in front of the text."""
     image = {"type": "image_ref", "path": "/d/a.png", "sha": "5ha"}
