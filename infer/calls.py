@@ -19,6 +19,7 @@ from tqdm import tqdm
 
 from infer.client import ChatClient, RetryPolicy
 from infer.config import ModelConfig
+from infer.image_placeholder import PARAM as PLACEHOLDER, place_images, without_placeholder
 from infer.launch import Launch, Node, plan_for
 from infer.render import to_wire
 from infer.server import serve
@@ -40,7 +41,12 @@ class Request:
 
 
 def request_key(messages: list[dict[str, Any]], params: dict[str, Any], model: str) -> str:
-    """Hash of what the model sees: messages (images by content hash), generation params, model."""
+    """Hash of what the model sees: messages (images by content hash) as they are sent, placed for the
+    config's image placeholder (infer/image_placeholder.py), generation params, model. The placeholder is
+    hashed only as the messages hold it: a request its placement leaves as it was keeps its key."""
+    messages = place_images(messages, params.get(PLACEHOLDER))
+    params = without_placeholder(params)
+
     def strip(m: dict[str, Any]) -> dict[str, Any]:
         if isinstance(m["content"], list):
             return {**m, "content": [{"type": "image", "sha": p["sha"]} if p["type"] == "image_ref" else p for p in m["content"]]}
@@ -51,13 +57,24 @@ def request_key(messages: list[dict[str, Any]], params: dict[str, Any], model: s
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 
+def sent_messages(cfg: ModelConfig, messages: list[dict[str, Any]], params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The messages a request sends, images still as references: the model's system prompt first, and the
+    images placed as the parameters' image placeholder asks (the form its key hashes)."""
+    return cfg.with_system(place_images(messages, params.get(PLACEHOLDER)))
+
+
+def request_fields(params: dict[str, Any]) -> dict[str, Any]:
+    """The parameters sent as request fields: all but those the key alone carries (the system prompt's
+    hash, the image placeholder)."""
+    return without_placeholder(without_sha(params))
+
+
 def wire_body(cfg: ModelConfig, messages: list[dict[str, Any]], params: dict[str, Any]) -> dict[str, Any]:
-    """The request as the endpoint expects it: the model's system prompt first, images encoded (or as file
-    URLs, for a server the harness started here that reads them itself), the token limit under its field
-    name; the system prompt's hash, a parameter of the key, is not a field."""
+    """The request as the endpoint expects it: `sent_messages`, images encoded (or as file URLs, for a
+    server the harness started here that reads them itself), the token limit under its field name."""
     as_files = cfg.images_as_files and cfg.launches_server
-    body = {"model": cfg.model, "messages": to_wire(cfg.with_system(messages), cfg.max_image_pixels, as_files),
-            **without_sha(params)}
+    body = {"model": cfg.model, "messages": to_wire(sent_messages(cfg, messages, params), cfg.max_image_pixels, as_files),
+            **request_fields(params)}
     if cfg.token_limit_field != "max_tokens" and "max_tokens" in body:
         body[cfg.token_limit_field] = body.pop("max_tokens")
     return body

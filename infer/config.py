@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from data.files import read_yaml
+from infer.image_placeholder import PARAM as PLACEHOLDER_PARAM
 from infer.system_prompt import SHA_PARAM, SystemPrompt, load_system_prompt
 from infer.templates import PROMPTS, TemplateError
 
@@ -62,6 +63,10 @@ class ModelConfig:
     # A server the harness starts on this machine reads images from the data folder (file:// URLs, the
     # server's --allowed-local-media-path {media_dir}) instead of receiving them base64-encoded
     images_as_files: bool = False
+    # A server that reads only a message's first text part (LMDeploy's InternVL): a message with text after an
+    # image is sent as one text part holding this where each image stands, its images after it in order
+    # (infer/image_placeholder.py). Part of the key, as the model sees it. None: parts sent as rendered.
+    image_placeholder: str | None = None
     temperature_floor: float | None = None   # a model that rejects 0 gets this instead (C²RBench: 0.001)
     temperature: float = 0.0
     top_p: float | None = None
@@ -169,6 +174,8 @@ class ModelConfig:
         params = {k: v for k, v in params.items() if k not in self.unsupported_params}
         if self.system is not None:  # keyed and recorded with the parameters, sent as the first message
             params[SHA_PARAM] = self.system.sha
+        if self.image_placeholder is not None:  # keyed and recorded likewise, applied where a request is sent
+            params[PLACEHOLDER_PARAM] = self.image_placeholder
         return params
 
     def with_system(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -250,6 +257,10 @@ def load_model_config(path: str | Path, prompts: Path = PROMPTS) -> ModelConfig:
     for key in ("constrain_judge_replies", "images_as_files"):
         if not isinstance(data.get(key, False), bool):
             raise ConfigError(f"{path}: {key}: expected true or false, got {data[key]!r}")
+    placeholder = data.get("image_placeholder")
+    if placeholder is not None and (not isinstance(placeholder, str) or not placeholder.strip()):
+        raise ConfigError(f"{path}: image_placeholder: expected the text the server takes for an image "
+                          f"(e.g. '<IMAGE_TOKEN>'), got {placeholder!r}")
     if not isinstance(data.get("constrain_judge_replies", False), bool):
         raise ConfigError(f"{path}: constrain_judge_replies: expected true or false, got {data['constrain_judge_replies']!r}")
     system = None

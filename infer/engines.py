@@ -15,12 +15,11 @@ import os
 import time
 from typing import Any, Callable
 
-from infer.calls import Request, raw_line
+from infer.calls import Request, raw_line, request_fields, sent_messages
 from infer.client import split_reasoning
 from infer.config import ConfigError, ModelConfig
 from infer.launch import Node, max_model_len, needs_of, tensor_parallel
 from infer.render import to_wire
-from infer.system_prompt import without_sha
 
 log = logging.getLogger(__name__)
 
@@ -29,9 +28,9 @@ _loaded: dict[str, Any] = {}  # the one engine kept loaded between runs of a swe
 
 def sampling(engine: str, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The run's generation parameters as the engine takes them: (sampling arguments, call arguments).
-    A parameter the engine cannot take is an error, never dropped (the system prompt's hash is no parameter
-    of the engine: the prompt is the conversation's first message)."""
-    params = without_sha(params)
+    A parameter the engine cannot take is an error, never dropped (the system prompt's hash and the image
+    placeholder are no parameters of the engine: they shape the conversation, infer.calls.sent_messages)."""
+    params = request_fields(params)
     template_kwargs = params.pop("chat_template_kwargs", None)
     sample: dict[str, Any] = {}
     if engine == "vllm":  # vllm.SamplingParams
@@ -126,7 +125,7 @@ def send_offline(pending: list[Request], cfg: ModelConfig, params: dict[str, Any
         raise ConfigError(f"{cfg.name}: the offline {cfg.engine} engine takes no per-request fields "
                           "(reply grammars); use the server path")
     sample, call = sampling(cfg.engine, params)
-    rendered = [cfg.with_system(r.messages()) for r in pending]
+    rendered = [sent_messages(cfg, r.messages(), params) for r in pending]
     needs = needs_of(rendered, params.get("max_tokens", cfg.max_tokens), cfg.server.image_tokens if cfg.server else 1280)
     conversations = [to_wire(m, cfg.max_image_pixels) for m in rendered]
     del rendered

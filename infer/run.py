@@ -55,17 +55,18 @@ def plan(records: Records, base: Path, prompter: Prompter, cfg: ModelConfig, par
             continue
         try:
             messages = prompter.messages(rec, base)
+            if has_images(messages) and not cfg.accepts_images:
+                name = prompter.setting.template
+                raise ConfigError(
+                    f"{cfg.path}: model {cfg.name} is text-only (modalities: {cfg.modalities}) but setting "
+                    f"{prompter.setting.name!r} sends images (record {rec['id']}); use {name}+caption or {name}+text")
+            # the resize policy changes what an image request sends, so it is part of the key; keying places
+            # the images for the config's image placeholder, which refuses a text holding it (a RenderError)
+            key = request_key(messages, {**params, "_max_image_pixels": cfg.max_image_pixels} if has_images(messages)
+                              else params, cfg.model)
         except (RenderError, TemplateError) as e:
             failures += [(rec["id"], i, f"{type(e).__name__}: {e}") for i in range(n)]
             continue
-        if has_images(messages) and not cfg.accepts_images:
-            name = prompter.setting.template
-            raise ConfigError(
-                f"{cfg.path}: model {cfg.name} is text-only (modalities: {cfg.modalities}) but setting "
-                f"{prompter.setting.name!r} sends images (record {rec['id']}); use {name}+caption or {name}+text")
-        # the resize policy changes what an image request sends, so it is part of the key
-        key = request_key(messages, {**params, "_max_image_pixels": cfg.max_image_pixels} if has_images(messages)
-                          else params, cfg.model)
         total += n
         finished.confirm(rec["id"], inputs, key)
         render = LaterMessages(prompter, rec, base)  # rendered again when sent
