@@ -48,7 +48,7 @@ def figure(table: pd.DataFrame, path: Path) -> None:
     ax.set_xlim(0, 100)
     ax.set_xlabel("share of items scored by both judges (%)")
     ax.set_ylabel("model")
-    ax.set_title("OMIBench Fig. 16: rule judge vs model judge (GPTScore)")
+    ax.set_title("OMIBench Fig. 16: C.1's rule vs model judge (GPTScore)")
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=2)  # below: bars fill the width
     save_figure(fig, path)
 

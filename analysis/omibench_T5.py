@@ -86,7 +86,7 @@ def build(table_id: str, ctx: Context) -> Table:
              "(the paper lists ACC under each evaluator: ours is set beside each).",
              f"GPTScore evaluators found: {', '.join(sorted(found)) or 'none'}"
              + (f" — not yet judged by {', '.join(missing)} (the experiment's judge models; the demo judges "
-                "with the rule judge only)." if missing else ".")]
+                "with the rule judges only)." if missing else ".")]
     return Table(f"OMIBench Table 5 — stability of GPTScore and accuracy (%) across {exp.n} independent runs "
                  "(mean and standard deviation), per evaluator.", table,
                  vs_paper=paper_side(stats, table_id, exp.judge_models), notes=notes, extra={RULE_GAP: gap},
