@@ -52,7 +52,7 @@ def build(table_id: str, ctx: Context) -> Table:
         "prompt with \\boxed{}.",
         table,
         vs_paper=beside_paper_rules(long_df, table_id, ["setting", "metric", "subject"]),
-        extra={"Paired test single vs multi (McNemar, exact)": tests, "Failures": failures, RULE_GAP: gap},
+        extra={"Paired test single vs multi (McNemar, exact)": pd.concat(tests, ignore_index=True), "Failures": failures, RULE_GAP: gap},
         provenance=Provenance(sources),
         notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model", "setting"]),
                "Each model's two settings are compared on the items both ran; McNemar pairs every "
