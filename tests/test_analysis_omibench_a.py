@@ -11,7 +11,7 @@ from analysis import omibench_T6
 from analysis.omibench_common import RULE_GAP, SIZES, SUBJECTS, micro_total, per_subject
 from analysis.reference import REFERENCE, load_reference
 from analysis.stats import micro_average
-from analysis.table import Context, MissingInputs
+from analysis.table import Context, MissingInputs, write
 from pipeline.experiments import EXPERIMENTS, load_experiment
 from tests.analysis_fixtures import make_run, write_data
 
@@ -291,6 +291,8 @@ def test_T6_composite_vs_multi_image(tmp_path, data):
     assert rows.loc["Δ single − multi", "ACC Biology"] == 50.0 and rows.loc["Δ single − multi", "ACC Total"] == 25.0
     paper = t.vs_paper.set_index(["setting", "metric", "subject"])
     assert paper.loc[("cot_boxed+composite", "ACC", "Total"), "paper"] == 33.71
+    _, md = write("omibench.T6", t, tmp_path / "tables")   # every part of it can be written
+    assert "Paired test single vs multi" in md.read_text(encoding="utf-8")
 
 
 def test_F3a_F3d_spearman_with_external_scores(tmp_path, data, monkeypatch):
