@@ -33,6 +33,7 @@ from data.records import IMAGE_TAG, image_tags
 from infer.prompting import Prompter
 from infer.settings import parse_setting
 from infer.templates import PROMPTS
+from judge.judges import JUDGES, RULES, asks_model
 from judge.run import outcome_sha
 
 log = logging.getLogger(__name__)
@@ -163,9 +164,10 @@ def bits(raw: dict[str, Any], verdicts: dict[str, dict[str, Any]], main: str | N
 
 
 def main_judge(verdicts: dict[str, dict[Any, dict[str, Any]]]) -> str | None:
-    """The first judge other than rules with at least one ok correct/wrong verdict, else rules."""
-    return next((j for j, vs in verdicts.items() if j != "rules" and any(said(v) is not None for v in vs.values())),
-                "rules" if "rules" in verdicts else None)
+    """The first judge that asks a model (the paper's LLM judge) with at least one ok correct/wrong verdict,
+    else the careful rule judge, else another rule judge (a paper's published rule such as omibench_c1)."""
+    return next((j for j, vs in verdicts.items() if asks_model(j) and any(said(v) is not None for v in vs.values())),
+                RULES if RULES in verdicts else next((j for j in verdicts if j in JUDGES and not asks_model(j)), None))
 
 
 def prompts_of(manifest: dict[str, Any], bench: str) -> tuple[Path, list[Path]]:
@@ -192,8 +194,8 @@ def header(bench: str, model: str, setting: str, manifest: dict[str, Any], data:
             + f"<p>data: {e(shown(data)) if data else 'unknown (no raw manifest)'}; "
             f"params: {e(json.dumps(manifest.get('params') or {}, ensure_ascii=False))}</p>"
             f"<p>judges: {e(', '.join(view.judges)) or 'none yet'}. Correct / wrong as judged by <b>"
-            f"{e(view.main or 'no judge')}</b> (the first judge other than rules with a correct/wrong verdict, "
-            "else rules); judges disagree: two judges' ok verdicts differ.</p>"
+            f"{e(view.main or 'no judge')}</b> (the first LLM judge with a correct/wrong verdict, else the rule "
+            "judge rules); judges disagree: two judges' ok verdicts differ.</p>"
             + "".join(f"<p class='warn'>{e(n)}</p>" for n in view.notes))
 
 

@@ -1,5 +1,6 @@
 """OMIBench Figure 16 (Appendix C.3–C.4): rule judge (match accuracy) vs model judge (GPTScore) — the four
-agreement quadrants per model, and a seeded sample of disagreements written out for human review."""
+agreement quadrants per model, and a seeded sample of disagreements written out for human review. The rule is
+the one C.4 analyses, the published rule of C.1 (judge omibench_c1), not the careful rule judge."""
 from __future__ import annotations
 
 import json
@@ -16,7 +17,7 @@ from analysis.table import Context, MissingInputs, Table
 from judge.agreement import compare, disagreements
 
 IDS = ["omibench.F16"]
-RULE, MODEL = METRICS["ACC"], METRICS["GPTScore"]
+RULE, MODEL = METRICS["ACC"], METRICS["GPTScore"]   # omibench_c1 (C.1, as C.3–C.4 use it) and GPTScore
 SAMPLE, SEED = 100, 0   # C.3: 100 disagreements per model, reviewed by two annotators
 QUADRANTS = {"both_correct": "both correct", "both_incorrect": "both incorrect",
              "a_incorrect_b_correct": "model correct, rule incorrect", "a_correct_b_incorrect": "model incorrect, rule correct"}
@@ -47,7 +48,7 @@ def figure(table: pd.DataFrame, path: Path) -> None:
     ax.set_xlim(0, 100)
     ax.set_xlabel("share of items scored by both judges (%)")
     ax.set_ylabel("model")
-    ax.set_title("OMIBench Fig. 16: rule judge vs model judge (GPTScore)")
+    ax.set_title("OMIBench Fig. 16: C.1's rule vs model judge (GPTScore)")
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=2)  # below: bars fill the width
     save_figure(fig, path)
 
@@ -64,8 +65,9 @@ def build(table_id: str, ctx: Context) -> Table:
         a, b = scored(ra), scored(mb)
         c = compare(a, b)
         acc_a, acc_b = accuracy(ra), accuracy(mb)
+        agreement = None if c["agreement"] is None else 100 * c["agreement"]   # %, as the accuracies beside it
         rows.append({"model": model, **{v: c[k] for k, v in QUADRANTS.items()}, "items": c["items"],
-                     "agreement": c["agreement"], "cohen_kappa": c["cohen_kappa"],
+                     "agreement": agreement, "cohen_kappa": c["cohen_kappa"],
                      "rule_acc": acc_a["acc"], "model_acc": acc_b["acc"],
                      "rule_acc_scored": acc_a["acc_scored"], "model_acc_scored": acc_b["acc_scored"],
                      "rule_failures": len(ra) - len(a), "model_judge_failures": len(mb) - len(b)})
@@ -82,11 +84,15 @@ def build(table_id: str, ctx: Context) -> Table:
     path = draw(figure, table[["model", *QUADRANTS.values(), "items"]], path=ctx.figures / f"{table_id}.png")
     shown = pd.DataFrame(review).assign(response=lambda d: d["response"].astype(str).str.slice(0, 160)) if review \
         else pd.DataFrame(columns=["model", "id"])
-    return Table("OMIBench Figure 16 — agreement of the rule judge (match accuracy) and the model judge "
-                 "(GPTScore) per model: counts of the four quadrants over the items both scored.",
+    return Table("OMIBench Figure 16 — agreement of the rule judge (C.1's match accuracy, omibench_c1) and the model "
+                 "judge (GPTScore) per model: counts of the four quadrants over the items both scored, agreement "
+                 "(%) and Cohen's κ.",
                  table, extra={"Disagreement sample for review": shown}, figure=path,
                  provenance=Provenance(list(runs.values()) + ctx.runs(BENCH, [SETTING], MODEL)),
                  notes=[ACC_NOTE + " rule_acc and model_acc are each judge's accuracy over all its verdicts.",
+                        f"Rule = {RULE}, the published rule of Appendix C.1 (C.3 counts \"match score > 0.75 as "
+                        "correct\"; Eq. 6 and our judge take ≥ 0.75). agreement = % of the items both scored on "
+                        "which the two judges agree; cohen_kappa is a coefficient (−1 to 1), not a share.",
                         f"Review sheet: {sheet} — up to {SAMPLE} disagreements per model (seed {SEED}) with "
                         "question, gold and response; fill `category` with the paper's sources (No Effective "
                         "Reasoning, Reasoning Error, Rule Match Error, Others). The paper's annotation counts are "

@@ -11,7 +11,7 @@ import pandas as pd
 
 from analysis.external import external_file
 from analysis.inputs import Run, shown
-from analysis.omibench_common import METRICS, SETTING, metric_verdicts, per_subject
+from analysis.omibench_common import METRICS, SETTING, metric_verdicts, per_subject, rule_gap, rule_gap_notes
 from analysis.plot import bars as draw_bars, corner_note, draw, empty_panel, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import aliases, beside_paper
@@ -38,18 +38,19 @@ def external_scores(path: Path) -> pd.DataFrame:
     return df[["model", "benchmark", "score"]]
 
 
-def scores(ctx: Context) -> tuple[pd.DataFrame, list[str], list[Run], str | None]:
+def scores(ctx: Context) -> tuple[pd.DataFrame, list[str], list[Run], list[str]]:
     """One row per model: OMIBench total per metric (as Table 2) and the external scores; the OMIBench
-    columns, the runs read and the note an example file needs."""
-    ours, sources = [], []
+    columns, the runs read and the notes on the inputs (an example file, answers one rule has not judged)."""
+    ours, sources, frames = [], [], {}
     for metric, df, runs in metric_verdicts(ctx, [SETTING]):
+        frames[metric] = df
         if not df["status"].eq("ok").any():  # a judge that failed on every item ranks nothing
             continue
         total = per_subject(df, metric).query("subject == 'Total'")
         ours.append(total.assign(benchmark=f"OMIBench {metric}")[["model", "benchmark", "acc"]].rename(columns={"acc": "score"}))
         sources += runs
     if not ours:
-        raise MissingInputs(f"no judged omibench {SETTING} runs (rules or omibench_gptscore)")
+        raise MissingInputs(f"no judged omibench {SETTING} runs ({', '.join(METRICS.values())})")
     path, example_note = external_file(EXTERNAL)
     ext = external_scores(path)
     table = pd.concat([*ours, ext]).pivot_table(index="model", columns="benchmark", values="score", aggfunc="first")
@@ -57,8 +58,8 @@ def scores(ctx: Context) -> tuple[pd.DataFrame, list[str], list[Run], str | None
     table = table.dropna(subset=omi, how="all")
     if table.reindex(columns=BENCHMARKS).notna().any(axis=1).sum() == 0:
         raise MissingInputs(f"no model with an OMIBench {SETTING} run has a score in {path}")
-    return (table.reindex(columns=[*omi, *BENCHMARKS]).reset_index().rename_axis(columns=None), omi, sources,
-            example_note)
+    notes = ([example_note] if example_note else []) + rule_gap_notes(rule_gap(frames, ["model"]), ["model"])
+    return table.reindex(columns=[*omi, *BENCHMARKS]).reset_index().rename_axis(columns=None), omi, sources, notes
 
 
 def correlations(table: pd.DataFrame, omi: list[str]) -> pd.DataFrame:
@@ -68,7 +69,7 @@ def correlations(table: pd.DataFrame, omi: list[str]) -> pd.DataFrame:
     for x, y in pairs:
         both = table.dropna(subset=[x, y])
         r = spearman(both[x].tolist(), both[y].tolist())
-        rows.append({"model": ALL, "metric": x.split()[-1] if x.startswith("OMIBench") else "external",
+        rows.append({"model": ALL, "metric": x.removeprefix("OMIBench ") if x.startswith("OMIBench") else "external",
                      "pair": f"{x.split()[0]} vs {y}", "rho": r["rho"], "p": r["p"], "n": r["n"],
                      "models": ", ".join(both["model"])})
     return pd.DataFrame(rows)
@@ -83,7 +84,7 @@ def scatter(table: pd.DataFrame, corr: pd.DataFrame, x: str, path: Path) -> None
         for _, r in both.iterrows():
             ax.annotate(r["model"], (r[bench], r[x]), fontsize=7)
         # the ρ of the metric drawn (ACC and GPTScore each have an "OMIBench vs <bench>" row)
-        mine = corr[(corr["pair"] == f"OMIBench vs {bench}") & (corr["metric"] == x.split()[-1])]
+        mine = corr[(corr["pair"] == f"OMIBench vs {bench}") & (corr["metric"] == x.removeprefix("OMIBench "))]
         rho = mine["rho"].iloc[0] if len(mine) else np.nan
         shown_rho = f"{rho:.3f}" if pd.notna(rho) else f"undefined ({len(both)} model{'s' * (len(both) != 1)})"
         ax.set(xlabel=f"{bench} score (%)", ylabel=f"{x} (%)", title=f"{bench}: Spearman ρ = {shown_rho}")
@@ -111,14 +112,14 @@ def bars(table: pd.DataFrame, x: str, path: Path) -> None:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    table, omi, sources, example_note = scores(ctx)
+    table, omi, sources, input_notes = scores(ctx)
     corr = correlations(table, omi)
-    x = omi[-1]  # GPTScore when judged (the paper's headline: Gemini-3-Pro 75.67 → 50.53), else ACC
+    # GPTScore when judged (the paper's headline: Gemini-3-Pro 75.67 → 50.53), else ACC (C.1's), else the careful
+    x = next(c for c in (f"OMIBench {m}" for m in ("GPTScore", "ACC", "ACC careful")) if c in omi)
     notes = [f"External scores: {shown(EXTERNAL)}. OMIBench = total of Table 2's {SETTING} runs.",
              "The paper's ρ are set beside our GPTScore-based ρ: its example (OlympiadBench 75.67% → OMIBench "
              "50.53%) is Gemini-3-Pro's total GPTScore. The paper does not list its models or their scores."]
-    if example_note:
-        notes.insert(0, example_note)
+    notes = input_notes + notes
     if table_id == "omibench.F3a":
         return Table("OMIBench Fig. 3(a) — Spearman rank correlation across models of OMIBench with "
                      "OlympiadBench and with MMIU, and of OlympiadBench with MMIU.", corr,

@@ -1,5 +1,6 @@
 """OMIBench Fig. 3(b): accuracy by number of images per item (1, 2, 3, 4, 5, ≥6), CoT prompt with
-\\boxed{}; per model and pooled over every model's predictions (Appendix E.2, Eq. 10: the rule match)."""
+\\boxed{}; per model and pooled over every model's predictions (Appendix E.2, Eq. 10: the rule match — ACC by
+C.1's published rule, and by the careful rule beside it)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.omibench_common import BENCH, SETTING
+from analysis.omibench_common import (BENCH, METRICS, RULE_GAP, RULE_METRICS, RULES_NOTE, SETTING, rule_gap,
+                                      rule_gap_notes, with_both_rules)
 from analysis.plot import bars, draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
@@ -34,41 +36,62 @@ def by_images(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def figure(long: pd.DataFrame, bins: list[str], path: Path) -> None:
-    """ACC per bin of `by_images`: the pooled ACC as bars, each model's as a line."""
-    fig, ax = subplots(figsize=(7, 4))
+    """Per bin of `by_images`, one panel per rule: the pooled accuracy as bars, each model's as a line."""
+    metrics = [m for m in RULE_METRICS if m in set(long["metric"])]
+    fig, axes = subplots(1, len(metrics), figsize=(7 * len(metrics), 4), squeeze=False)
     x = np.arange(len(bins))
-    val = long.set_index(["model", "images"])["acc"]
-    # a bin without any item (the release has no one-image item) says so instead of showing no bar
-    bars(ax, x, [val.get((POOLED, b), np.nan) for b in bins], color="lightgray", label=POOLED, missing="no items")
-    for model in sorted(set(long["model"]) - {POOLED}):
-        # unclipped, so a point at 0% shows whole on the axis
-        ax.plot(x, [val.get((model, b), np.nan) for b in bins], marker="o", label=model, clip_on=False)
-    ax.set(xticks=x, xticklabels=bins, xlabel="images per item", ylabel="ACC (%)",
-           title="OMIBench Fig. 3(b): accuracy by number of images", ylim=(0, 100))
-    ax.legend(fontsize=8)
+    for ax, metric in zip(axes[0], metrics):
+        val = long[long["metric"] == metric].set_index(["model", "images"])["acc"]
+        # a bin without any item (the release has no one-image item) says so instead of showing no bar
+        judged = metric in set(long.loc[long["judged"] > 0, "metric"])
+        bars(ax, x, [val.get((POOLED, b), np.nan) for b in bins], color="lightgray", label=POOLED,
+             missing="no items" if judged else f"no {METRICS[metric]} verdicts")
+        for model in sorted(set(long["model"]) - {POOLED}):
+            # unclipped, so a point at 0% shows whole on the axis
+            ax.plot(x, [val.get((model, b), np.nan) for b in bins], marker="o", label=model, clip_on=False)
+        ax.set(xticks=x, xticklabels=bins, xlabel="images per item", ylabel=f"{metric} (%)", title=metric,
+               ylim=(0, 100))
+        ax.legend(fontsize=8)
+    fig.suptitle("OMIBench Fig. 3(b): accuracy by number of images")
     save_figure(fig, path)
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df = ctx.verdicts(BENCH, [SETTING])
-    if "n_images" not in df or df["n_images"].isna().all():
+    frames, runs = {}, []
+    for metric in RULE_METRICS:
+        try:
+            frames[metric] = ctx.verdicts(BENCH, [SETTING], METRICS[metric])
+        except MissingInputs:
+            continue
+        runs += ctx.runs(BENCH, [SETTING], METRICS[metric])
+    if not frames:
+        raise MissingInputs(f"no judged omibench {SETTING} runs ({' or '.join(METRICS[m] for m in RULE_METRICS)})")
+    if any("n_images" not in df or df["n_images"].isna().all() for df in frames.values()):
         raise MissingInputs("the cot_boxed verdict files' manifests name no readable data file, so image counts "
                             "are unknown (rerun the judge, which writes the manifest)")
-    long = by_images(df[df["n_images"].notna()])
+    long = pd.concat([by_images(df[df["n_images"].notna()]).assign(metric=metric) for metric, df in frames.items()],
+                     ignore_index=True)
+    long = with_both_rules(long, ["model", "images"])
+    gap = rule_gap(frames, ["model"])
     bins = [b for b in ["0"] if b in set(long["images"])] + BINS  # the paper's six bins, empty ones too
-    wide = long.pivot_table(index="model", columns="images", values="acc", aggfunc="first")
+    wide = long.pivot_table(index=["metric", "model"], columns="images", values="acc", aggfunc="first", dropna=False)
     wide = wide.reindex(columns=bins).reset_index().rename_axis(columns=None)
-    wide = pd.concat([wide[wide["model"] == POOLED], wide[wide["model"] != POOLED]], ignore_index=True)
-    items = long.drop_duplicates("images").set_index("images")["items"].reindex(bins, fill_value=0)
+    wide["order"] = wide["metric"].map(RULE_METRICS.index) * 2 + (wide["model"] != POOLED)
+    wide = wide.sort_values(["order", "model"]).drop(columns="order").reset_index(drop=True)
+    answered = pd.concat([df[["id", "n_images"]] for df in frames.values()]).drop_duplicates("id").dropna()
+    items = answered["n_images"].map(image_bin).value_counts().rename("items").rename_axis("images")
+    items = items.reindex(bins, fill_value=0)
     return Table(
-        "OMIBench Fig. 3(b) — ACC (%) by number of images per item (1, 2, 3, 4, 5, ≥6); CoT prompt with "
-        "\\boxed{}, rule judge; first row pooled over every model's predictions.",
+        "OMIBench Fig. 3(b) — ACC (%) by number of images per item (1, 2, 3, 4, 5, ≥6), by C.1's rule (ACC) and "
+        "the careful rule (ACC careful); CoT prompt with \\boxed{}; each rule's first row pooled over every "
+        "model's predictions.",
         wide,
         extra={"Items per bin": items.reset_index(),
-               "Per bin with failures": long[["model", "images", "acc", *BESIDE]]},
+               "Per bin with failures": long[["metric", "model", "images", "acc", *BESIDE]], RULE_GAP: gap},
         figure=draw(figure, long, bins, path=ctx.figures / f"{table_id}.png"),
-        provenance=Provenance(ctx.runs(BENCH, [SETTING])),
-        notes=[ACC_NOTE, "Images per item = entries of the item's `images`. The paper states only that single-image "
+        provenance=Provenance(runs),
+        notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model"]),
+               "Images per item = entries of the item's `images`. The paper states only that single-image "
                "accuracy reaches 40% and falls below 15% at ≥6 images (no table), so there is no reference file.",
                "The official release's items have 2–11 images (data/converters/omibench.py), so bin 1 may be "
                "empty here although the paper reports one."]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.omibench_common import SETTING, bar_figure, compare, missing_runs, settings_wide
+from analysis.omibench_common import (RULE_GAP, RULES_NOTE, SETTING, bar_figure, compare, missing_runs, rule_gap_notes,
+                                      settings_wide)
 from analysis.plot import draw
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE
@@ -22,8 +23,8 @@ def multi_image(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    long, tests, sources = compare(ctx, SETTINGS)
-    long_k, tests_k, _ = compare(ctx, SETTINGS, where=multi_image)
+    long, tests, gap, sources = compare(ctx, SETTINGS)
+    long_k, tests_k, gap_k, _ = compare(ctx, SETTINGS, where=multi_image)
     table = pd.concat([settings_wide(long, tests, SETTINGS).assign(items="all"),
                        settings_wide(long_k, tests_k, SETTINGS).assign(items="K > 1")], ignore_index=True)
     table = table[["model", "metric", "items", *[c for c in table if c not in ("model", "metric", "items")]]]
@@ -36,9 +37,10 @@ def build(table_id: str, ctx: Context) -> Table:
         table,
         extra={"Paired tests against all images (McNemar, exact), all items": tests,
                "Paired tests, K > 1 items": tests_k,
-               "Failures": long[["model", "metric", "setting", "acc", *BESIDE]]},
+               "Failures": long[["model", "metric", "setting", "acc", *BESIDE]],
+               RULE_GAP: pd.concat([gap.assign(items="all"), gap_k.assign(items="K > 1")], ignore_index=True)},
         figure=fig, provenance=Provenance(sources),
-        notes=[ACC_NOTE,
+        notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model", "setting"]),
                "The paper reports no numbers: \"the mean accuracy drops by at least 10% in the single-image "
                "setting relative to the multi-image baseline\" (E.3), so there is no reference file.",
                "First image only leaves one-image items unchanged, hence the K > 1 rows. "

@@ -4,7 +4,8 @@ prompt with an exact McNemar test on the items both runs ran (§6.1: "no statist
 differences across prompts")."""
 from __future__ import annotations
 
-from analysis.omibench_common import SETTING, bar_figure, compare, missing_runs, settings_wide
+from analysis.omibench_common import (RULE_GAP, RULES_NOTE, SETTING, bar_figure, compare, missing_runs, rule_gap_notes,
+                                      settings_wide)
 from analysis.plot import draw
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE
@@ -25,14 +26,16 @@ CAPTIONS = {
 
 def build(table_id: str, ctx: Context) -> Table:
     settings = SETTINGS[table_id]
-    long, tests, sources = compare(ctx, settings)
+    long, tests, gap, sources = compare(ctx, settings)
     fig = draw(bar_figure, long, settings, path=ctx.figures / f"{table_id}.png", title=TITLES[table_id])
     failures = long[["model", "metric", "setting", "acc", *BESIDE]]
     return Table(CAPTIONS[table_id], settings_wide(long, tests, settings),
-                 extra={"Paired tests against the default CoT (McNemar, exact)": tests, "Failures": failures},
+                 extra={"Paired tests against the default CoT (McNemar, exact)": tests, "Failures": failures,
+                        RULE_GAP: gap},
                  figure=fig, provenance=Provenance(sources),
-                 notes=[ACC_NOTE, "ACC: rule judge; GPTScore: LLM judge. The paper prints no numbers for this "
-                        "figure, so there is nothing to set beside ours.",
+                 notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model", "setting"]),
+                        "GPTScore: LLM judge. The paper prints no numbers for this figure, so there is nothing to "
+                        "set beside ours.",
                         "Each model's settings are compared on the items all of them ran (`judged` below).",
                         "McNemar pairs each (item, sample) both runs ran, a failure counting as not correct; the "
                         "paper finds no significant difference across prompts (4a) and little change without "

@@ -6,7 +6,8 @@ import re
 
 import pandas as pd
 
-from analysis.omibench_common import BENCH, METRICS, runs_named
+from analysis.omibench_common import (BENCH, METRICS, RULE_GAP, RULES_NOTE, rule_gap, rule_gap_notes, runs_named,
+                                      with_both_rules)
 from analysis.plot import draw, line_figure, not_run_at
 from analysis.provenance import Provenance
 from analysis.scaling import PAPER_BUDGETS, sequential_scaling
@@ -34,22 +35,24 @@ def curve(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    long, sources = [], []
+    long, frames, sources = [], {}, []
     for metric, judge in METRICS.items():
         runs = runs_named(ctx, judge, BUDGET)
         if not runs:
             continue
         settings = sorted({s for _, s in runs}, key=lambda s: int(BUDGET.fullmatch(s).group(1)))
-        long.append(curve(ctx.verdicts(BENCH, settings, judge)).assign(metric=metric))
+        frames[metric] = ctx.verdicts(BENCH, settings, judge)
+        long.append(curve(frames[metric]).assign(metric=metric))
         sources += list(runs.values())
     if not long:
         raise MissingInputs("no judged omibench cot_boxed+max<N> runs (run configs/experiments/omibench_F5a.yaml: "
                             "python -m pipeline.experiments --profile paper --only omibench.F5a, or bash run_all.sh)")
-    df = pd.concat(long, ignore_index=True)
+    df = with_both_rules(pd.concat(long, ignore_index=True), ["model", "budget"])
+    gap = rule_gap(frames, ["model", "setting"])
     cols = ["model", "metric", "budget", "acc", "gain", "monotonic", *BESIDE, "truncated", "missing_budgets"]
     df = df[cols].sort_values(["model", "metric", "budget"]).reset_index(drop=True)
 
-    groups = df.groupby(["model", "metric"])
+    groups = df.dropna(subset=["acc"]).groupby(["model", "metric"])
     curves = [(g["budget"], g["acc"], {"marker": "o", "label": f"{model} ({metric})"}) for (model, metric), g in groups]
     # the paper's budgets and any budget another curve has: written "not run" where a curve has no point
     gaps = not_run_at({f"{model} ({metric})": dict(zip(g["budget"], g["acc"])) for (model, metric), g in groups},
@@ -59,9 +62,10 @@ def build(table_id: str, ctx: Context) -> Table:
                 title="OMIBench Fig. 5(a): sequential scaling")
     return Table(
         "OMIBench Figure 5(a) — sequential scaling: score (%) per maximum new-token budget L_max, all else fixed; "
-        "gain = change from the previous budget. Paper: GPTScore; ACC (rule judge) is shown as well.",
-        df, figure=path, provenance=Provenance(sources),
-        notes=[ACC_NOTE,
+        "gain = change from the previous budget. Paper: GPTScore; ACC (C.1's rule, and the careful rule) is shown "
+        "as well.",
+        df, figure=path, provenance=Provenance(sources), extra={RULE_GAP: gap},
+        notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model", "setting"]),
                "Budgets are the cot_boxed+max<N> runs present (paper: 512 … 16384; the demo runs 32/64/128). "
                "`missing_budgets` lists the paper's budgets not run.",
                "`truncated`: responses stopped by the budget (finish_reason = length), scored as they are.",

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.omibench_common import BENCH, METRICS, SETTING, model_params
+from analysis.omibench_common import (BENCH, METRICS, RULE_GAP, RULES_NOTE, SETTING, beside_paper_rules, model_params,
+                                      rule_gap, rule_gap_notes, with_both_rules)
 from analysis.plot import draw, save_figure, subplots
 from analysis.provenance import Provenance
-from analysis.reference import beside_paper
 from analysis.scaling import saturation_point
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
@@ -68,7 +68,7 @@ def figure(df: pd.DataFrame, sat: pd.DataFrame, path: Path) -> None:
     for ax, (axis, col) in zip(axes, AXES.items()):
         for (family, metric), g in df.groupby(["family", "metric"]):
             g = g.sort_values(col)
-            line, = ax.plot(g[col], g["acc"], marker="o", ls="-" if metric == "GPTScore" else "--",
+            line, = ax.plot(g[col], g["acc"], marker="o", ls={"GPTScore": "-", "ACC": "--"}.get(metric, ":"),
                             label=f"{family} ({metric})")
             s = sat[(sat["family"] == family) & (sat["metric"] == metric) & (sat["axis"] == axis)]
             if len(s) and not math.isnan(s["saturation_b"].iloc[0]):
@@ -83,12 +83,13 @@ def figure(df: pd.DataFrame, sat: pd.DataFrame, path: Path) -> None:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    frames, sources, closed = [], [], set()
+    frames, verdicts, sources, closed = [], {}, [], set()
     for metric, judge in METRICS.items():
         runs = {r.model: r for r in ctx.runs(BENCH, [SETTING], judge)}
         if not runs:
             continue
-        acc = accuracy_table(ctx.verdicts(BENCH, [SETTING], judge), ["model"]).assign(metric=metric)
+        verdicts[metric] = ctx.verdicts(BENCH, [SETTING], judge)
+        acc = accuracy_table(verdicts[metric], ["model"]).assign(metric=metric)
         params = {m: model_params(m, runs.get(m)) for m in acc["model"]}
         acc["params_total_b"] = [params[m][0] for m in acc["model"]]
         acc["params_active_b"] = [params[m][1] for m in acc["model"]]
@@ -101,21 +102,24 @@ def build(table_id: str, ctx: Context) -> Table:
     if df.empty:
         raise MissingInputs(f"no omibench {SETTING} run of a model with a known parameter count (params_total_b)")
     df["family"] = df["model"].map(family_of)
+    df = with_both_rules(df, ["family", "model", "params_total_b", "params_active_b"])
+    gap = rule_gap({m: v[v["model"].isin(set(df["model"]))] for m, v in verdicts.items()}, ["model"])
     df = df[["family", "model", "params_total_b", "params_active_b", "metric", "acc", *BESIDE]] \
         .sort_values(["family", "metric", "params_total_b"]).reset_index(drop=True)
     sat = saturation(df)
 
     path = draw(figure, df, sat, path=ctx.figures / f"{table_id}.png")
-    notes = [ACC_NOTE,
+    notes = [ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model"]),
              "Families are model names without the size token (family_of); the paper's curves are InternVL and "
              "QwenVL from Table 2 (1B–241B), typed in data/reference/omibench.F5b.csv.",
              "Saturation (H.2): the smallest size beyond which every larger model gains < 0.5 absolute points "
              "(per step; `saturation_b_point_rule`: over that size itself). NaN: no saturation within the range.",
-             "Paper: GPTScore; ACC is the rule judge. Parameters from configs/models/paper/<model>.yaml "
+             "Paper: GPTScore (its ACC is typed in too). Parameters from configs/models/paper/<model>.yaml "
              "(params_total_b / params_active_b), else the config recorded in the run's manifest."]
     if closed:
         notes.append(f"Left out (no parameter count): {', '.join(sorted(closed))}.")
     return Table("OMIBench Figure 5(b) — score (%) of each model family against total and activated "
                  "parameters (CoT prompt with \\boxed{}), and where it saturates.", df,
-                 vs_paper=beside_paper(df, table_id, ["metric"]), extra={"Saturation": sat}, figure=path,
+                 vs_paper=beside_paper_rules(df, table_id, ["metric"]), extra={"Saturation": sat, RULE_GAP: gap},
+                 figure=path,
                  notes=notes, provenance=Provenance(sources))

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.inputs import Run, latest
-from analysis.omibench_common import SAMPLING_SETTINGS, run_records, sampling_runs
+from analysis.omibench_common import (RULE_GAP, RULES_NOTE, SAMPLING_SETTINGS, rule_gap_notes, rule_gap_of_runs,
+                                      run_records, sampling_runs, with_both_rules)
 from analysis.plot import draw, line_figure, not_run_at
 from analysis.provenance import Provenance
 from analysis.scaling import PAPER_KS, parallel_scaling
@@ -16,8 +17,9 @@ IDS = ["omibench.F5c"]
 
 
 def scaling_of(run: Run, answers: Run | None) -> pd.DataFrame:
-    """maj@k, avg@k, pass@k (%) of one run. An LLM judge extracts nothing, so its votes are cast on the
-    rule judge's extracted answers of the same samples (the paper's "common post-processing pipeline")."""
+    """maj@k, avg@k, pass@k (%) of one run. Votes are cast on the careful rule judge's extracted answers of the
+    same samples (the paper's "common post-processing pipeline"): an LLM judge extracts nothing, and C.1's
+    reading is the raw final text; the run's own verdicts say whether the winner is correct."""
     ans = latest(answers.path) if answers is not None and answers.path != run.path else None
     df = parallel_scaling(latest(run.path), run_records(run), PAPER_KS, answers=ans)
     for c in ("maj_at_k", "avg_at_k", "pass_at_k", "maj_at_k_scored", "avg_at_k_scored"):
@@ -32,23 +34,25 @@ def build(table_id: str, ctx: Context) -> Table:
                             "configs/experiments/omibench_F5c.yaml "
                             "with n = 16 samples, or bash run_all.sh for the demo's 4)")
     frames, sources, notes = [], [], []
-    rules = runs.get("ACC", {})
+    careful = runs.get("ACC careful", {})
     for metric, by_model in runs.items():
         for model, run in sorted(by_model.items()):
-            if metric != "ACC" and (model not in rules or rules[model].setting != run.setting):
-                notes.append(f"{model}: no rule-judge run of {run.setting} to take vote answers from; "
+            if metric != "ACC careful" and (model not in careful or careful[model].setting != run.setting):
+                notes.append(f"{model}: no careful rule-judge run of {run.setting} to take vote answers from; "
                              f"{metric} skipped")
                 continue
-            df = scaling_of(run, rules.get(model))
+            df = scaling_of(run, careful.get(model))
             frames.append(df.assign(model=model, metric=metric, setting=run.setting))
             sources.append(run)
-    df = pd.concat(frames, ignore_index=True)
+    df = with_both_rules(pd.concat(frames, ignore_index=True), ["model", "setting", "k"])
+    gap = rule_gap_of_runs(sources)
     df = df[["model", "metric", "setting", "k", "maj_at_k", "avg_at_k", "pass_at_k", "maj_at_k_scored",
              "avg_at_k_scored", "items", "scored_items", "short", "abstained", "vote_conflicts", "no_response",
              "judge_error", "missing"]]
     ran = df.dropna(subset=["maj_at_k"])
+    scaled = df[df["items"].notna()]  # a rule's rows kept for a run it has not judged are no k left undrawn
     not_run = [f"{model} {metric}: k = {', '.join(map(str, g.loc[g['maj_at_k'].isna(), 'k']))}"
-               for (model, metric), g in df.groupby(["model", "metric"]) if g["maj_at_k"].isna().any()]
+               for (model, metric), g in scaled.groupby(["model", "metric"]) if g["maj_at_k"].isna().any()]
     if not_run:
         notes.append(f"Not run (k beyond the samples the run drew; NaN rows): {'; '.join(not_run)}.")
 
@@ -59,7 +63,7 @@ def build(table_id: str, ctx: Context) -> Table:
                                        ("pass_at_k", "pass@k", {"ls": ":"}))]
     # k beyond the samples a run drew is written "not run" at its place
     gaps = not_run_at({f"{model} {metric}": dict(zip(np.log2(g["k"]), g["maj_at_k"]))
-                       for (model, metric), g in df.groupby(["model", "metric"])})
+                       for (model, metric), g in scaled.groupby(["model", "metric"])})
     path = draw(line_figure, curves, path=ctx.figures / f"{table_id}.png", legend_size=6,
                 xlabel="log2 k (number of samples)", ylabel="score (%)",
                 title="OMIBench Fig. 5(c): parallel scaling (majority vote)", missing=gaps,
@@ -67,8 +71,9 @@ def build(table_id: str, ctx: Context) -> Table:
     return Table(
         "OMIBench Figure 5(c) — parallel scaling: score (%) of the majority-voted answer over k samples at T = 0.6 "
         "(maj@k, the paper's curve), with the mean per-sample score avg@k and unbiased pass@k (not in the paper).",
-        df, figure=path, provenance=Provenance(sources),
-        notes=notes + [
+        df, figure=path, provenance=Provenance(sources), extra={RULE_GAP: gap},
+        notes=notes + [RULES_NOTE + " The rule comparison is over every sample of the runs.",
+                       *rule_gap_notes(gap, ["model", "setting"]),
             "k reuses the first k samples (sample_idx 0..k−1) of one run (analysis.scaling.parallel_scaling). "
             "A failed sample (no_response, judge_error) is never a vote and is not correct: maj@k, avg@k and "
             "pass@k are over every item and sample run, as the papers count failures; the *_scored columns "

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.omibench_common import BENCH, METRICS, SETTING, runs_named
+from analysis.omibench_common import (BENCH, METRICS, RULE_GAP, RULES_NOTE, SETTING, rule_gap, rule_gap_notes,
+                                      runs_named, with_both_rules)
 from analysis.plot import bars, draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
@@ -29,20 +30,24 @@ def same_items(icl: pd.DataFrame, zero: pd.DataFrame, excluded: set[str]) -> set
     return set.intersection(*sets) - excluded if sets else set()
 
 
-def compare(icl: pd.DataFrame, zero: pd.DataFrame, runs: dict, metric: str) -> pd.DataFrame:
-    """Accuracy per model, shot count and condition on the common items (failures not correct, counted)."""
+def compare(icl: pd.DataFrame, zero: pd.DataFrame, runs: dict, metric: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Accuracy per model, shot count and condition on the common items (failures not correct, counted), and
+    the verdicts it is over."""
     icl = icl.assign(shots=icl["setting"].map(lambda s: int(ICL.fullmatch(s).group(1))))
-    out = []
+    out, used = [], []
     for (model, shots), g in icl.groupby(["model", "shots"]):
         excluded = {str(i) for s in set(g["setting"]) for i in runs[(model, s)].raw_manifest.get("excluded_ids", [])}
         z = zero[zero["model"] == model] if not zero.empty else zero
         items = same_items(g, z, excluded)
         sel = pd.concat([g, z.assign(shots=shots)], ignore_index=True)
         sel = sel[sel["id"].isin(items)]
+        used.append(sel)
         acc = accuracy_table(sel, ["model", "shots", "setting"])
         acc["condition"] = acc["setting"].map(lambda s: CONDITIONS[s if s == ZERO else ICL.fullmatch(s).group(2)])
         out.append(acc.assign(metric=metric, items=len(items), demo_items_excluded=len(excluded)))
-    return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
+    if not out:
+        return pd.DataFrame(), pd.DataFrame()
+    return pd.concat(out, ignore_index=True), pd.concat(used, ignore_index=True)
 
 
 def figure(groups: list[str], conds: pd.DataFrame, path: Path) -> None:
@@ -62,7 +67,7 @@ def figure(groups: list[str], conds: pd.DataFrame, path: Path) -> None:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    long, sources = [], []
+    long, frames, sources = [], {}, []
     for metric, judge in METRICS.items():
         runs = runs_named(ctx, judge, ICL)
         if not runs:
@@ -72,12 +77,15 @@ def build(table_id: str, ctx: Context) -> Table:
             zero = ctx.verdicts(BENCH, [ZERO], judge)
         except MissingInputs:
             zero = pd.DataFrame(columns=icl.columns)
-        long.append(compare(icl, zero, runs, metric))
+        acc, frames[metric] = compare(icl, zero, runs, metric)
+        long.append(acc)
         sources += list(runs.values()) + ctx.runs(BENCH, [ZERO], judge)
     if not long:
         raise MissingInputs("no judged omibench icl+shots<K>+demos-{none,first,all} runs (configs/experiments/"
                             "omibench_F6a.yaml; the demo runs shots1)")
-    df = pd.concat(long, ignore_index=True)
+    df = with_both_rules(pd.concat(long, ignore_index=True),
+                         ["model", "shots", "setting", "condition", "items", "demo_items_excluded"])
+    gap = rule_gap(frames, ["model", "shots", "setting"])
     order = list(CONDITIONS.values())
     table = df.pivot_table(index=["model", "shots", "metric", "items", "demo_items_excluded"], columns="condition",
                            values="acc", aggfunc="first", dropna=False)
@@ -92,8 +100,9 @@ def build(table_id: str, ctx: Context) -> Table:
     return Table(
         "OMIBench Figure 6(a) — score (%) with k demonstrations without images (No-Image), with their first image "
         "(Single-Image) or all images (Multi-Image), and zero-shot CoT, on the same items; demonstration items not scored.",
-        table, extra={"Failures and accuracy over scored items": fails}, figure=path, provenance=Provenance(sources),
-        notes=[ACC_NOTE,
+        table, extra={"Failures and accuracy over scored items": fails, RULE_GAP: gap}, figure=path,
+        provenance=Provenance(sources),
+        notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model", "shots", "setting"]),
                "`items`: items every condition ran, minus the demonstration items (`excluded_ids` of the ICL runs' "
                "raw manifests), which are dropped from the zero-shot baseline too.",
                "Paper: 3 demonstrations (icl+shots3+…); the demo runs 1. The paper prints no numbers for "

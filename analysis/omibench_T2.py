@@ -1,12 +1,13 @@
-"""OMIBench Table 2: ACC (rule judge) and GPTScore (LLM judge) per subject, and the micro-averaged total,
-CoT prompt with \\boxed{}. Rows are ordered by total GPTScore, as in the paper."""
+"""OMIBench Table 2: ACC (the published rule of Appendix C.1, with the careful rule judge beside it) and GPTScore
+(LLM judge) per subject, and the micro-averaged total, CoT prompt with \\boxed{}. Rows are ordered by total
+GPTScore, as in the paper."""
 from __future__ import annotations
 
 import pandas as pd
 
-from analysis.omibench_common import SETTING, metric_verdicts, per_subject, subject_wide
+from analysis.omibench_common import (METRICS, RULE_GAP, RULES_NOTE, SETTING, beside_paper_rules, metric_verdicts,
+                                      per_subject, rule_gap, rule_gap_notes, subject_wide, with_both_rules)
 from analysis.provenance import Provenance
-from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
 
@@ -16,21 +17,23 @@ IDS = ["omibench.T2"]
 def build(table_id: str, ctx: Context) -> Table:
     judged = metric_verdicts(ctx, [SETTING])
     if not judged:
-        raise MissingInputs(f"no judged omibench {SETTING} runs (rules or omibench_gptscore)")
-    long_df = pd.concat([per_subject(df, metric) for metric, df, _ in judged], ignore_index=True)
+        raise MissingInputs(f"no judged omibench {SETTING} runs ({', '.join(METRICS.values())})")
+    long_df = with_both_rules(pd.concat([per_subject(df, metric) for metric, df, _ in judged], ignore_index=True),
+                              ["model", "subject"])
+    gap = rule_gap({metric: df for metric, df, _ in judged}, ["model"])
     wide = subject_wide(long_df, ["model"])
     order = "GPTScore Total" if "GPTScore Total" in wide else "ACC Total"
     wide = wide.sort_values(order, ascending=False).reset_index(drop=True)
     counts = ["acc", *BESIDE, *(["flagged"] if "flagged" in long_df else [])]
     failures = long_df[long_df["subject"] == "Total"][["model", "metric", *counts]]
     return Table(
-        "OMIBench Table 2 — ACC and GPTScore (%) per subject and micro-averaged total; CoT prompt with \\boxed{}. "
-        "Rows are ordered by total GPTScore. Failures (no response, judge errors) count as not correct; they "
-        "and the accuracy over scored items are below.",
+        "OMIBench Table 2 — ACC (C.1's published rule; the careful rule beside it) and GPTScore (%) per subject "
+        "and micro-averaged total; CoT prompt with \\boxed{}. Rows are ordered by total GPTScore. Failures (no "
+        "response, judge errors) count as not correct; they and the accuracy over scored items are below.",
         wide,
-        vs_paper=beside_paper(long_df, table_id, ["metric", "subject"]),
-        extra={"Failures": failures},
-        notes=[ACC_NOTE,
+        vs_paper=beside_paper_rules(long_df, table_id, ["metric", "subject"]),
+        extra={"Failures": failures, RULE_GAP: gap},
+        notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model"]),
                "Total = micro-average of the subject accuracies weighted by the subject's judged items (= correct "
                "over all items, the paper's Eq. 5).",
                "The paper's own Totals are its subject columns weighted by 251/217/430/424 except ACC of "

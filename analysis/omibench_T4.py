@@ -1,7 +1,7 @@
 """OMIBench Table 4 and Fig. 4(c): Qwen3-VL "Thinking" vs "Instruct" at every size configs/experiments/
-omibench_T4.yaml runs (its `pairs`) — ACC and GPTScore per subject and micro-averaged total, CoT prompt with
-\\boxed{}, with each pair's thinking − instruct difference and an exact McNemar test of the pair on the
-items both ran."""
+omibench_T4.yaml runs (its `pairs`) — ACC (C.1's published rule, the careful rule beside it) and GPTScore per
+subject and micro-averaged total, CoT prompt with \\boxed{}, with each pair's thinking − instruct difference and
+an exact McNemar test of the pair on the items both ran."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,10 +11,11 @@ import pandas as pd
 
 from analysis.experiments import pairs_of
 from analysis.inputs import Run
-from analysis.omibench_common import METRICS, SETTING, metric_verdicts, paired_tests, per_subject, subject_wide
+from analysis.omibench_common import (METRICS, RULE_GAP, RULES_NOTE, SETTING, beside_paper_rules, metric_verdicts,
+                                      paired_tests, per_subject, rule_gap, rule_gap_notes, subject_wide,
+                                      with_both_rules)
 from analysis.plot import bars, draw, save_figure, subplots
 from analysis.provenance import Provenance
-from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
 
@@ -28,12 +29,13 @@ def label(pair: Pair) -> str:
     return f"{pair[0]} vs {pair[1]}"
 
 
-def load(ctx: Context, pairs: list[Pair]) -> tuple[pd.DataFrame, pd.DataFrame, list[Run]]:
-    """Per-subject accuracy of the pairs' models, and each pair's paired test, for every judge with runs."""
+def load(ctx: Context, pairs: list[Pair]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, list[Run]]:
+    """Per-subject accuracy of the pairs' models, each pair's paired test, for every judge with runs, and the
+    two rules compared per model."""
     models = {m for pair in pairs for m in pair}
-    long, tests, sources = [], [], []
+    long, tests, frames, sources = [], [], {}, []
     for metric, df, runs in metric_verdicts(ctx, [SETTING]):
-        df = df[df["model"].isin(models)]
+        df = frames[metric] = df[df["model"].isin(models)]
         if df.empty:
             continue
         long.append(per_subject(df, metric))
@@ -46,7 +48,8 @@ def load(ctx: Context, pairs: list[Pair]) -> tuple[pd.DataFrame, pd.DataFrame, l
     if not long:
         raise MissingInputs(f"no judged omibench {SETTING} runs of the Qwen3-VL thinking/instruct pairs: run "
                             f"python -m pipeline.experiments --profile paper --only omibench.T4")
-    return pd.concat(long, ignore_index=True), pd.concat(tests, ignore_index=True), sources
+    long_df = with_both_rules(pd.concat(long, ignore_index=True), ["model", "subject"])
+    return long_df, pd.concat(tests, ignore_index=True), rule_gap(frames, ["model"]), sources
 
 
 def with_delta(wide: pd.DataFrame, pairs: list[Pair]) -> pd.DataFrame:
@@ -84,27 +87,28 @@ def figure(long: pd.DataFrame, pairs: list[Pair], path: Path) -> None:
 
 def build(table_id: str, ctx: Context) -> Table:
     pairs = pairs_of(EXPERIMENT)
-    long, tests, sources = load(ctx, pairs)
+    long, tests, gap, sources = load(ctx, pairs)
     ran = [pair for pair in pairs if set(pair) & set(long["model"])]
     missing = [m for pair in pairs for m in pair if m not in set(long["model"])]
-    notes = [ACC_NOTE, f"Pairs [thinking, instruct]: the `pairs` of configs/experiments/{EXPERIMENT}.yaml "
-                       f"({len(pairs)} sizes)."]
+    notes = [ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model"]),
+             f"Pairs [thinking, instruct]: the `pairs` of configs/experiments/{EXPERIMENT}.yaml ({len(pairs)} sizes)."]
     if missing:
         notes.append(f"No judged {SETTING} run of {', '.join(missing)}.")
     failures = long[long["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
-    extra = {"Paired test thinking vs instruct (McNemar, exact)": tests, "Failures": failures}
+    extra = {"Paired test thinking vs instruct (McNemar, exact)": tests, "Failures": failures, RULE_GAP: gap}
     if table_id == "omibench.T4":
-        return Table("OMIBench Table 4 — \"Thinking\" and \"Instruct\" results (ACC and GPTScore, %) per "
-                     "subject and micro-averaged total, Qwen3-VL at each size; CoT prompt with \\boxed{}.",
+        return Table("OMIBench Table 4 — \"Thinking\" and \"Instruct\" results (ACC by C.1's rule and by the "
+                     "careful rule, GPTScore; %) per subject and micro-averaged total, Qwen3-VL at each size; CoT "
+                     "prompt with \\boxed{}.",
                      with_delta(subject_wide(long, ["model"]), ran),
-                     vs_paper=beside_paper(long, table_id, ["metric", "subject"]),
+                     vs_paper=beside_paper_rules(long, table_id, ["metric", "subject"]),
                      extra=extra, provenance=Provenance(sources), notes=notes)
     total = long[long["subject"] == "Total"]
     table = with_delta(total.pivot_table(index="model", columns="metric", values="acc", aggfunc="first")
                        .reset_index().rename_axis(columns=None), ran)
-    return Table("OMIBench Fig. 4(c) — Qwen3-VL Thinking vs Instruct: total ACC and GPTScore (%) of each "
-                 "size and the difference (the paper: thinking ahead by about 10%).", table,
-                 vs_paper=beside_paper(total, table_id, ["metric", "subject"], ref_id="omibench.T4"),
+    return Table("OMIBench Fig. 4(c) — Qwen3-VL Thinking vs Instruct: total ACC (C.1's rule, and the careful "
+                 "rule) and GPTScore (%) of each size and the difference (the paper: thinking ahead by about 10%).",
+                 table, vs_paper=beside_paper_rules(total, table_id, ["metric", "subject"], ref_id="omibench.T4"),
                  extra=extra, figure=draw(figure, long, ran, path=ctx.figures / f"{table_id}.png"),
                  provenance=Provenance(sources),
                  notes=notes + ["Numbers beside the paper's come from its Table 4 (the figure's source)."])

@@ -67,7 +67,7 @@ def build(table_id: str, ctx: Context) -> Table:
                             f"{sorted(set(zip(ratings['model'], ratings['setting'])))})")
     table = pd.DataFrame(rows).rename(columns={"n": "paired"})
     return Table("OMIBench Table 7 — Spearman correlation between human ratings and each judge's verdicts "
-                 "(GPTScore evaluators; the rule judge for reference).",
+                 "(GPTScore evaluators; the rule judges, C.1's and the careful one, for reference).",
                  table, vs_paper=beside_paper(table, table_id, ["evaluator"], value="rho"),
                  provenance=Provenance(sources),
                  notes=[f"Human ratings: {shown(RATINGS)} (mean over raters per answer). "

@@ -8,21 +8,24 @@ import pandas as pd
 
 from analysis.external import external_file
 from analysis.inputs import read_records, shown
-from analysis.omibench_common import BENCH, EXTERNAL, SETTING, metric_verdicts
+from analysis.omibench_common import (BENCH, EXTERNAL, RULE_GAP, RULES_NOTE, SETTING, beside_paper_rules,
+                                      metric_verdicts, rule_gap, rule_gap_notes)
 from analysis.provenance import Provenance
-from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
-from judge import rules
+from judge import omibench_c1, rules
 
 IDS = ["omibench.T8"]
 ANSWERS = EXTERNAL / "human_answers.csv"
+# A human answer without a grader's verdict is graded by each rule: C.1's (the paper's ACC) and the careful one.
+GRADED = {"ACC": ("correct", omibench_c1.score), "ACC careful": ("correct_careful", rules.score)}
 
 
 def load_answers(path: Path, recs: dict[str, dict]) -> tuple[pd.DataFrame, list[str]]:
-    """Each participant's answer graded: the file's `correct` where given (a grader's verdict), else the
-    rule judge on `response`. A blank answer is wrong: a person who does not answer has no request that
-    could fail. Returns the graded answers and the ids not in the data file."""
+    """Each participant's answer graded: the file's `correct` where given (a grader's verdict), else by each rule
+    on `response` (`correct`: C.1's, `correct_careful`: the careful rule's). A blank answer is wrong: a person
+    who does not answer has no request that could fail. Returns the graded answers and the ids not in the data
+    file."""
     if not path.exists():
         raise MissingInputs(f"no human answers at {shown(path)} (columns participant,group,id,response[,correct]: see "
                             "data/external/omibench/README-human.md and human_answers.EXAMPLE.csv)")
@@ -37,8 +40,9 @@ def load_answers(path: Path, recs: dict[str, dict]) -> tuple[pd.DataFrame, list[
     if bad:
         raise MissingInputs(f"{shown(path)}: correct must be 1/0/true/false or empty, found {bad}")
     df["graded_by"] = ["grader" if g else "rules" for g in given]
-    df["correct"] = [g in ("1", "true") if g else bool(r.strip()) and bool(rules.score(recs[i], r)["correct"])
-                     for g, r, i in zip(given, df["response"], df["id"])]
+    for column, score in GRADED.values():
+        df[column] = [g in ("1", "true") if g else bool(r.strip()) and bool(score(recs[i], r)["correct"])
+                      for g, r, i in zip(given, df["response"], df["id"])]
     return df, unknown
 
 
@@ -57,42 +61,53 @@ def build(table_id: str, ctx: Context) -> Table:
     answers, example_note = external_file(ANSWERS)
     humans, unknown = load_answers(answers, read_records(data.path))
     subset = set(humans["id"])
-    models, sources = [], []
+    models, frames, sources = [], {}, []
     for metric, df, runs in metric_verdicts(ctx, [SETTING]):
-        acc = accuracy_table(df[df["id"].isin(subset)], ["model"]).assign(metric=metric)
-        acc["coverage"] = [f"{len(set(g['id']))}/{len(subset)}" for _, g in df[df["id"].isin(subset)].groupby("model")]
+        df = df[df["id"].isin(subset)]
+        acc = accuracy_table(df, ["model"]).assign(metric=metric)
+        acc["coverage"] = [f"{len(set(g['id']))}/{len(subset)}" for _, g in df.groupby("model")]
         models.append(acc)
+        frames[metric] = df
         sources += runs
     if not models:
         raise MissingInputs(f"no judged omibench {SETTING} runs to compare the humans with")
     models = pd.concat(models, ignore_index=True)
-    acc = models[models["metric"] == "ACC"]
+    # the best model by the paper's ACC (C.1's rule), else by the careful rule where no run has C.1 verdicts
+    by = next((m for m in GRADED if models.loc[models["metric"] == m, "acc"].notna().any()), None)
+    acc = models[models["metric"] == by]
     full = acc[acc["coverage"] == f"{len(subset)}/{len(subset)}"]
     pool = full if len(full) else acc
     if pool.empty:
         raise MissingInputs(f"no judged item of the omibench {SETTING} runs is among the {len(subset)} human-answered items")
     best_row = pool.sort_values(["acc", "model"], ascending=[False, True]).iloc[0]
-    table = gap_table(humans, float(best_row["acc"])).assign(metric="ACC")
     best = models[models["model"] == best_row["model"]].rename(columns={"model": "participant", "judged": "items"})
-    best = best.assign(group="best model", gap_to_best_model=best["acc"] - best_row["acc"])
-    best.loc[best["metric"] != "ACC", "gap_to_best_model"] = float("nan")
+    best_acc = best.set_index("metric")["acc"]
+    table = pd.concat([gap_table(humans.assign(correct=humans[column]), float(best_acc.get(metric, float("nan"))))
+                       .assign(metric=metric) for metric, (column, _) in GRADED.items()], ignore_index=True)
+    best = best.assign(group="best model", gap_to_best_model=best["acc"] - best["metric"].map(best_acc))
+    best.loc[~best["metric"].isin(list(GRADED)), "gap_to_best_model"] = float("nan")
     table = pd.concat([table, best], ignore_index=True)
     table = table[["group", "participant", "metric", "acc", "items", "coverage", "gap_to_best_model"]]
     table["items"] = table["items"].astype("Int64")  # group means have no item count of their own
     long = table.rename(columns={"participant": "model"})
+    humans_graded = {metric: humans.assign(model=humans["participant"], sample_idx=0, status="ok",
+                                           correct=humans[column]) for metric, (column, _) in GRADED.items()}
+    gap = rule_gap({m: pd.concat([frames[m], humans_graded[m]], ignore_index=True) if m in frames else humans_graded[m]
+                    for m in GRADED}, ["model"])
     notes = ([example_note] if example_note else []) + [
-             ACC_NOTE,
+             ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model"]),
              f"Subset: the {len(subset)} items in {shown(ANSWERS)}; human answers graded by the file's "
-             f"`correct` ({int((humans['graded_by'] == 'grader').sum())}) or the rule judge "
-             f"({int((humans['graded_by'] == 'rules').sum())}).",
-             f"Best model: highest rule-judge ACC on the subset ({best_row['model']})"
+             f"`correct` ({int((humans['graded_by'] == 'grader').sum())}) or by each rule "
+             f"({int((humans['graded_by'] == 'rules').sum())}: ACC by C.1's, ACC careful by the careful rule).",
+             f"Best model: highest {by} on the subset ({best_row['model']})"
              + ("" if len(full) else " — no model answered every item of the subset: compare with care") + "; "
-             "gap = human minus best model (points). A model's failures count as not correct, as a human's "
-             "blank answer does; they and its accuracy over scored items are under 'Every model on the subset'."]
+             "gap = human minus best model (points), by the same rule. A model's failures count as not correct, as "
+             "a human's blank answer does; they and its accuracy over scored items are under 'Every model on the "
+             "subset'."]
     if unknown:
         notes.append(f"{len(unknown)} id(s) not in the data file left out, e.g. {unknown[0]!r}.")
     return Table("OMIBench Table 8 — accuracy (%) of human experts / non-experts and the strongest model "
                  "on the same subset of OMIBench, with the gap to that model.", table,
-                 vs_paper=beside_paper(long, table_id, ["metric"]),
-                 extra={"Every model on the subset": models}, notes=notes,
+                 vs_paper=beside_paper_rules(long, table_id, ["metric"]),
+                 extra={"Every model on the subset": models, RULE_GAP: gap}, notes=notes,
                  provenance=Provenance(sources, data=data))

@@ -1,5 +1,6 @@
 """OMIBench Table 9: supervised fine-tuning on multi-image instruction data — each base model against its
-checkpoints fine-tuned on CMMCoT and MMDU (ACC and Score per subject and total, CoT prompt with \\boxed{})."""
+checkpoints fine-tuned on CMMCoT and MMDU (ACC — C.1's published rule, the careful rule beside it — and Score per
+subject and total, CoT prompt with \\boxed{})."""
 from __future__ import annotations
 
 import re
@@ -7,9 +8,10 @@ import re
 import pandas as pd
 
 from analysis.experiments import experiment
-from analysis.omibench_common import SETTING, metric_verdicts, pooled_per_subject, subject_wide_present
+from analysis.omibench_common import (RULE_GAP, RULES_NOTE, SETTING, beside_paper_rules, metric_verdicts,
+                                      pooled_per_subject, rule_gap, rule_gap_notes, subject_wide_present,
+                                      with_both_rules)
 from analysis.provenance import Provenance
-from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
 
@@ -32,24 +34,27 @@ def deltas(long: pd.DataFrame) -> pd.DataFrame:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    long, sources = [], []
+    long, frames, sources = [], {}, []
     for metric, df, runs in metric_verdicts(ctx, [SETTING]):
         sft = {m for m in df["model"].unique() if SFT.fullmatch(m)}
         keep = sft | {backbone(m)[0] for m in sft}
         if sft:
-            long.append(pooled_per_subject(df[df["model"].isin(keep)], ["model"]).assign(metric=metric))
+            frames[metric] = df[df["model"].isin(keep)]
+            long.append(pooled_per_subject(frames[metric], ["model"]).assign(metric=metric))
             sources += [r for r in runs if r.model in keep]
     if not long:
         raise MissingInputs(f"no judged omibench {SETTING} run of a fine-tuned checkpoint (<base>-sft-<data>, e.g. "
                             "qwen3-vl-8b-instruct-sft-cmmcot: configs/experiments/omibench_T9.yaml, paper profile)")
-    long = pd.concat(long, ignore_index=True)
+    long = with_both_rules(pd.concat(long, ignore_index=True), ["model", "subject"])
+    gap = rule_gap(frames, ["model"])
     long[["backbone", "variant"]] = [backbone(m) for m in long["model"]]
     table = subject_wide_present(long, ["backbone", "variant", "model"])
     table["order"] = table["variant"] != "base"
     table = table.sort_values(["backbone", "order", "variant"]).drop(columns="order").reset_index(drop=True)
     missing = sorted({b for b, _ in map(backbone, long["model"])} - set(long.loc[long["variant"] == "base", "model"]))
     fails = long[long["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
-    notes = [ACC_NOTE, "Score = GPTScore (LLM judge), ACC = rule judge; Total is over all items (micro-average).",
+    notes = [ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model"]),
+             "Score = GPTScore (LLM judge); Total is over all items (micro-average).",
              "Paper: InternVL3.5-8B and Qwen3-VL-8B-Instruct, each + CMMCoT and + MMDU, all six run by "
              "configs/experiments/omibench_T9.yaml; a fine-tuned checkpoint is served under its config's name "
              "(configs/models/paper/<base>-sft-<data>.yaml)."]
@@ -59,7 +64,7 @@ def build(table_id: str, ctx: Context) -> Table:
     if missing:
         notes.append(f"No {SETTING} run of base model(s) {', '.join(missing)}: their Δ is missing.")
     return Table("OMIBench Table 9 — SFT results with different multi-image instruction-tuning datasets: "
-                 "ACC and Score (%) per subject; Δ vs the base model below.", table,
-                 vs_paper=beside_paper(long, table_id, ["metric", "subject"]),
-                 extra={"Δ vs base": deltas(long), "Failures": fails},
+                 "ACC (C.1's rule and the careful rule) and Score (%) per subject; Δ vs the base model below.", table,
+                 vs_paper=beside_paper_rules(long, table_id, ["metric", "subject"]),
+                 extra={"Δ vs base": deltas(long), "Failures": fails, RULE_GAP: gap},
                  notes=notes, provenance=Provenance(sources))

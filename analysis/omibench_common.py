@@ -1,7 +1,8 @@
 """What the OMIBench tables share: the paper's subjects, metrics and setting; the runs and verdicts they
 read (records of a run, runs by the setting they stand for, verdicts per evaluator model, the sampling
-runs, parameter counts); accuracy per subject with its micro-averaged total and the wide layouts; and
-the comparison of settings against a baseline with paired tests and its figure.
+runs, parameter counts); the published rule's ACC beside the careful rule's, with the answers on which they
+differ; accuracy per subject with its micro-averaged total and the wide layouts; and the comparison of
+settings against a baseline with paired tests and its figure.
 
 Not a table itself (no IDS): analysis.run registers only modules that define IDS.
 """
@@ -9,15 +10,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 import numpy as np
 import pandas as pd
 
 from analysis.experiments import models_of
-from analysis.inputs import Run, data_file, find_runs, latest, read_records, stand_in
+from analysis.inputs import Run, data_file, find_runs, latest, load_run, read_records, stand_in
 from analysis.plot import NOT_RUN, bars, empty_panel, save_figure, subplots
-from analysis.stats import accuracy_table, counted_correct, mcnemar, micro_average
+from analysis.reference import beside_paper
+from analysis.stats import accuracy_table, counted_correct, mcnemar, micro_average, rule_disagreement
 from analysis.table import ROOT, Context, MissingInputs
 from data.files import read_yaml
 
@@ -25,7 +27,18 @@ BENCH = "omibench"
 SETTING = "cot_boxed"     # CoT prompt with \boxed{}: Table 2's runs, and the baseline of every comparison
 SUBJECTS = ["Biology", "Chemistry", "Mathematics", "Physics"]  # the paper's column order (Table 2)
 SIZES = {"Biology": 251, "Chemistry": 217, "Mathematics": 430, "Physics": 424}  # Figure 2
-METRICS = {"ACC": "rules", "GPTScore": "omibench_gptscore"}      # the paper's ACC and (GPT)Score
+PUBLISHED, CAREFUL = "omibench_c1", "rules"
+# The paper's ACC is its published rule (Appendix C.1), so "ACC" is that judge's and the number set beside the
+# paper's; the careful rule judge's accuracy stands beside it, and RULE_GAP counts where the two differ.
+METRICS = {"ACC": PUBLISHED, "ACC careful": CAREFUL, "GPTScore": "omibench_gptscore"}
+RULE_METRICS = ("ACC", "ACC careful")
+RULE_GAP = "ACC: published rule (C.1) vs careful rule, on the same answers"
+RULES_NOTE = ("ACC is OMIBench's published rule (Appendix C.1: LCS ratio ≥ 0.75, numbers within 1e-4; judge "
+              "omibench_c1), the quantity of the paper's ACC, so it is the one set beside the paper's; ACC careful "
+              "is the careful rule judge (rules), which rejects what C.1 accepts by mistake (\"impossible\" for "
+              "\"possible\"). Under '" + RULE_GAP + "': acc_c1 and acc_careful, the answers only one of them "
+              "accepts (only_c1_correct, only_careful_correct) and the answers one of them has not judged "
+              "(c1_missing, careful_missing).")
 EXTERNAL = ROOT / "data" / "external" / "omibench"
 LABELS = {"cot_boxed": "Default CoT", "least_to_most": "Least-to-Most", "plan_and_solve": "Plan-and-Solve",
           "vot": "VoT", "no_think": "No-Think", "cot_boxed+first": "First image only",
@@ -74,6 +87,72 @@ def metric_verdicts(ctx: Context, settings: list[str]) -> list[tuple[str, pd.Dat
             out.append((metric, ctx.verdicts(BENCH, settings, judge), ctx.runs(BENCH, settings, judge)))
         except MissingInputs:
             continue
+    return out
+
+
+# --- the published rule beside the careful one --------------------------------------------------------------
+
+def rule_gap(frames: Mapping[str, pd.DataFrame], by: list[str]) -> pd.DataFrame:
+    """The verdict frames of ACC (published rule) and ACC careful compared answer by answer, per group
+    (analysis.stats.rule_disagreement): both accuracies, the disagreements each way, the answers one lacks."""
+    published, careful = (f if f is not None and set(by) <= set(f.columns) else None  # no columns: nothing judged
+                          for f in (frames.get("ACC"), frames.get("ACC careful")))
+    if published is None and careful is None:
+        return rule_disagreement(pd.DataFrame(columns=by), pd.DataFrame(columns=by), by, ("c1", "careful"))
+    empty = (careful if published is None else published).iloc[0:0]
+    return rule_disagreement(empty if published is None else published, empty if careful is None else careful,
+                             by, ("c1", "careful"))
+
+
+def rule_gap_notes(gap: pd.DataFrame, by: list[str]) -> list[str]:
+    """The notes a table needs when one rule has not judged some answers: which groups and how many."""
+    notes = []
+    for column, judge, metric in (("c1_missing", PUBLISHED, "ACC"), ("careful_missing", CAREFUL, "ACC careful")):
+        lacking = gap[gap[column] > 0]
+        if len(lacking):
+            groups = "; ".join(f"{' / '.join(str(r[c]) for c in by)}: {r[column]}" for _, r in lacking.iterrows())
+            notes.append(f"Answers with no {judge} verdict ({metric} is missing there, or over fewer answers): "
+                         f"{groups}. Judge them with python -m judge.run … --judge {judge} (or rerun the "
+                         "experiment).")
+    return notes
+
+
+def with_both_rules(long: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """`long` (one row per metric and `keys`) with a row of each rule metric wherever either has one: a run
+    that one rule has not judged keeps its row, acc empty and judged 0, so no column or model goes missing."""
+    rules = long[long["metric"].isin(RULE_METRICS)]
+    if rules.empty:
+        return long
+    present, added = rules[keys].drop_duplicates(), []
+    counts = [c for c in ("judged", "scored", "no_response", "judge_error", "flagged") if c in long]
+    for metric in RULE_METRICS:
+        have = long.loc[long["metric"] == metric, keys].drop_duplicates()
+        lacking = present.merge(have, on=keys, how="left", indicator=True)
+        lacking = lacking[lacking["_merge"] == "left_only"].drop(columns="_merge")
+        if len(lacking):
+            added.append(lacking.assign(metric=metric, **{c: 0 for c in counts}))
+    if not added:
+        return long
+    return pd.concat([long, *added], ignore_index=True)
+
+
+def rule_gap_of_runs(runs: list[Run]) -> pd.DataFrame:
+    """`rule_gap` over whole runs (every current verdict of each ACC and ACC careful run given), per model and
+    the run's setting."""
+    unique = {r.path: r for r in runs}.values()
+    frames = {m: [load_run(r) for r in unique if r.judge == METRICS[m]] for m in RULE_METRICS}
+    return rule_gap({m: pd.concat(f, ignore_index=True) for m, f in frames.items() if f}, ["model", "setting"])
+
+
+def beside_paper_rules(long: pd.DataFrame, table_id: str, keys: list[str], **kw) -> pd.DataFrame:
+    """analysis.reference.beside_paper (the paper's ACC beside ours by its own rule, C.1), with the careful
+    rule's value on the same answers in `ours_careful` of each ACC row: a gap the careful rule closes or
+    widens is the matcher's, not the model's."""
+    out = beside_paper(long, table_id, keys, **kw)
+    other = ["model", *(k for k in keys if k != "metric")]
+    careful = long.loc[long["metric"] == "ACC careful", [*other, kw.get("value", "acc")]].drop_duplicates(other)
+    out = out.merge(careful.rename(columns={kw.get("value", "acc"): "ours_careful"}), on=other, how="left")
+    out["ours_careful"] = out["ours_careful"].where(out["metric"] == "ACC")
     return out
 
 
@@ -167,7 +246,7 @@ def subject_wide_present(long: pd.DataFrame, index: list[str]) -> pd.DataFrame:
     t = t.unstack(["metric", "subject"])
     order = [s for s in [*SUBJECTS, "Total"] if s in set(long["subject"])]
     order += sorted(set(long["subject"]) - set(order))
-    cols = [(m, s) for s in order for m in ("ACC", "GPTScore") if (m, s) in t.columns]
+    cols = [(m, s) for s in order for m in METRICS if (m, s) in t.columns]
     t = t[cols]
     t.columns = [f"{m} {s}" for m, s in cols]
     return t.reset_index()
@@ -202,19 +281,21 @@ def common_items(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def compare(ctx: Context, settings: list[str], where: Callable[[pd.DataFrame], pd.DataFrame] | None = None
-            ) -> tuple[pd.DataFrame, pd.DataFrame, list[Run]]:
-    """Accuracy per (metric, model, setting) on the model's common items, and the paired tests against
-    SETTING, for every judge that has runs; `where` selects rows first (e.g. multi-image items only)."""
-    long, tests, sources = [], [], []
+            ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, list[Run]]:
+    """Accuracy per (metric, model, setting) on the model's common items, the paired tests against SETTING,
+    for every judge that has runs, and the two rules compared per (model, setting) (`rule_gap`); `where`
+    selects rows first (e.g. multi-image items only)."""
+    long, tests, frames, sources = [], [], {}, []
     for metric, df, runs in metric_verdicts(ctx, settings):
-        df = common_items(where(df) if where is not None else df)
+        df = frames[metric] = common_items(where(df) if where is not None else df)
         long.append(accuracy_table(df, ["model", "setting"]).assign(metric=metric))
         tests.append(paired_tests(df, SETTING).assign(metric=metric))
         sources += runs
     if not long:
-        raise MissingInputs(f"no judged omibench runs of {settings} (rules or omibench_gptscore); "
+        raise MissingInputs(f"no judged omibench runs of {settings} ({', '.join(METRICS.values())}); "
                             f"run their experiment config (configs/experiments/omibench_*.yaml)")
-    return pd.concat(long, ignore_index=True), pd.concat(tests, ignore_index=True), sources
+    long_df = with_both_rules(pd.concat(long, ignore_index=True), ["model", "setting"])
+    return long_df, pd.concat(tests, ignore_index=True), rule_gap(frames, ["model", "setting"]), sources
 
 
 def settings_wide(long: pd.DataFrame, tests: pd.DataFrame, settings: list[str]) -> pd.DataFrame:
@@ -235,7 +316,8 @@ def missing_runs(long: pd.DataFrame, settings: list[str]) -> list[str]:
     """The empty cells' reasons: a setting a model did not run, or a run one metric's judge did not judge."""
     have = set(zip(long["model"], long["setting"]))
     models, metrics = sorted(set(long["model"])), list(dict.fromkeys(long["metric"]))
-    judged = set(zip(long["model"], long["setting"], long["metric"]))
+    done = long[long["judged"] > 0]  # a rule's row kept for a run it has not judged (with_both_rules) is empty
+    judged = set(zip(done["model"], done["setting"], done["metric"]))
     return ([f"{m}: no {s} run" for m in models for s in settings if (m, s) not in have]
             + [f"{m}: {s} not judged for {k}" for m in models for s in settings for k in metrics
                if (m, s) in have and (m, s, k) not in judged])

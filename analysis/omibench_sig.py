@@ -12,8 +12,8 @@ import pandas as pd
 
 from analysis.experiments import experiment, models_of, pairs_of
 from analysis.inputs import Run, latest
-from analysis.omibench_common import (BENCH, METRICS, SAMPLING, SETTING, run_records, runs_named,
-                                      sampling_runs)
+from analysis.omibench_common import (BENCH, METRICS, RULE_GAP, RULES_NOTE, SAMPLING, SETTING, rule_gap_notes,
+                                      rule_gap_of_runs, run_records, runs_named, sampling_runs)
 from analysis.provenance import Provenance
 from analysis.scaling import PAPER_KS, failed_sample, maj_at_k
 from analysis.stats import counted_correct, mcnemar, paired_permutation
@@ -87,8 +87,8 @@ def samples_vs_one(ctx: Context, metric: str, judge: str) -> tuple[list[dict], l
     rows, sources = [], []
     by_metric = sampling_runs(ctx)
     for model, run in sorted(by_metric.get(metric, {}).items()):
-        answers = by_metric.get("ACC", {}).get(model)  # an LLM judge's votes are cast on the rule judge's answers
-        if metric != "ACC" and (answers is None or answers.setting != run.setting):
+        answers = by_metric.get("ACC careful", {}).get(model)  # votes are cast on the careful rule's answers
+        if metric != "ACC careful" and (answers is None or answers.setting != run.setting):
             continue
         hi, lo, k = majority(run, answers)
         if k > 1:  # a single sample per item: nothing to vote
@@ -126,10 +126,13 @@ def build(table_id: str, ctx: Context) -> Table:
         raise MissingInputs("no runs for any paired comparison: python -m pipeline.experiments --profile paper --only "
                             "omibench.sig omibench.F5c omibench.F6a (the thinking/instruct pair, the sampling run, "
                             "the icl+shots<K>+demos-none run with its cot_boxed baseline)")
+    gap = rule_gap_of_runs(sources)
     return Table("OMIBench paired significance — A vs B on the same answers: accuracy (%), discordant pairs, "
                  "exact McNemar p, and paired permutation test (mean per-item difference, points) p.",
-                 pd.DataFrame(rows), provenance=Provenance(sources),
-                 notes=["McNemar pairs the i-th sample of A with the i-th of B for each item (repeats as pairs); the "
+                 pd.DataFrame(rows), provenance=Provenance(sources), extra={RULE_GAP: gap},
+                 notes=[RULES_NOTE + " The rule comparison is over every answer of the runs the tests read.",
+                        *rule_gap_notes(gap, ["model", "setting"]),
+                        "McNemar pairs the i-th sample of A with the i-th of B for each item (repeats as pairs); the "
                         "permutation test averages each item's repeats first (10,000 sign flips, seed 0).",
                         "Every answer both sides ran is paired, a failed request or judge error counting as not "
                         "correct (and never as a vote), so acc_a and acc_b are the paper-comparable accuracies "

@@ -68,9 +68,10 @@ def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 def mean_of_repeats(df: pd.DataFrame, by: list[str], run: list[str]) -> pd.DataFrame:
     """Per group: each repeat's accuracy over all the group's items, averaged over the run's repeats (Think360:
     "the mean of three repeats"), in %: correct / (items × repeats), where items are the group's distinct ids
-    and repeats the distinct sample_idx of its run (`run` ⊆ `by`, e.g. model and setting). An item a repeat
-    never judged (an incomplete repeat) counts as not correct there and is counted in `missing`. With every
-    repeat complete this is accuracy_table's acc."""
+    and repeats the distinct sample_idx of its run (`run` ⊆ `by`, e.g. model and setting; a group pooling
+    several settings counts an item once per setting). An item a repeat never judged (an incomplete repeat)
+    counts as not correct there and is counted in `missing`. With every repeat complete this is
+    accuracy_table's acc."""
     if not set(run) <= set(by):
         raise ValueError(f"the run {run} must be among the groups {by}")
     if df.empty:
@@ -85,6 +86,38 @@ def mean_of_repeats(df: pd.DataFrame, by: list[str], run: list[str]) -> pd.DataF
     expected = out["items"] * out["repeats"]
     return out.assign(acc=100 * out["right"] / expected, missing=(expected - out["judged"]).astype(int))[
         [*by, "acc", "repeats", "missing"]]
+
+
+ANSWER_KEY = ("model", "setting", "id", "sample_idx", "outcome")  # what makes one answer, as far as a frame says
+
+
+def rule_disagreement(a: pd.DataFrame, b: pd.DataFrame, by: list[str], names: tuple[str, str]) -> pd.DataFrame:
+    """Two rule judges' verdicts of the same answers (a paper's published rule and the careful one), per group.
+
+    For names (x, y): `acc_x`, `acc_y` (%, each over its own verdicts, a failure not correct, as `acc`);
+    over the answers both judged, `both_judged`, `only_x_correct` and `only_y_correct` (the verdicts on
+    which they disagree, in each direction); `x_missing`: answers y judged and x did not, `y_missing` the
+    reverse. An answer is the same in both when every field of ANSWER_KEY the two frames carry agrees (a
+    verdict of an earlier raw outcome is another answer)."""
+    x, y = names
+    key = list(dict.fromkeys([*by, *(c for c in ANSWER_KEY if c in a.columns and c in b.columns)]))
+    cols = [*by, f"acc_{x}", f"acc_{y}", "both_judged", f"only_{x}_correct", f"only_{y}_correct",
+            f"{x}_missing", f"{y}_missing"]
+    if a.empty and b.empty:
+        return pd.DataFrame(columns=cols)
+    left = a[key].assign(_a=counted_correct(a) if len(a) else pd.Series(dtype=bool))
+    right = b[key].assign(_b=counted_correct(b) if len(b) else pd.Series(dtype=bool))
+    m = left.merge(right, on=key, how="outer", indicator=True)
+    both, ra, rb = m["_merge"].eq("both"), m["_a"].eq(True), m["_b"].eq(True)  # a missing verdict is not correct
+    rows = m[by].assign(has_a=m["_a"].notna(), has_b=m["_b"].notna(), ra=ra, rb=rb, both=both,
+                        only_a=both & ra & ~rb, only_b=both & rb & ~ra,
+                        a_missing=m["_merge"].eq("right_only"), b_missing=m["_merge"].eq("left_only"))
+    s = rows.groupby(by, dropna=False).sum()
+    out = pd.DataFrame({f"acc_{x}": (100 * s["ra"] / s["has_a"]).where(s["has_a"] > 0),
+                        f"acc_{y}": (100 * s["rb"] / s["has_b"]).where(s["has_b"] > 0),
+                        "both_judged": s["both"], f"only_{x}_correct": s["only_a"], f"only_{y}_correct": s["only_b"],
+                        f"{x}_missing": s["a_missing"], f"{y}_missing": s["b_missing"]}).reset_index()
+    return out[cols].astype({c: int for c in cols[len(by) + 2:]})
 
 
 def repeat_mean_std(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:

@@ -11,7 +11,7 @@ import pandas as pd
 
 from analysis.inputs import ROOT, DataFile, MissingInputs, Run, chosen_runs, data_file, load
 from analysis.provenance import JudgeChoice, Provenance
-from judge.judges import DEFAULT_JUDGES, RULES
+from judge.judges import DEFAULT_JUDGES, RULES, asks_model
 
 EMPTY_CELL = "—"  # NaN: a setting not run, or a quantity undefined for the row (the table's notes say which)
 
@@ -41,7 +41,7 @@ class Context:
         judge. One judge per model,
         since a table compares a model's settings with one another; a model with no rule-judge verdicts keeps
         the LLM judge's (its failures are counted). `how`: how to make the runs, for the MissingInputs message."""
-        llm = next(j for j in DEFAULT_JUDGES[bench] if j != RULES)
+        llm = next(j for j in DEFAULT_JUDGES[bench] if asks_model(j))
         frames = {j: load(self.results, bench, settings, j) for j in (llm, RULES)}
         # (model, setting) pairs each judge has verdicts of, and those the LLM judge scored one of
         ran = {j: set(f[["model", "setting"]].drop_duplicates().itertuples(index=False, name=None))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("openai", "aiohttp", "pandas", "numpy", "pillow", "math-verify",
+PACKAGES = ("openai", "aiohttp", "pandas", "numpy", "pillow", "math-verify", "rapidfuzz",
             "llama-cpp-python", "vllm", "lmdeploy")
 
 

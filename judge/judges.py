@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Union
 
-from judge import grammars, parse, ratings, rules, taxonomy, tot
+from judge import grammars, omibench_c1, parse, ratings, rules, taxonomy, tot
 from judge.reviewer import NO_TRACE, HintReview, ReasoningReview
 
 
@@ -71,14 +71,16 @@ def failed(reply: Reply, **fields: Any) -> Verdict:
 
 @dataclass(frozen=True)
 class RuleJudge:
-    """Each benchmark's rule judge (judge/rules.py)."""
+    """A judge that asks no model: each benchmark's careful rule judge (judge/rules.py), or a paper's
+    published rule (judge/omibench_c1.py). `score(record, response)` gives the verdict fields."""
 
     name: str = "rules"
     version: str = "rules-2"  # bump when rule scoring changes meaning, so earlier verdicts are redone
+    score: Callable[[dict[str, Any], str | None], Verdict] = rules.score
     prompts: tuple[str, ...] = ()
 
     def steps(self, item: Item) -> Steps:
-        return rules.score(item.rec, item.response)
+        return self.score(item.rec, item.response)
 
 
 @dataclass(frozen=True)
@@ -189,9 +191,11 @@ def _tree_error(text: str) -> str:
 
 
 RULES = "rules"
+OMIBENCH_C1 = "omibench_c1"
 CASCADE = "think360_cascade"
 JUDGES = {j.name: j for j in (
     RuleJudge(),
+    RuleJudge(OMIBENCH_C1, "omibench_c1-1", omibench_c1.score),  # OMIBench's ACC as C.1 publishes it
     SingleCallJudge("omibench_gptscore", parse.gptscore, grammar=grammars.GPTSCORE),
     SingleCallJudge("mira_judge", parse.correct_incorrect, sees_images=True,  # MIRA's judge sees the image
                     grammar=grammars.CORRECT_INCORRECT),
@@ -215,10 +219,17 @@ JUDGES = {j.name: j for j in (
                         scores=("alignment",), grammar=grammars.RATIONALE_ALIGNMENT),
 )}
 
-# What each benchmark is judged with: its rule judge and the paper's LLM judge.
+
+def asks_model(name: str) -> bool:
+    """Whether a judge calls a judge model (and so needs --judge-model); a rule judge asks none."""
+    return name in JUDGES and bool(JUDGES[name].prompts)
+
+
+# What each benchmark is judged with: its rule judge, the paper's published rule where it has one, and the
+# paper's LLM judge.
 DEFAULT_JUDGES = {
     "think360": [RULES, CASCADE],
-    "omibench": [RULES, "omibench_gptscore"],
+    "omibench": [RULES, OMIBENCH_C1, "omibench_gptscore"],
     "mira": [RULES, "mira_judge"],
     "c2rbench": [RULES, "c2rbench_judge"],
     "morphobench": [RULES, "morphobench_correctness"],

@@ -1,16 +1,18 @@
 """Rule-based scoring of each benchmark's answers, and a command to score predictions made elsewhere.
 
-    python -m judge.rules --data FILE.jsonl --pred PRED.jsonl --out OUT.jsonl
+    python -m judge.rules --data FILE.jsonl --pred PRED.jsonl --out OUT.jsonl [--judge omibench_c1]
 
 PRED lines carry `id` and `response` (or `prediction`); OUT lines carry `id`, `correct`, `extracted`.
+`--judge` names any judge that asks no model (default `rules`, this module's careful rule judge).
 """
 from __future__ import annotations
 
 import argparse
 import re
 import sys
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
 from data.records import letters
@@ -19,6 +21,7 @@ from judge.extract import answer_candidates, clean, extract_answer, option_lette
 from judge.match import EPS, MatchError, match_answer, normalize_text, parse_number
 from judge.parts import flat_parts
 
+Scorer = Callable[[dict[str, Any], str | None], dict[str, Any]]  # (record, response) → verdict fields
 GRID = re.compile(r"row\s*[=:]?\s*(\d+)\s*[,;]?\s*(?:and\s*)?col(?:umn)?\s*[=:]?\s*(\d+)", re.I)
 
 
@@ -95,14 +98,15 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
     return {"extracted": candidate, "correct": False}
 
 
-def _score_pair(pair: tuple[dict[str, Any], str]) -> dict[str, Any]:
-    return score(*pair)
+def _score_pair(pair: tuple[dict[str, Any], str], scorer: Scorer = score) -> dict[str, Any]:
+    return scorer(*pair)
 
 
-def judge_predictions(records: list[dict[str, Any]], preds: dict[str, str | None]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+def judge_predictions(records: list[dict[str, Any]], preds: dict[str, str | None],
+                      scorer: Scorer = score) -> tuple[list[dict[str, Any]], dict[str, int]]:
     out, counts = [], {"scored": 0, "correct": 0, "missing": 0, "no_response": 0, "judge_error": 0}
     answered = [(rec, preds[rec["id"]]) for rec in records if preds.get(rec["id"]) is not None]
-    scores = iter(parallel.map_ordered(_score_pair, answered))  # every core for a long file
+    scores = iter(parallel.map_ordered(partial(_score_pair, scorer=scorer), answered))  # every core for a long file
     for rec in records:
         if rec["id"] not in preds:
             counts["missing"] += 1
@@ -144,6 +148,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, required=True, help="unified JSONL the predictions answer")
     ap.add_argument("--pred", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True)
+    from judge.judges import JUDGES, asks_model  # judge.judges registers this module's judge: import it late
+
+    rule_judges = [name for name in JUDGES if not asks_model(name)]
+    ap.add_argument("--judge", choices=rule_judges, default="rules",
+                    help="a judge that asks no model: rules (careful) or omibench_c1 (OMIBench C.1 as published)")
     args = ap.parse_args(argv)
     try:
         records = [rec for _, rec in iter_jsonl(args.data)]
@@ -151,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     except (DataError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    verdicts, counts = judge_predictions(records, preds)
+    verdicts, counts = judge_predictions(records, preds, JUDGES[args.judge].score)
     unmatched = len(set(preds) - {r["id"] for r in records})
     write_jsonl_atomic(args.out, verdicts)
     n, c = len(records), counts["correct"]

@@ -4,6 +4,8 @@
         --setting cot_boxed --judge rules
     python -m judge.run ... --judge omibench_gptscore --judge-model configs/models/paper/gpt-4o-mini.yaml
 
+A judge that asks no model (`rules`, `omibench_c1`) takes no --judge-model.
+
 Verdict files are append-only and keyed by (item, sample, the raw outcome judged, judge, judge prompt,
 judge model): a rerun judges only what is new. A request that failed is recorded as `no_response`, an
 unreadable judge reply as `judge_error`; neither is ever counted as a wrong answer.
@@ -27,7 +29,7 @@ from data.dataset import load_records
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
 from judge import injection, parallel
-from judge.judges import DEFAULT_JUDGES, JUDGES, RULES, Ask, Item, Reply
+from judge.judges import DEFAULT_JUDGES, JUDGES, RULES, Ask, Item, Reply, asks_model
 from judge.llm import answer, judge_template
 
 log = logging.getLogger(__name__)
@@ -212,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for judge in judges:
         try:
-            cfg = load_model_config(args.judge_model) if args.judge_model and judge != RULES else None
+            cfg = load_model_config(args.judge_model) if args.judge_model and asks_model(judge) else None
             s = run(args.bench, args.data, args.model, args.setting, judge, args.results, cfg)
         except (DataError, ConfigError, TemplateError, LockedError, ValueError) as e:
             print(f"error: {e}", file=sys.stderr)

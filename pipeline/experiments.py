@@ -33,6 +33,7 @@ from infer.settings import parse_setting
 from infer.store import LockedError
 from infer.templates import TemplateError
 from judge import run as judge_run
+from judge.judges import asks_model
 
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,10 +120,11 @@ def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = F
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
     for judge in job.judges:
         # An LLM judge runs once per judge model; its verdicts share one file, keyed by the judge model.
+        asks = asks_model(judge)  # a rule judge asks no model: it runs once, without a judge model
         cfgs = job.judge_cfgs.get(judge) or [None]
-        for cfg in [None] if judge == "rules" else cfgs:
-            label = judge if judge == "rules" or len(cfgs) < 2 else f"{judge}[{cfg.name}]"
-            if judge != "rules" and (cfg is None or not cfg.configured):
+        for cfg in cfgs if asks else [None]:
+            label = judge if not asks or len(cfgs) < 2 else f"{judge}[{cfg.name}]"
+            if asks and (cfg is None or not cfg.configured):
                 row[label] = "judge model not configured"
                 continue
             s = judge_run.run(job.exp.benchmark, job.data, job.cfg.name, job.setting, judge, results, cfg)

@@ -20,9 +20,10 @@ def test_omibench_T2_micro_average_and_failures(tmp_path):
     data = write_data(tmp_path / "d.jsonl", [{"id": f"q{i}", "benchmark": "omibench", "subject": s}
                                              for i, s in enumerate(["Physics"] * 3 + ["Biology"])])
     res = tmp_path / "results"
-    make_run(res, "omibench", "m", "cot_boxed", "rules", data,
-             [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}, {"id": "q2", "status": "no_response"},
-              {"id": "q3", "correct": True}])
+    for judge in ("rules", "omibench_c1"):   # OMIBench's ACC is C.1's rule; the careful rule beside it
+        make_run(res, "omibench", "m", "cot_boxed", judge, data,
+                 [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}, {"id": "q2", "status": "no_response"},
+                  {"id": "q3", "correct": True}])
     t = build("omibench.T2", Context(res, tmp_path / "fig"))
     row = t.table.iloc[0]
     assert row["ACC Physics"] == pytest.approx(100 / 3) and row["ACC Biology"] == 100.0  # q2's failure: not correct
@@ -59,7 +60,7 @@ def test_beside_paper_compares_the_paper_comparable_accuracy(tmp_path):
     data = write_data(tmp_path / "d.jsonl", [{"id": f"q{i}", "benchmark": "omibench", "subject": "Physics"}
                                              for i in range(4)])
     res = tmp_path / "results"
-    make_run(res, "omibench", "gpt-4o", "cot_boxed", "rules", data,
+    make_run(res, "omibench", "gpt-4o", "cot_boxed", "omibench_c1", data,   # the paper's ACC is C.1's rule
              [{"id": "q0", "correct": True}, {"id": "q1", "correct": True}, {"id": "q2", "status": "no_response"},
               {"id": "q3", "status": "judge_error"}])
     v = build("omibench.T2", Context(res, tmp_path / "fig")).vs_paper.set_index(["metric", "subject"])
@@ -78,7 +79,7 @@ def test_analysis_run_writes_the_paper_comparable_accuracy(tmp_path):
     data = write_data(tmp_path / "d.jsonl", [{"id": f"q{i}", "benchmark": "omibench", "subject": "Physics"}
                                              for i in range(4)])
     res = tmp_path / "results"
-    make_run(res, "omibench", "gpt-4o", "cot_boxed", "rules", data,
+    make_run(res, "omibench", "gpt-4o", "cot_boxed", "omibench_c1", data,   # the paper's ACC is C.1's rule
              [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}, {"id": "q2", "status": "no_response"},
               {"id": "q3", "status": "judge_error"}])
     assert main(["omibench.T2", "--report", "--results", str(res), "--figures", str(tmp_path / "fig")]) == 0
@@ -119,7 +120,7 @@ def test_half_written_last_line_is_left_out_and_a_corrupt_middle_line_is_an_erro
     with open(judged, "a") as f:
         f.write('{"id": "q1", "sample_idx": 0, "stat')
     t = build("omibench.T2", Context(res, tmp_path / "fig"))
-    assert t.table.iloc[0]["ACC Total"] == 50.0 and "half-written" in caplog.text
+    assert t.table.iloc[0]["ACC careful Total"] == 50.0 and "half-written" in caplog.text
     text = judged.read_text().splitlines()
     judged.write_text("\n".join([text[0], "{broken", *text[1:]]) + "\n")
     with pytest.raises(ValueError, match=r"rules.jsonl:2: -: corrupt result line"):

@@ -8,10 +8,10 @@ import pytest
 
 from analysis import omibench_F2, omibench_F3, omibench_F3b, omibench_F3c, omibench_F4, omibench_T2, omibench_T4
 from analysis import omibench_T6
-from analysis.omibench_common import SIZES, SUBJECTS, micro_total, per_subject
+from analysis.omibench_common import RULE_GAP, SIZES, SUBJECTS, micro_total, per_subject
 from analysis.reference import REFERENCE, load_reference
 from analysis.stats import micro_average
-from analysis.table import Context, MissingInputs
+from analysis.table import Context, MissingInputs, write
 from pipeline.experiments import EXPERIMENTS, load_experiment
 from tests.analysis_fixtures import make_run, write_data
 
@@ -28,11 +28,14 @@ def data(tmp_path):
         for i, (s, k) in enumerate(zip(SUBJ, IMAGES))])
 
 
-def run(res, model, setting, data, correct, judge="rules", failed=()):
-    """correct: the q-indices answered right; failed: q-indices with no response; items = len(IMAGES)."""
-    rows = [{"id": f"q{i}", "status": "no_response"} if i in failed else {"id": f"q{i}", "correct": i in correct}
-            for i in range(len(IMAGES))]
-    make_run(res, "omibench", model, setting, judge, data, rows)
+def run(res, model, setting, data, correct, judge=None, failed=(), c1=None):
+    """correct: the q-indices answered right; failed: q-indices with no response; items = len(IMAGES). Without
+    `judge`, both rule judges: the careful one (rules) with `correct`, C.1's (omibench_c1) with `c1` if given."""
+    judges = [(judge, correct)] if judge else [("rules", correct), ("omibench_c1", correct if c1 is None else c1)]
+    for name, right in judges:
+        rows = [{"id": f"q{i}", "status": "no_response"} if i in failed else {"id": f"q{i}", "correct": i in right}
+                for i in range(len(IMAGES))]
+        make_run(res, "omibench", model, setting, name, data, rows)
 
 
 def ctx(tmp_path):
@@ -90,20 +93,45 @@ def test_reference_files_map_to_configs():
 
 def test_T2_subject_order_micro_total_and_failures(tmp_path, data):
     res = tmp_path / "results"
-    run(res, "gpt-4o", "cot_boxed", data, correct={0, 1, 2, 4}, failed={7})
+    # C.1's rule also accepts q3 (a Chemistry answer the careful rule rejects)
+    run(res, "gpt-4o", "cot_boxed", data, correct={0, 1, 2, 4}, c1={0, 1, 2, 3, 4}, failed={7})
     run(res, "gpt-4o", "cot_boxed", data, correct={0}, judge=GPT)
     t = omibench_T2.build("omibench.T2", ctx(tmp_path))
     paper = t.vs_paper.set_index(["metric", "subject"])
     assert paper.loc[("ACC", "Total"), "paper"] == 24.05 and paper.loc[("GPTScore", "Total"), "paper_model"] == "GPT-4o"
-    assert list(t.table.columns) == ["model"] + [f"{m} {s}" for s in [*SUBJECTS, "Total"] for m in ("ACC", "GPTScore")]
+    assert list(t.table.columns) == ["model"] + [f"{m} {s}" for s in [*SUBJECTS, "Total"]
+                                                 for m in ("ACC", "ACC careful", "GPTScore")]
     row = t.table.iloc[0]
-    assert (row["ACC Biology"], row["ACC Chemistry"], row["ACC Physics"]) == (100.0, 50.0, 0.0)
-    assert row["ACC Total"] == 50.0  # 4 correct of all 8 items; q7 failed: not correct, and counted below
+    assert (row["ACC careful Biology"], row["ACC careful Chemistry"], row["ACC careful Physics"]) == (100.0, 50.0, 0.0)
+    assert row["ACC careful Total"] == 50.0  # 4 correct of all 8 items; q7 failed: not correct, and counted below
+    assert (row["ACC Chemistry"], row["ACC Total"]) == (100.0, 62.5)   # C.1: 5 of 8
     assert row["GPTScore Total"] == pytest.approx(100 / 8)
-    fail = t.extra["Failures"].set_index("metric").loc["ACC"]
+    fail = t.extra["Failures"].set_index("metric").loc["ACC careful"]
     assert (fail["judged"], fail["scored"], fail["no_response"]) == (8, 7, 1)
     assert fail["acc_scored"] == pytest.approx(400 / 7)
-    assert t.vs_paper.set_index(["metric", "subject"]).loc[("ACC", "Total"), "diff"] == pytest.approx(50 - 24.05)
+    # the paper's ACC is C.1's: ours by C.1 beside it, the careful rule's beside that
+    total = t.vs_paper.set_index(["metric", "subject"]).loc[("ACC", "Total")]
+    assert (total["ours"], total["ours_careful"], total["diff"]) == (62.5, 50.0, pytest.approx(62.5 - 24.05))
+    assert np.isnan(t.vs_paper.set_index(["metric", "subject"]).loc[("GPTScore", "Total"), "ours_careful"])
+    gap = t.extra[RULE_GAP].set_index("model").loc["gpt-4o"]
+    assert (gap["acc_c1"], gap["acc_careful"], gap["both_judged"]) == (62.5, 50.0, 8)
+    assert (gap["only_c1_correct"], gap["only_careful_correct"], gap["c1_missing"]) == (1, 0, 0)
+
+
+def test_T2_says_which_runs_lack_the_published_rule_and_keeps_them(tmp_path, data):
+    res = tmp_path / "results"
+    run(res, "gpt-4o", "cot_boxed", data, correct={0, 1}, c1={0, 2, 3})     # q1: careful only; q2, q3: C.1 only
+    run(res, "old", "cot_boxed", data, correct={0}, judge="rules")           # judged before C.1 was: no C.1 verdicts
+    t = omibench_T2.build("omibench.T2", ctx(tmp_path))
+    rows = t.table.set_index("model")
+    assert set(rows.index) == {"gpt-4o", "old"} and np.isnan(rows.loc["old", "ACC Total"])
+    assert rows.loc["old", "ACC careful Total"] == 12.5
+    gap = t.extra[RULE_GAP].set_index("model")
+    assert tuple(gap.loc["gpt-4o", ["only_c1_correct", "only_careful_correct", "c1_missing"]]) == (2, 1, 0)
+    assert tuple(gap.loc["old", ["both_judged", "c1_missing"]]) == (0, 8) and np.isnan(gap.loc["old", "acc_c1"])
+    assert any("no omibench_c1 verdict" in n and "old: 8" in n for n in t.notes)
+    fails = t.extra["Failures"].set_index(["model", "metric"])
+    assert fails.loc[("old", "ACC"), "judged"] == 0 and np.isnan(fails.loc[("old", "ACC"), "acc"])
 
 
 def test_micro_total_weights_subjects_by_all_their_items():
@@ -163,7 +191,9 @@ def test_T4_F4c_thinking_vs_instruct_every_size(tmp_path, data):
           for m in (inst, think, d)]]
     assert rows.loc[("qwen3-vl-8b-thinking vs qwen3-vl-8b-instruct", d), "ACC Total"] == pytest.approx(300 / 8)
     assert rows.loc[("qwen3-vl-32b-thinking vs qwen3-vl-32b", d), "ACC Total"] == pytest.approx(100 / 8)
-    tests = t.extra["Paired test thinking vs instruct (McNemar, exact)"].set_index("model")
+    tests = t.extra["Paired test thinking vs instruct (McNemar, exact)"]
+    assert set(tests["metric"]) == {"ACC", "ACC careful"}   # a test per rule (the same verdicts here)
+    tests = tests[tests["metric"] == "ACC"].set_index("model")
     test = tests.loc["qwen3-vl-8b-thinking vs qwen3-vl-8b-instruct"]
     assert (test["paired"], test["only_setting"], test["only_baseline"]) == (8, 3, 0)  # q7: failed vs wrong
     assert test["p"] == pytest.approx(0.25)
@@ -187,14 +217,22 @@ def test_F4a_F4b_strategies_against_default_cot(tmp_path, data):
     run(res, "m", "cot_boxed", data, correct={0, 1})
     run(res, "m", "least_to_most", data, correct={0, 2, 3, 4, 5}, failed={6})
     run(res, "m", "plan_and_solve", data, correct={0, 1})
-    run(res, "m", "vot", data, correct=set())
+    run(res, "m", "vot", data, correct=set(), c1={7})   # C.1's rule accepts q7, the careful rule does not
     run(res, "m", "no_think", data, correct={1})
     t = omibench_F4.build("omibench.F4a", ctx(tmp_path))
     row = t.table.iloc[0]
+    assert (row["model"], row["metric"], row["VoT"]) == ("m", "ACC", 12.5)
+    row = t.table.iloc[1]
+    assert row["metric"] == "ACC careful"
     assert (row["Default CoT"], row["Least-to-Most"], row["VoT"]) == (25.0, 62.5, 0.0)  # q6 failed: 5 of 8
+    gap = t.extra[RULE_GAP].set_index("setting")
+    vot = gap.loc["vot"]
+    assert tuple(vot[["acc_c1", "acc_careful", "only_c1_correct", "only_careful_correct"]]) == (12.5, 0, 1, 0)
+    assert gap.loc["least_to_most", "only_c1_correct"] == 0 and gap.loc["least_to_most", "both_judged"] == 8
     assert row["Δ Least-to-Most"] == 37.5
     assert row["Δ Plan-and-Solve"] == 0.0 and row["p Plan-and-Solve"] == 1.0
-    tests = t.extra["Paired tests against the default CoT (McNemar, exact)"].set_index("setting")
+    tests = t.extra["Paired tests against the default CoT (McNemar, exact)"]
+    tests = tests[tests["metric"] == "ACC careful"].set_index("setting")
     assert tuple(tests.loc["least_to_most", ["paired", "only_setting", "only_baseline"]]) == (8, 4, 1)
     assert tests.loc["least_to_most", "p"] == pytest.approx(0.375)  # two-sided binomial, 4 of 5 discordant
     assert tests.loc["vot", "p"] == pytest.approx(0.5)
@@ -205,7 +243,9 @@ def test_F4a_F4b_strategies_against_default_cot(tmp_path, data):
 def test_F4a_compares_the_items_every_setting_ran(tmp_path, data):
     res = tmp_path / "results"
     run(res, "m", "cot_boxed", data, correct={0, 7})
-    make_run(res, "omibench", "m", "vot", "rules", data, [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}])
+    for judge in ("rules", "omibench_c1"):
+        make_run(res, "omibench", "m", "vot", judge, data,
+                 [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}])
     row = omibench_F4.build("omibench.F4a", ctx(tmp_path)).table.iloc[0]
     assert (row["Default CoT"], row["VoT"]) == (50.0, 50.0)  # q0, q1 only
 
@@ -215,13 +255,14 @@ def test_F3b_accuracy_by_image_count(tmp_path, data):
     run(res, "a", "cot_boxed", data, correct={0, 1, 5})       # images 1, 2, 6
     run(res, "b", "cot_boxed", data, correct={0, 6}, failed={7})  # images 1, 7
     t = omibench_F3b.build("omibench.F3b", ctx(tmp_path))
-    rows = t.table.set_index("model")
-    assert list(rows.columns) == ["1", "2", "3", "4", "5", "≥6"]
+    assert list(t.table.columns) == ["metric", "model", "1", "2", "3", "4", "5", "≥6"]
+    assert list(t.table["metric"]) == ["ACC"] * 3 + ["ACC careful"] * 3    # each rule's pooled row first
+    rows = t.table[t.table["metric"] == "ACC"].set_index("model")
     assert list(rows.index)[0] == "all models"
     assert rows.loc["a", "2"] == 50.0 and rows.loc["b", "2"] == 0.0   # q1, q7 have 2 images; b's q7 failed
     assert rows.loc["all models", "2"] == 25.0                         # 1 of 4 predictions, the failure wrong
-    per_bin = t.extra["Per bin with failures"].set_index(["model", "images"])
-    assert per_bin.loc[("all models", "2"), "acc_scored"] == pytest.approx(100 / 3)
+    per_bin = t.extra["Per bin with failures"].set_index(["metric", "model", "images"])
+    assert per_bin.loc[("ACC", "all models", "2"), "acc_scored"] == pytest.approx(100 / 3)
     assert rows.loc["all models", "≥6"] == 50.0 and rows.loc["all models", "1"] == 100.0
     assert t.extra["Items per bin"].set_index("images").loc["≥6", "items"] == 2
 
@@ -231,7 +272,8 @@ def test_F3c_first_image_and_no_image(tmp_path, data):
     run(res, "m", "cot_boxed", data, correct={0, 1, 2, 3})
     run(res, "m", "cot_boxed+first", data, correct={0})
     run(res, "m", "cot_boxed+text", data, correct=set())
-    t = omibench_F3c.build("omibench.F3c", ctx(tmp_path)).table.set_index("items")
+    t = omibench_F3c.build("omibench.F3c", ctx(tmp_path)).table
+    t = t[t["metric"] == "ACC"].set_index("items")
     assert t.loc["all", "First image only"] == 12.5 and t.loc["all", "Δ First image only"] == -37.5
     assert t.loc["K > 1", "Default CoT"] == pytest.approx(300 / 7) and t.loc["K > 1", "First image only"] == 0.0
     assert t.loc["all", "p No image"] == pytest.approx(0.125)  # 4 discordant, all one way
@@ -249,6 +291,8 @@ def test_T6_composite_vs_multi_image(tmp_path, data):
     assert rows.loc["Δ single − multi", "ACC Biology"] == 50.0 and rows.loc["Δ single − multi", "ACC Total"] == 25.0
     paper = t.vs_paper.set_index(["setting", "metric", "subject"])
     assert paper.loc[("cot_boxed+composite", "ACC", "Total"), "paper"] == 33.71
+    _, md = write("omibench.T6", t, tmp_path / "tables")   # every part of it can be written
+    assert "Paired test single vs multi" in md.read_text(encoding="utf-8")
 
 
 def test_F3a_F3d_spearman_with_external_scores(tmp_path, data, monkeypatch):
@@ -281,7 +325,7 @@ def test_F3a_with_both_judges_draws_the_gptscore_rho(tmp_path, data, monkeypatch
     res = tmp_path / "results"
     for model, correct in {"a": {0}, "b": {0, 1}, "c": {0, 1, 2}, "d": {0, 1, 2, 3}}.items():
         run(res, model, "cot_boxed", data, correct=correct, judge=GPT)
-        run(res, model, "cot_boxed", data, correct={0}, judge="rules")  # ACC: all equal, no ρ
+        run(res, model, "cot_boxed", data, correct={0})  # ACC by both rules: all equal, no ρ
     ext = tmp_path / "other_benchmarks.csv"
     ext.write_text("model,benchmark,score\na,OlympiadBench,10\nb,OlympiadBench,30\nc,OlympiadBench,20\n"
                    "d,OlympiadBench,40\na,MMIU,60\nb,MMIU,50\nc,MMIU,40\nd,MMIU,30\n")
@@ -289,7 +333,8 @@ def test_F3a_with_both_judges_draws_the_gptscore_rho(tmp_path, data, monkeypatch
     t = omibench_F3.build("omibench.F3a", ctx(tmp_path))
     by = t.table.set_index(["metric", "pair"])["rho"]
     assert by[("GPTScore", "OMIBench vs OlympiadBench")] == pytest.approx(0.8)
-    assert np.isnan(by[("ACC", "OMIBench vs OlympiadBench")]) and t.figure.exists()
+    assert np.isnan(by[("ACC", "OMIBench vs OlympiadBench")]) and np.isnan(by[("ACC careful", "OMIBench vs MMIU")])
+    assert t.figure.exists()
 
 
 def test_example_external_file_has_the_documented_format():

@@ -14,7 +14,7 @@ import analysis.omibench_T8 as T8
 import analysis.omibench_T10 as T10
 from analysis import omibench_F5a, omibench_F5b, omibench_F5c, omibench_F6a, omibench_F16, omibench_sig
 from analysis import omibench_T5, omibench_T9
-from analysis.omibench_common import SIZES, SUBJECTS
+from analysis.omibench_common import RULE_GAP, SIZES, SUBJECTS
 from analysis.reference import REFERENCE
 from analysis.run import registry
 from analysis.stats import micro_average
@@ -39,6 +39,12 @@ def rows(*verdicts, idx=0):
         status = "no_response" if v is None else "judge_error" if v == "err" else "ok"
         out.append({"id": rid, "sample_idx": idx, "correct": v if status == "ok" else None, "status": status})
     return out
+
+
+def rule_runs(results: Path, model: str, setting: str, data: Path, verdicts: list, c1: list | None = None):
+    """Both rule judges' verdict files of one run: the careful rule's `verdicts`, C.1's `c1` (else the same)."""
+    make_run(results, "omibench", model, setting, "rules", data, verdicts)
+    make_run(results, "omibench", model, setting, "omibench_c1", data, verdicts if c1 is None else c1)
 
 
 def judge_lines(results: Path, model: str, setting: str, data: Path, evaluator: str, verdicts: dict, idx=0):
@@ -66,11 +72,12 @@ def test_every_id_is_registered():
 
 def test_F5a_sequential_scaling(env):
     res, data, ctx = env
-    make_run(res, "omibench", "m", "cot_boxed+max512", "rules", data, rows(("q0", True), ("q1", False), ("q2", None)))
-    make_run(res, "omibench", "m", "cot_boxed+max1024+caption", "rules", data,
-             rows(("q0", True), ("q1", True), ("q2", False)))
+    rule_runs(res, "m", "cot_boxed+max512", data, rows(("q0", True), ("q1", False), ("q2", None)))
+    rule_runs(res, "m", "cot_boxed+max1024+caption", data,
+              rows(("q0", True), ("q1", True), ("q2", False)))
     t = omibench_F5a.build("omibench.F5a", ctx)
-    df = t.table.set_index("budget")
+    assert set(t.table["metric"]) == {"ACC", "ACC careful"}
+    df = t.table[t.table["metric"] == "ACC"].set_index("budget")
     assert df.loc[512, "acc"] == pytest.approx(100 / 3) and df.loc[512, "no_response"] == 1  # failure: not correct
     assert df.loc[512, "acc_scored"] == 50.0
     assert df.loc[1024, "acc"] == pytest.approx(200 / 3)
@@ -89,12 +96,12 @@ def test_F5c_majority_vote_and_failures(env):
     for i, (e, c) in enumerate([("2", True), ("2", True), (None, None), ("5", False)]):  # q1, gold 2
         lines.append({"id": "q1", "sample_idx": i, "correct": c, "extracted": e,
                       "status": "no_response" if e is None else "ok"})
-    make_run(res, "omibench", "qwen3-vl-32b", "cot_boxed+temp0.6", "rules", data, lines)   # the demo's setting
+    rule_runs(res, "qwen3-vl-32b", "cot_boxed+temp0.6", data, lines)   # the demo's setting
     for idx in range(3):  # Table 5's runs of the same setting are not F5c's experiment
-        make_run(res, "omibench", "gemini-3-pro", "cot_boxed+temp0.6", "rules", data, rows(("q0", True), idx=idx))
+        rule_runs(res, "gemini-3-pro", "cot_boxed+temp0.6", data, rows(("q0", True), idx=idx))
     t = omibench_F5c.build("omibench.F5c", ctx)
     assert set(t.table["model"]) == {"qwen3-vl-32b"}
-    df = t.table.set_index("k")
+    df = t.table[t.table["metric"] == "ACC"].set_index("k")
     # q0: maj@1 "1" ✓, maj@3 "3" ✗, maj@4 tie 1/3 → first seen "1" ✓; q1: ✓ at every k (sample 2 failed)
     assert list(df.loc[[1, 3, 4], "maj_at_k"]) == [100.0, 50.0, 100.0]
     assert df.loc[4, "no_response"] == 1 and df.loc[3, "short"] == 1
@@ -112,11 +119,12 @@ def test_F5c_majority_vote_and_failures(env):
 def test_F5b_saturation_and_paper_arithmetic(env):
     res, data, ctx = env
     for model, correct in [("qwen2.5-vl-7b", 1), ("qwen2.5-vl-32b", 2), ("qwen2.5-vl-72b", 2), ("gpt-4o", 3)]:
-        make_run(res, "omibench", model, "cot_boxed", "rules", data,
-                 rows(*[(f"q{i}", i < correct) for i in range(4)]))
+        rule_runs(res, model, "cot_boxed", data,
+                  rows(*[(f"q{i}", i < correct) for i in range(4)]))
     t = omibench_F5b.build("omibench.F5b", ctx)
     assert set(t.table["model"]) == {"qwen2.5-vl-7b", "qwen2.5-vl-32b", "qwen2.5-vl-72b"}  # gpt-4o: no params
-    sat = t.extra["Saturation"].set_index(["family", "axis"])
+    sat = t.extra["Saturation"]
+    sat = sat[sat["metric"] == "ACC"].set_index(["family", "axis"])
     assert sat.loc[("qwen2.5-vl", "total"), "saturation_b"] == 32  # 25 → 50 → 50: no gain beyond 32B
     assert any("gpt-4o" in n for n in t.notes)
     # The paper's Table 2 GPTScores (typed in omibench.F5b.csv) through the same rule: InternVL3.5 saturates
@@ -140,44 +148,50 @@ def test_family_of():
 
 
 def icl_run(res, data, setting, verdicts, excluded, model="m"):
-    make_run(res, "omibench", model, setting, "rules", data, rows(*verdicts))
+    rule_runs(res, model, setting, data, rows(*verdicts))
     (res / "raw" / "omibench" / model / f"{setting}.manifest.json").write_text(json.dumps({"excluded_ids": excluded}))
 
 
 def test_F6a_same_items_demos_excluded(env):
     res, data, ctx = env
-    make_run(res, "omibench", "m", "cot_boxed", "rules", data,
-             rows(("q0", True), ("q1", True), ("q2", True), ("q3", False), ("q4", False), ("q5", None)))
+    rule_runs(res, "m", "cot_boxed", data,
+              rows(("q0", True), ("q1", True), ("q2", True), ("q3", False), ("q4", False), ("q5", None)))
     icl_run(res, data, "icl+shots3+demos-none", [("q2", True), ("q3", True), ("q4", True), ("q5", False)], ["q0", "q1"])
     icl_run(res, data, "icl+shots3+demos-first", [("q2", True), ("q3", False), ("q4", "err"), ("q5", False)], ["q0", "q1"])
     icl_run(res, data, "icl+shots3+demos-all", [("q2", True), ("q3", True), ("q4", False), ("q5", False)], ["q0", "q1"])
     t = omibench_F6a.build("omibench.F6a", ctx)
-    row = t.table.iloc[0]
+    row = t.table[t.table["metric"] == "ACC"].iloc[0]
     assert (row["items"], row["demo_items_excluded"]) == (4, 2)
     assert row["Zero-shot"] == 25.0  # q2..q5 only (q0, q1 are demos), q5 failed: 1 of 4
     assert (row["No-Image ICL"], row["Multi-Image ICL"]) == (75.0, 50.0)
     assert row["Single-Image ICL"] == 25.0  # the judge error is not correct
-    fails = t.extra["Failures and accuracy over scored items"].set_index("condition")
+    fails = t.extra["Failures and accuracy over scored items"]
+    fails = fails[fails["metric"] == "ACC"].set_index("condition")
     assert fails.loc["Single-Image ICL", "judge_error"] == 1 and fails.loc["Zero-shot", "no_response"] == 1
     assert fails.loc["Zero-shot", "acc_scored"] == pytest.approx(100 / 3)
 
 
-def test_T10_systems_scored_by_rules(env, monkeypatch):
+def test_T10_systems_scored_by_both_rules(env, monkeypatch):
     res, data, ctx = env
     sysdir = res.parent / "systems"
     sysdir.mkdir()
     (sysdir / "gpt-4o+visual-sketchpad.jsonl").write_text("\n".join(json.dumps(x) for x in [
-        {"id": "q0", "response": "so \\boxed{1}", "correct": True}, {"id": "q1", "response": "\\boxed{9}", "correct": True},
+        # q1 (gold 2): "x = 2" is no number to C.1's parser and not the string "2"; the careful rule reads it
+        {"id": "q0", "response": "so \\boxed{1}", "correct": True},
+        {"id": "q1", "response": "\\boxed{x = 2}", "correct": True},
         {"id": "q2", "response": None}, {"id": "zz", "response": "\\boxed{1}"}]) + "\n")
     (sysdir / "EXAMPLE.jsonl").write_text('{"id": "q0", "response": "x"}\n')  # never read
     monkeypatch.setattr(T10, "SYSTEMS", sysdir)
-    make_run(res, "omibench", "gpt-4o", "cot_boxed", "rules", data,
-             rows(("q0", True), ("q1", False), ("q2", True), ("q3", False)))
+    rule_runs(res, "gpt-4o", "cot_boxed", data,
+              rows(("q0", True), ("q1", False), ("q2", True), ("q3", False)))
     ctx = Context(ctx.results, ctx.figures, data={"omibench": data})
     t = T10.build("omibench.T10", ctx)
     tab = t.table.set_index("model")
     assert list(tab.index) == ["gpt-4o", "gpt-4o+visual-sketchpad"]
     assert tab.loc["gpt-4o+visual-sketchpad", "ACC Total"] == pytest.approx(100 / 3)  # q0 ✓, q1 ✗, q2 failed
+    assert tab.loc["gpt-4o+visual-sketchpad", "ACC careful Total"] == pytest.approx(200 / 3)  # q1 ✓
+    gap = t.extra[RULE_GAP].set_index("model").loc["gpt-4o+visual-sketchpad"]
+    assert (gap["only_c1_correct"], gap["only_careful_correct"], gap["both_judged"]) == (0, 1, 3)
     assert tab.loc["gpt-4o+visual-sketchpad", "GPTScore Total"] == pytest.approx(200 / 3)  # the imported verdicts
     assert tab.loc["gpt-4o+visual-sketchpad", "ΔACC Total"] == pytest.approx(100 / 3 - 50)  # base: 2 of 4
     fails = t.extra["Failures and accuracy over scored items"].set_index(["model", "metric"])
@@ -215,11 +229,11 @@ def test_paper_totals_are_micro_averages():
 def test_T9_deltas_and_paper_names(env):
     res, data, ctx = env
     for model, n in [("qwen3-vl-8b-instruct", 2), ("qwen3-vl-8b-instruct-sft-cmmcot", 3), ("qwen3-vl-8b-instruct-sft-mmdu", 1)]:
-        make_run(res, "omibench", model, "cot_boxed", "rules", data, rows(*[(f"q{i}", i < n) for i in range(4)]))
+        rule_runs(res, model, "cot_boxed", data, rows(*[(f"q{i}", i < n) for i in range(4)]))
     t = omibench_T9.build("omibench.T9", ctx)
     assert list(t.table["variant"]) == ["base", "+ cmmcot", "+ mmdu"]
     d = t.extra["Δ vs base"]
-    total = d[d["subject"] == "Total"].set_index("variant")["delta"]
+    total = d[(d["subject"] == "Total") & (d["metric"] == "ACC")].set_index("variant")["delta"]
     assert (total["+ cmmcot"], total["+ mmdu"]) == (25.0, -25.0)
     vs = t.vs_paper[(t.vs_paper["subject"] == "Total") & (t.vs_paper["metric"] == "ACC")].set_index("model")
     assert vs.loc["qwen3-vl-8b-instruct", "paper"] == 26.74  # Table 9's base, "Qwen3-VL-8B-Instruct"
@@ -242,21 +256,22 @@ def test_T5_three_runs_two_evaluators_of_its_own_experiment(env):
     ev_a, ev_b = "gemini-2.5-flash", "gpt-5-mini"   # configs/experiments/omibench_T5.yaml's judge models
     per_run = [[True, False, True], [True, True, True], [False, False, None], [True, True, True]]  # run 3 unused
     for idx, vs in enumerate(per_run):
-        make_run(res, "omibench", "gemini-3-pro", s, "rules", data, rows(*[(f"q{i}", v) for i, v in enumerate(vs)], idx=idx))
+        rule_runs(res, "gemini-3-pro", s, data, rows(*[(f"q{i}", v) for i, v in enumerate(vs)], idx=idx))
         # both evaluators' verdicts in one file, interleaved: told apart by the judge model of each line
         judge_lines(res, "gemini-3-pro", s, data, ev_a, {f"q{i}": True for i in range(3)}, idx=idx)
         judge_lines(res, "gemini-3-pro", s, data, ev_b, {"q0": idx == 0, "q1": False, "q2": "err" if idx == 1 else False}, idx=idx)
     for idx in range(5):  # the significance experiment's runs of the same setting are not Table 5's
-        make_run(res, "omibench", "qwen3-vl-32b", s, "rules", data, rows(("q0", True), idx=idx))
+        rule_runs(res, "qwen3-vl-32b", s, data, rows(("q0", True), idx=idx))
     t = omibench_T5.build("omibench.T5", ctx)
     assert set(t.table["model"]) == {"gemini-3-pro"}
     assert all("qwen3-vl-32b" not in str(r.path) for r in t.provenance.runs)
     tab = t.table.set_index(["metric", "evaluator"])
     accs = [200 / 3, 100.0, 0.0]  # run 2: q2 failed, 0 of 2
-    assert tab.loc[("ACC", "rules"), "Total Mean"] == pytest.approx(np.mean(accs))
-    assert tab.loc[("ACC", "rules"), "Total Std"] == pytest.approx(np.std(accs, ddof=1))
-    assert tab.loc[("ACC", "rules"), "Biology Mean"] == pytest.approx(np.mean([50, 100, 0]))
-    assert tab.loc[("ACC", "rules"), "no_response"] == 1 and tab.loc[("ACC", "rules"), "repeats"] == 3
+    for rule in (("ACC", "omibench_c1"), ("ACC careful", "rules")):   # the same verdicts here
+        assert tab.loc[rule, "Total Mean"] == pytest.approx(np.mean(accs))
+        assert tab.loc[rule, "Total Std"] == pytest.approx(np.std(accs, ddof=1))
+        assert tab.loc[rule, "Biology Mean"] == pytest.approx(np.mean([50, 100, 0]))
+        assert tab.loc[rule, "no_response"] == 1 and tab.loc[rule, "repeats"] == 3
     assert (tab.loc[("GPTScore", ev_a), "Total Mean"], tab.loc[("GPTScore", ev_a), "Total Std"]) == (100, 0)
     assert tab.loc[("GPTScore", ev_b), "Total Mean"] == pytest.approx(np.mean([100 / 3, 0, 0]))
     assert tab.loc[("GPTScore", ev_b), "judge_error"] == 1
@@ -269,18 +284,18 @@ def test_T5_three_runs_two_evaluators_of_its_own_experiment(env):
 
 def test_T5_says_which_judge_model_is_missing(env):
     res, data, ctx = env
-    make_run(res, "omibench", "gemini-3-pro", "cot_boxed+temp0.6", "rules", data, rows(("q0", True)))
+    rule_runs(res, "gemini-3-pro", "cot_boxed+temp0.6", data, rows(("q0", True)))
     judge_lines(res, "gemini-3-pro", "cot_boxed+temp0.6", data, "gpt-5-mini", {"q0": True})
     assert "not yet judged by gemini-2.5-flash" in omibench_T5.build("omibench.T5", ctx).notes[-1]
     other = res.parent / "other"   # only the significance experiment's runs of the setting: nothing for Table 5
-    make_run(other, "omibench", "qwen3-vl-32b-thinking", "cot_boxed+temp0.6", "rules", data, rows(("q0", True)))
+    rule_runs(other, "qwen3-vl-32b-thinking", "cot_boxed+temp0.6", data, rows(("q0", True)))
     with pytest.raises(MissingInputs, match="omibench.T5"):
         omibench_T5.build("omibench.T5", Context(other, res))
 
 
 def test_T7_spearman_per_evaluator(env, monkeypatch):
     res, data, ctx = env
-    make_run(res, "omibench", "m", "cot_boxed", "rules", data, rows(("q0", True), ("q1", False), ("q2", True), ("q3", False)))
+    rule_runs(res, "m", "cot_boxed", data, rows(("q0", True), ("q1", False), ("q2", True), ("q3", False)))
     judge_lines(res, "m", "cot_boxed", data, "e1", {"q0": True, "q1": False, "q2": True, "q3": False})
     judge_lines(res, "m", "cot_boxed", data, "e2", {"q0": False, "q1": True, "q2": False, "q3": "err"})
     csv = res.parent / "ratings.csv"
@@ -302,14 +317,15 @@ def test_T8_humans_vs_best_full_coverage_model(env, monkeypatch):
                    "E,expert,q0,1,\nE,expert,q1,2,\nE,expert,q2,3,\nE,expert,q3,wrong,1\n"
                    "N,non-expert,q0,1,\nN,non-expert,q1,,\nN,non-expert,q2,7,\nN,non-expert,q3,4,0\n")
     monkeypatch.setattr(T8, "ANSWERS", csv)
-    make_run(res, "omibench", "m1", "cot_boxed", "rules", data, rows(("q0", True), ("q1", True), ("q2", False), ("q3", None), ("q4", True)))
-    make_run(res, "omibench", "m2", "cot_boxed", "rules", data, rows(("q0", True), ("q1", True), ("q2", True)))
+    rule_runs(res, "m1", "cot_boxed", data, rows(("q0", True), ("q1", True), ("q2", False), ("q3", None), ("q4", True)))
+    rule_runs(res, "m2", "cot_boxed", data, rows(("q0", True), ("q1", True), ("q2", True)))
     t = T8.build("omibench.T8", Context(ctx.results, ctx.figures, data={"omibench": data}))
-    tab = t.table.set_index("participant")
+    tab = t.table[t.table["metric"] == "ACC"].set_index("participant")
     assert tab.loc["E", "acc"] == 100.0 and tab.loc["N", "acc"] == 25.0  # blank answer is wrong; grader's 0 wins
     assert tab.loc["m1", "acc"] == 50.0 and tab.loc["m1", "items"] == 4  # q3 failed: not correct
     assert tab.loc["E", "gap_to_best_model"] == 50.0  # m2 answered 3 of 4 items: not eligible as best
-    assert t.extra["Every model on the subset"].set_index("model").loc["m1", "acc_scored"] == pytest.approx(200 / 3)
+    models = t.extra["Every model on the subset"]
+    assert models[models["metric"] == "ACC"].set_index("model").loc["m1", "acc_scored"] == pytest.approx(200 / 3)
     # Paper (Table 8, 52 items): experts 43 and 42, non-experts 30 and 32 correct; best model 25.
     ids = [f"x{i}" for i in range(52)]
     humans = pd.DataFrame([{"group": g, "participant": p, "id": i, "correct": k < c} for g, p, c in
@@ -328,17 +344,20 @@ def test_T8_humans_vs_best_full_coverage_model(env, monkeypatch):
 
 def test_F16_quadrants_and_review_sheet(env):
     res, data, ctx = env
-    make_run(res, "omibench", "m", "cot_boxed", "rules", data, rows(("q0", True), ("q1", True), ("q2", False), ("q3", False)))
+    # C.4 analyses the published rule (C.1): it accepts q2, which the careful rule rejects
+    rule_runs(res, "m", "cot_boxed", data, rows(("q0", True), ("q1", True), ("q2", False), ("q3", False)),
+              c1=rows(("q0", True), ("q1", True), ("q2", True), ("q3", False)))
     judge_lines(res, "m", "cot_boxed", data, "e1", {"q0": True, "q1": False, "q2": True, "q3": "err"})
     t = omibench_F16.build("omibench.F16", ctx)
     row = t.table.iloc[0]
     assert (row["both correct"], row["both incorrect"], row["model correct, rule incorrect"],
-            row["model incorrect, rule correct"], row["items"], row["model_judge_failures"]) == (1, 0, 1, 1, 3, 1)
-    assert (row["rule_acc"], row["model_acc"]) == (50.0, 50.0)   # the judge error is not correct
+            row["model incorrect, rule correct"], row["items"], row["model_judge_failures"]) == (2, 0, 0, 1, 3, 1)
+    assert row["agreement"] == pytest.approx(200 / 3)   # %, like the accuracies beside it: 2 of 3 items agree
+    assert (row["rule_acc"], row["model_acc"]) == (75.0, 50.0)   # C.1: 3 of 4; the judge error is not correct
     assert row["model_acc_scored"] == pytest.approx(200 / 3)
     sample = t.extra["Disagreement sample for review"]
-    assert sorted(sample["id"]) == ["q1", "q2"] and sample["gold"].iloc[0] in (["2"], ["3"])
-    assert (res / "tables" / "omibench.F16.disagreements.jsonl").read_text().count("\n") == 2
+    assert list(sample["id"]) == ["q1"] and sample["gold"].iloc[0] == ["2"]
+    assert (res / "tables" / "omibench.F16.disagreements.jsonl").read_text().count("\n") == 1
 
 
 def test_sig_runs_the_papers_three_tests_on_their_experiments(env):
@@ -346,20 +365,21 @@ def test_sig_runs_the_papers_three_tests_on_their_experiments(env):
     s = "cot_boxed+temp0.6"
     think, inst = "qwen3-vl-32b-thinking", "qwen3-vl-32b"   # Appendix J's pair (configs/experiments/omibench_sig.yaml)
     for idx in range(2):
-        make_run(res, "omibench", think, s, "rules", data, rows(*[(f"q{i}", not (i == 3 and idx == 1)) for i in range(4)], idx=idx))
-        make_run(res, "omibench", inst, s, "rules", data, rows(*[(f"q{i}", False) for i in range(4)], idx=idx))
+        rule_runs(res, think, s, data, rows(*[(f"q{i}", not (i == 3 and idx == 1)) for i in range(4)], idx=idx))
+        rule_runs(res, inst, s, data, rows(*[(f"q{i}", False) for i in range(4)], idx=idx))
     for idx in range(3):   # Table 5's runs of the same setting: no test of the paper's
-        make_run(res, "omibench", "gemini-3-pro", s, "rules", data, rows(*[(f"q{i}", True) for i in range(4)], idx=idx))
+        rule_runs(res, "gemini-3-pro", s, data, rows(*[(f"q{i}", True) for i in range(4)], idx=idx))
     # F5c's 16-sample run of Qwen3-VL-32B-Instruct: q0, q1 always right; q2, q3 wrong only in sample 0
-    make_run(res, "omibench", inst, "cot_boxed+temp0.6+max16384", "rules", data, [
+    rule_runs(res, inst, "cot_boxed+temp0.6+max16384", data, [
         {"id": f"q{i}", "sample_idx": j, "correct": not (i > 1 and j == 0), "extracted": "x" if i > 1 and j == 0 else str(i + 1)}
         for i in range(4) for j in range(16)])
-    make_run(res, "omibench", inst, "cot_boxed", "rules", data, rows(*[(f"q{i}", i == 0) for i in range(6)]))
+    rule_runs(res, inst, "cot_boxed", data, rows(*[(f"q{i}", i == 0) for i in range(6)]))
     icl_run(res, data, "icl+shots3+demos-none", [(f"q{i}", i > 1) for i in range(1, 6)], ["q0", "q1"], model=inst)
     icl_run(res, data, "icl+shots3+demos-none", [(f"q{i}", True) for i in range(6)], [])   # not F6a's model
-    make_run(res, "omibench", "m", "cot_boxed", "rules", data, rows(*[(f"q{i}", False) for i in range(6)]))
+    rule_runs(res, "m", "cot_boxed", data, rows(*[(f"q{i}", False) for i in range(6)]))
     t = omibench_sig.build("omibench.sig", ctx)
-    tab = t.table.set_index("comparison")
+    assert set(t.table["metric"]) == {"ACC", "ACC careful"}
+    tab = t.table[t.table["metric"] == "ACC"].set_index("comparison")
     assert list(tab.index) == ["thinking vs instruct", "16 vs 1 samples", "3-shot vs 0-shot"]
     row = tab.loc["thinking vs instruct"]
     assert (row["a"], row["b"]) == (f"{think} {s}", f"{inst} {s}")
@@ -378,11 +398,12 @@ def test_sig_runs_the_papers_three_tests_on_their_experiments(env):
 
 def test_sig_pairs_failed_answers_as_not_correct(env):
     res, data, ctx = env
-    make_run(res, "omibench", "qwen3-vl-32b-thinking", "cot_boxed", "rules", data,   # Table 4's single run
-             rows(*[(f"q{i}", True) for i in range(4)]))
-    make_run(res, "omibench", "qwen3-vl-32b", "cot_boxed", "rules", data,
-             rows(("q0", None), ("q1", "err"), ("q2", False), ("q3", True)))
-    think = omibench_sig.build("omibench.sig", ctx).table.set_index("comparison").loc["thinking vs instruct"]
+    rule_runs(res, "qwen3-vl-32b-thinking", "cot_boxed", data,   # Table 4's single run
+              rows(*[(f"q{i}", True) for i in range(4)]))
+    rule_runs(res, "qwen3-vl-32b", "cot_boxed", data,
+              rows(("q0", None), ("q1", "err"), ("q2", False), ("q3", True)))
+    table = omibench_sig.build("omibench.sig", ctx).table
+    think = table[table["metric"] == "ACC careful"].set_index("comparison").loc["thinking vs instruct"]
     # every answer both ran is a pair; the instruct model's failures are not correct
     assert (think["pairs"], think["only_a"], think["only_b"]) == (4, 3, 0)
     assert (think["acc_a"], think["acc_b"]) == (100.0, 25.0)

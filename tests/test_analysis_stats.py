@@ -56,3 +56,25 @@ def test_common_items_are_those_every_setting_of_a_model_ran(seed):
         ids = set.intersection(*(set(x["id"]) for _, x in g.groupby("setting")))
         keep.append(g[g["id"].isin(ids)])
     pd.testing.assert_frame_equal(common_items(df), pd.concat(keep, ignore_index=True), check_exact=True)
+
+
+def test_rule_disagreement_counts_each_direction_and_the_answers_one_rule_lacks():
+    from analysis.stats import rule_disagreement
+
+    def verdicts(rows):
+        return pd.DataFrame(rows, columns=["model", "setting", "id", "sample_idx", "status", "correct"])
+
+    c1 = verdicts([("m", "s", "q0", 0, "ok", True), ("m", "s", "q1", 0, "ok", True), ("m", "s", "q2", 0, "ok", False),
+                   ("m", "s", "q3", 0, "no_response", None), ("m", "s", "q5", 0, "ok", True)])
+    careful = verdicts([("m", "s", "q0", 0, "ok", True), ("m", "s", "q1", 0, "ok", False),
+                        ("m", "s", "q2", 0, "ok", True), ("m", "s", "q3", 0, "no_response", None),
+                        ("m", "s", "q4", 0, "ok", True), ("n", "s", "q0", 0, "ok", True)])
+    t = rule_disagreement(c1, careful, ["model"], ("c1", "careful")).set_index("model")
+    m = t.loc["m"]
+    # C.1: q0, q1, q5 right of its 5 verdicts; careful: q0, q2, q4 of its 5
+    assert (m["acc_c1"], m["acc_careful"]) == (60.0, 60.0)
+    # on the 4 answers both judged: q1 only C.1 accepts, q2 only the careful rule; the failure q3 neither
+    assert tuple(m[["both_judged", "only_c1_correct", "only_careful_correct"]]) == (4, 1, 1)
+    assert tuple(m[["c1_missing", "careful_missing"]]) == (1, 1)   # q4 lacks a C.1 verdict, q5 a careful one
+    n = t.loc["n"]
+    assert np.isnan(n["acc_c1"]) and (n["acc_careful"], n["c1_missing"], n["both_judged"]) == (100.0, 1, 0)

@@ -214,3 +214,12 @@ def test_cli_writes_every_run(results, capsys):
     assert browse.main(["--results", str(results)]) == 0
     assert "5 items (2 correct, 1 wrong, 2 failed)" in capsys.readouterr().out
     assert _page(results).exists()
+
+
+def test_the_main_judge_is_the_llm_judge_then_the_careful_rule_then_a_published_rule():
+    main_judge = browse.main_judge
+    ok, failed = {"status": "ok", "correct": True}, {"status": "judge_error", "correct": None}
+    assert main_judge({"omibench_c1": {1: ok}, "omibench_gptscore": {1: ok}, "rules": {1: ok}}) == "omibench_gptscore"
+    assert main_judge({"omibench_c1": {1: ok}, "omibench_gptscore": {1: failed}, "rules": {1: ok}}) == "rules"
+    assert main_judge({"omibench_c1": {1: ok}}) == "omibench_c1"
+    assert main_judge({"omibench_error": {1: {"status": "ok", "labels": ["Other"]}}}) is None   # labels only
