@@ -26,7 +26,7 @@ CORRECT_STATEMENT = re.compile(
     r"(?i:is|are)\s+(?i:the\s+)?(?i:only\s+)?(?i:correct|right|true)\b")
 LEADING_LETTER = re.compile(r"^\(?([A-Z])\)?\s*(?:[.:：)、,，;；]|$)")
 LETTER_SET = re.compile(r"^\(?[A-Z]\)?(?:\s*(?:,|，|、|;|/|&|\band\b|和|与|\s)\s*\(?[A-Z]\)?)*$")
-LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|textrm|mathrm|mathbf|operatorname|boxed|fbox)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|textrm|mathrm|mathbf|operatorname|boxed|fbox|ce)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 
 
 _BOX = re.compile(r"\\(?:boxed|fbox)\s*\{")

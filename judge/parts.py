@@ -1,9 +1,9 @@
-"""Answers in several parts: labelled parts — (1) (2), a) b), (i) (ii) — and parts separated by , ; and.
+"""Answers in several parts: labelled parts — (1) (2), a) b), (i) (ii) — and parts separated by , ; and →.
 
 Gold and response are split the same way, so how the parts are separated does not matter ("3, 5",
-"3; 5", "3 and 5", one part per line), nor how an official release happened to cut its gold into a
-list (OMIBench splits some golds at commas inside their parts): the gold list is joined and split
-again like a response. Brackets, braces and thousands separators ("1,000") never split.
+"3; 5", "3 and 5", one part per line, "A → E → D" and "A, E, D"), nor how an official release happened
+to cut its gold into a list (OMIBench splits some golds at commas inside their parts): the gold list is
+joined and split again like a response. Brackets, braces and thousands separators ("1,000") never split.
 """
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from functools import lru_cache
 # "a)", "(ii)". Not "f(1)" or "x(a)": a label never follows a letter or digit.
 _LABEL = re.compile(r"(?:^|(?<=[\s,;:，；。.]))\(?(\d{1,2}|[a-h]|[ivx]{1,4})\)(?!\))", re.I)
 _ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"]
-_SEPARATORS = ",;，；\n"
-_MAY_SPLIT = re.compile(r"[,;，；\n]| and | or ")
+_SEPARATORS = ",;，；\n→"
+_MAY_SPLIT = re.compile(r"[,;，；\n→]| and | or ")
 
 
 def split_parts(answer: str) -> list[str]:
-    """Split "3, 5" / "3; 5" / "3 and 5" / "3 or 5" / lines into parts, at top level only (not inside
-    brackets)."""
+    """Split "3, 5" / "3; 5" / "3 and 5" / "3 or 5" / lines / "A → E → D" into parts, at top level only
+    (not inside brackets). Arrows are "→" here: judge.match.canonical writes ->, ⟶ and \\rightarrow so."""
     if not _MAY_SPLIT.search(answer):  # no separator anywhere: one part (most answers)
         return [answer.strip(" .。")] if answer.strip(" .。") else []
     parts, depth, start, i = [], 0, 0, 0
@@ -79,3 +79,4 @@ def flat_parts(text: str) -> list[str]:
     if labelled is None:
         return split_parts(text)
     return [p for _, body in labelled for p in split_parts(body)]
+
