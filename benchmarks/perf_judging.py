@@ -16,7 +16,7 @@ def clear_judge_caches() -> None:
 
     for cached in (mathverify.read, match.math_equal, match.canonical, match.parse_number, formula.read, extract.clean,
                    extract._extract_answer, extract.strip_decoration, match.normalize_text, match._squash,
-                   match.is_textual, parts.labelled_parts, text.words, units.split, chem.species,
+                   match.is_textual, parts.labelled_parts, parts.order_free, text.words, units.split, chem.species,
                    chem.equation, chem.configuration, intervals.read):
         cached.cache_clear()
 

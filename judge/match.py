@@ -14,7 +14,8 @@ answers by similarity — with the guards the authors' scorer lacks:
   a closed form is compared without its unit (50/√2 m = 25√2);
 - an interval and its inequality are one set (judge/intervals.py); chemistry is compared as chemistry:
   species, equations and electron configurations (judge/chem.py);
-- a multi-part gold needs every part, in order, however the parts are separated (judge/parts.py).
+- a multi-part gold needs every part, in order, however the parts are separated (judge/parts.py), or
+  in any order where the question asks for a set.
 A crash inside math-verify is a `MatchError`: the verdict becomes a judge error, not a wrong answer.
 Where math-verify's verdict is certain without asking it, it is not asked: formulas of a closed grammar
 are read directly (judge/formula.py), and a sentence that cannot be the gold's formula is not parsed
@@ -28,7 +29,7 @@ from functools import lru_cache
 from judge import chem, formula, intervals, units
 from judge.extract import clean, option_letters, strip_decoration, unwrap_latex
 from judge.numbers import EPS, numbers_close  # noqa: F401  (EPS re-exported)
-from judge.parts import flat_parts, labelled_parts, split_parts  # noqa: F401  (split_parts re-exported)
+from judge.parts import flat_parts, labelled_parts, set_items, split_parts  # noqa: F401  (split_parts re-exported)
 from judge.text import same_phrase, words
 
 _PUNCT = re.compile(r"[.,?!;:，。？！；：]+(?=\s|$)|(?<=\s)[.,?!;:，。？！；：]+")
@@ -58,6 +59,7 @@ _UNIT = re.compile(
 # "x = 5", "TOF ≈ 21 s^{-1}": a short name, then the value.
 _RELATION = re.compile(r"^([A-Za-z\\][^=≈≃<>≤≥]{0,60}?)\s*(?:=|≈|≃)\s*([^=≈≃<>≤≥]+)$")
 _WORD = re.compile(r"(?<!\\)\b[A-Za-z]{3,}\b")
+MAX_SET_ITEMS = 30  # a longer answer is compared in order: matching it as a set would cost n² comparisons
 _MAY_BE_SET = re.compile(r"[<>≤≥∞]|^[(\[].*[)\]]$")
 
 
@@ -272,8 +274,28 @@ def _parts_match(preds: list[str], golds: list[str], strict: bool) -> bool:
     return len(preds) == len(golds) and all(match_one(p, g, strict) for p, g in zip(preds, golds))
 
 
-def match_answer(pred: str | None, golds: list[str], strict: bool = False) -> bool:
-    """A whole answer against the gold list: as one answer, or part by part in order.
+def _same_items(preds: list[str], golds: list[str], strict: bool) -> bool:
+    """Every gold item answered by its own predicted item, in any order (a perfect matching)."""
+    if len(preds) != len(golds) or len(golds) > MAX_SET_ITEMS:
+        return len(preds) == len(golds) and _parts_match(preds, golds, strict)
+    answers = [[j for j, p in enumerate(preds) if match_one(p, g, strict)] for g in golds]
+    owner: dict[int, int] = {}  # predicted item → gold item it answers
+
+    def assign(i: int, seen: set[int]) -> bool:
+        for j in answers[i]:
+            if j not in seen:
+                seen.add(j)
+                if j not in owner or assign(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    return all(assign(i, set()) for i in range(len(golds)))
+
+
+def match_answer(pred: str | None, golds: list[str], strict: bool = False, unordered: bool = False) -> bool:
+    """A whole answer against the gold list: as one answer, or part by part in order (`unordered`: as a
+    set of items, for a question that asks for one, see judge.parts.order_free).
 
     The gold list is joined and split again like the response, so "(1) 90; (2) α" answers the gold
     ["(1) 90", "(2) α"] as well as a response with its parts in any separator or in several boxes. A
@@ -291,4 +313,9 @@ def match_answer(pred: str | None, golds: list[str], strict: bool = False) -> bo
     if "→" in canonical(gold) and chem.equation(canonical(gold)) is not None:
         return False
     gold_parts = flat_parts(canonical(gold))
+    if unordered and not gold_labels and not any(re.search(r"[:=]", part) for part in gold_parts):
+        # a set of items; not when an item names a group or a variable ("Lipophilic: 1, 3; Hydrophilic:
+        # 2, 4"), whose other items belong to it by their place
+        items = set_items(gold_parts)
+        return len(items) > 1 and _same_items(set_items(flat_parts(canonical(pred))), items, strict)
     return len(gold_parts) > 1 and _parts_match(flat_parts(canonical(pred)), gold_parts, strict)

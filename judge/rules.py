@@ -17,7 +17,7 @@ from data.records import letters
 from judge import parallel
 from judge.extract import answer_candidates, clean, extract_answer, option_letters, strip_decoration
 from judge.match import MatchError, match_answer, match_one, normalize_text
-from judge.parts import flat_parts, split_parts
+from judge.parts import flat_parts, order_free, split_parts
 
 GRID = re.compile(r"row\s*[=:]?\s*(\d+)\s*[,;]?\s*(?:and\s*)?col(?:umn)?\s*[=:]?\s*(\d+)", re.I)
 
@@ -112,9 +112,10 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
         return {"extracted": candidate, "correct": cell is not None and cell == grid_cell(golds[0])}
     errors = []
     n_parts = len(flat_parts(", ".join(golds)))
+    unordered = order_free(rec.get("question") or "")  # "select all that apply": a set, not a sequence
     for option in answer_candidates(final, prefer_tag, max_parts=n_parts):
         try:
-            if match_answer(option, golds, strict):
+            if match_answer(option, golds, strict, unordered):
                 return {"extracted": option, "correct": True}
         except MatchError as e:  # another reading of the answer may still settle it
             errors.append(str(e))
