@@ -12,11 +12,12 @@ from benchmarks.perf_data import judging_set
 
 def clear_judge_caches() -> None:
     """Forget every verdict and reading the rule judge has cached, so a measurement starts cold."""
-    from judge import extract, formula, match, mathverify, parts, text
+    from judge import chem, extract, formula, intervals, match, mathverify, parts, text, units
 
     for cached in (mathverify.read, match.math_equal, match.canonical, match.parse_number, formula.read, extract.clean,
                    extract._extract_answer, extract.strip_decoration, match.normalize_text, match._squash,
-                   match.is_textual, parts.labelled_parts, text.words):
+                   match.is_textual, parts.labelled_parts, parts.order_free, text.words, units.split, chem.species,
+                   chem.equation, chem.configuration, intervals.read):
         cached.cache_clear()
 
 

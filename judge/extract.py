@@ -27,7 +27,12 @@ CORRECT_STATEMENT = re.compile(
     r"(?i:is|are)\s+(?i:the\s+)?(?i:only\s+)?(?i:correct|right|true)\b")
 LEADING_LETTER = re.compile(r"^\(?([A-Z])\)?\s*(?:[.:：)、,，;；]|$)")
 LETTER_SET = re.compile(r"^\(?[A-Z]\)?(?:\s*(?:,|，|、|;|/|&|\band\b|和|与|\s)\s*\(?[A-Z]\)?)*$")
-LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|textrm|mathrm|mathbf|operatorname|boxed|fbox)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+# Lower-case letters (OMIBench C.1 lower-cases every answer) only where the whole answer states them:
+# "c", "(b)", "b)", "b, d", "(a) and (c)", "option c", "(b) 18" — never an article or a word ("a cat").
+LOWER_SET = re.compile(r"^\(?[a-z]\)?(?:\s*(?:,|，|、|;|/|&|\band\b|和|与|\s)\s*\(?[a-z]\)?)*$")
+LOWER_LEADING = re.compile(r"^(?:\(([a-z])\)|([a-z])\))(?:\s|$)|^([a-z])\.\s")
+LOWER_OPTION = re.compile(r"\b(?i:options?|choices?)(?:\s+(?:(?i:is|are)\s+)?|\s*[:：]\s*)(?:\(([a-z])\)|([a-z]))\s*$")
+LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|textrm|mathrm|mathbf|operatorname|boxed|fbox|ce)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 
 
 _BOX = re.compile(r"\\(?:boxed|fbox)\s*\{")
@@ -167,7 +172,8 @@ def unwrap_latex(s: str) -> str:
 
 
 def option_letters(candidate: str | None, n_options: int) -> list[str] | None:
-    """Letters a candidate answer states, sorted: "C" / "(C)" / "C. text" / "C, D" / "CD" / "Option C".
+    """Letters a candidate answer states, sorted: "C" / "(C)" / "C. text" / "C, D" / "CD" / "Option C",
+    and in lower case (OMIBench C.1 lower-cases answers) "c" / "(c)" / "c) text" / "c, d" / "option c".
 
     Letters beyond the question's options are rejected; so is any letter inside running text.
     """
@@ -186,6 +192,10 @@ def option_letters(candidate: str | None, n_options: int) -> list[str] | None:
         found = {m.group(1)}
     elif ms := OPTION_WORD.findall(s):
         found = set(re.findall(r"[A-Z]", ms[-1]))
+    elif LOWER_SET.match(s):
+        found = {c.upper() for c in re.findall(r"(?<![a-z])[a-z](?![a-z])", s)}  # not the letters of "and"
+    elif m := LOWER_LEADING.match(s) or LOWER_OPTION.search(s):
+        found = {next(g for g in m.groups() if g).upper()}
     if not found or not found <= valid:
         return None
     return sorted(found)

@@ -10,7 +10,12 @@ answers by similarity — with the guards the authors' scorer lacks:
   very small numbers are compared relative to their size;
 - text matches when it has the same words in the same order, so no negation, opposite or number may
   differ (judge/text.py replaces the paper's LCS ratio ≥ 0.75, which accepts "impossible" for "possible");
-- a multi-part gold needs every part, in order, however the parts are separated (judge/parts.py).
+- a unit stated by both answers must be the same unit (judge/units.py: 9.8 m s⁻¹ is not 9.8 m s⁻²), and
+  a closed form is compared without its unit (50/√2 m = 25√2);
+- an interval and its inequality are one set (judge/intervals.py); chemistry is compared as chemistry:
+  species, equations and electron configurations (judge/chem.py);
+- a multi-part gold needs every part, in order, however the parts are separated (judge/parts.py), or
+  in any order where the question asks for a set.
 A crash inside math-verify is a `MatchError`: the verdict becomes a judge error, not a wrong answer.
 Where math-verify's verdict is certain without asking it, it is not asked: formulas of a closed grammar
 are read directly (judge/formula.py), and a sentence that cannot be the gold's formula is not parsed
@@ -21,17 +26,21 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from judge import formula
+from judge import chem, formula, intervals, units
 from judge.extract import clean, option_letters, strip_decoration, unwrap_latex
 from judge.numbers import EPS, numbers_close  # noqa: F401  (EPS re-exported)
-from judge.parts import flat_parts, labelled_parts, split_parts  # noqa: F401  (split_parts re-exported)
+from judge.parts import flat_parts, labelled_parts, set_items, split_parts  # noqa: F401  (split_parts re-exported)
 from judge.text import same_phrase, words
 
 _PUNCT = re.compile(r"[.,?!;:，。？！；：]+(?=\s|$)|(?<=\s)[.,?!;:，。？！；：]+")
 _SPACING = re.compile(r"\\[ ,;:!]|\\q?quad\b|~|\\left\b|\\right\b")
 _SYMBOLS = {"times": "×", "cdot": "·", "approx": "≈", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥",
-            "neq": "≠", "ne": "≠", "pm": "±", "%": "%", "to": "→", "rightarrow": "→"}
-_SYMBOL = re.compile(r"\\(times|cdot|approx|leq?|geq?|neq?|pm|%|to|rightarrow)(?![A-Za-z])")
+            "neq": "≠", "ne": "≠", "pm": "±", "%": "%", "to": "→", "rightarrow": "→", "longrightarrow": "→"}
+_SYMBOL = re.compile(r"\\(times|cdot|approx|leq?|geq?|neq?|pm|%|to|(?:long)?rightarrow)(?![A-Za-z])")
+# Arrows written in text ("A -> B", "A ⟶ B") as the one arrow; "<->" and "<=>" are left whole.
+_ARROWS = re.compile(r"(?<![<\-])-+>|⟶")
+# Math delimiters inside an answer: "(1) $90$; (2) $\alpha$", "$H_e$: 9.0".
+_INLINE_MATH = re.compile(r"\\?\$+|\\[()\[\]]")
 # ASCII digits only: look-alike digits of other scripts (Arabic-Indic ٣) never read as numbers.
 _NUM = r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?|[+-]?\.\d+(?:[eE][+-]?\d+)?"
 _SCI = re.compile(rf"({_NUM})?\s*(?:[×xX*·]\s*)?10\s*\^\s*\{{?\s*([+-]?\d+)\s*\}}?", re.ASCII)
@@ -50,6 +59,8 @@ _UNIT = re.compile(
 # "x = 5", "TOF ≈ 21 s^{-1}": a short name, then the value.
 _RELATION = re.compile(r"^([A-Za-z\\][^=≈≃<>≤≥]{0,60}?)\s*(?:=|≈|≃)\s*([^=≈≃<>≤≥]+)$")
 _WORD = re.compile(r"(?<!\\)\b[A-Za-z]{3,}\b")
+MAX_SET_ITEMS = 30  # a longer answer is compared in order: matching it as a set would cost n² comparisons
+_MAY_BE_SET = re.compile(r"[<>≤≥∞]|^[(\[].*[)\]]$")
 
 
 class MatchError(Exception):
@@ -60,10 +71,10 @@ class MatchError(Exception):
 def canonical(s: str) -> str:
     """One spelling of an answer: NFKC, superscripts as exponents, LaTeX wrappers and spacing removed,
     operators as symbols (\\times → ×), minus signs and dashes as "-", decoration stripped."""
-    s = _SPACING.sub(" ", unwrap_latex(clean(s)))
+    s = _SPACING.sub(" ", unwrap_latex(_INLINE_MATH.sub("", clean(s))))
     s = _BRACED_COMMA.sub(lambda m: ("," if len(m.group(1)) == 3 else ".") + m.group(1), s)
     s = _SYMBOL.sub(lambda m: _SYMBOLS[m.group(1)], s)
-    return strip_decoration(s.replace("−", "-").replace("–", "-"))
+    return strip_decoration(_ARROWS.sub("→", s.replace("−", "-").replace("–", "-")))
 
 
 @lru_cache(maxsize=100_000)
@@ -181,6 +192,43 @@ def _yes_no(s: str, leading: bool = False) -> bool | None:
     return _YES_NO.get(text)
 
 
+def _value(s: str) -> float | None:
+    """A plain number (units removed, as C.1 does) or a plain fraction."""
+    value = parse_number(s)
+    return simple_fraction(s) if value is None else value
+
+
+def _constant(s: str) -> bool:
+    """A value written without variables: digits, π and LaTeX commands."""
+    return bool(re.search(r"\d|\\pi", s)) and not re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", s))
+
+
+def _values_before_units(pred: str, gold: str) -> tuple[str, str] | tuple[()] | None:
+    """The values of two answers (canonical text) without their units, when either states a readable
+    unit after a constant that is not a plain number ("50/\\sqrt{2} m"); () when both state units
+    and the units differ; None when neither does."""
+    p, g = units.split(pred), units.split(gold)
+    if not (p.unit or g.unit) or not _constant(p.value) or not _constant(g.value):
+        return None
+    if p.unit and g.unit and not p.unit.same(g.unit):
+        return ()
+    return p.value, g.value
+
+
+def _same_by_notation(pred: str, gold: str) -> bool | None:
+    """Answers (canonical text) whose notation says what they are: chemistry (judge/chem.py), or sets
+    written as intervals or inequalities (judge/intervals.py). None when neither reads them both."""
+    if re.search(r"[A-Z]|\d[spdf]", gold):
+        decided = chem.same(pred, gold)
+        if decided is not None:
+            return decided
+    if _MAY_BE_SET.search(gold) or _MAY_BE_SET.search(pred):
+        a, b = intervals.read(pred), intervals.read(gold)
+        if a is not None and b is not None:
+            return intervals.same_set(a, b)
+    return None
+
+
 def match_one(pred: str | None, gold: str, strict: bool = False) -> bool:
     """One predicted answer against one gold answer (neither a multiple-choice letter set).
 
@@ -192,22 +240,23 @@ def match_one(pred: str | None, gold: str, strict: bool = False) -> bool:
         return option_letters(pred, 26) == [gold.strip()]
     if (yes_no := _yes_no(gold)) is not None:
         return _yes_no(pred, leading=True) == yes_no
-    if _squash(pred) == _squash(gold) or (normalize_text(pred) == normalize_text(gold) and not _case_sensitive(gold)):
+    if _squash(pred) == _squash(gold):
+        return True
+    if (notation := _same_by_notation(canonical(pred), canonical(gold))) is not None:
+        return notation
+    if normalize_text(pred) == normalize_text(gold) and not _case_sensitive(gold):
         return True
     gold_rel, pred_rel = _relation(gold), _relation(pred)
     if gold_rel and (pred_rel is None or pred_rel[0] == gold_rel[0]):  # "TOF = 21" vs "21" or "TOF = 21.0"
         return match_one(pred_rel[1] if pred_rel else pred, gold_rel[1], strict)
     if pred_rel and not gold_rel and not is_textual(gold):  # "x = 5" answers "5"
         return match_one(pred_rel[1], gold, strict)
-    gold_value = parse_number(gold)
-    if gold_value is None:
-        gold_value = simple_fraction(gold)
+    gold_value = _value(gold)
+    if gold_value is not None and (pred_value := _value(pred)) is not None:
+        return numbers_close(pred_value, gold_value) and units.agree(canonical(pred), canonical(gold))
+    if (values := _values_before_units(canonical(pred), canonical(gold))) is not None:
+        return bool(values) and match_one(*values, strict)  # "50/\sqrt{2} m", "\pi/3 rad", "-1/4 A"
     if gold_value is not None:
-        pred_value = parse_number(pred)
-        if pred_value is None:
-            pred_value = simple_fraction(pred)
-        if pred_value is not None:
-            return numbers_close(pred_value, gold_value)
         if not re.search(r"[0-9\\]", pred) or len(split_parts(pred)) > 1:
             return False  # no digit and no LaTeX cannot name a number; a list is not one number
         return bool(math_equal(canonical(pred), canonical(gold)))
@@ -225,11 +274,32 @@ def _parts_match(preds: list[str], golds: list[str], strict: bool) -> bool:
     return len(preds) == len(golds) and all(match_one(p, g, strict) for p, g in zip(preds, golds))
 
 
-def match_answer(pred: str | None, golds: list[str], strict: bool = False) -> bool:
-    """A whole answer against the gold list: as one answer, or part by part in order.
+def _same_items(preds: list[str], golds: list[str], strict: bool) -> bool:
+    """Every gold item answered by its own predicted item, in any order (a perfect matching)."""
+    if len(preds) != len(golds) or len(golds) > MAX_SET_ITEMS:
+        return len(preds) == len(golds) and _parts_match(preds, golds, strict)
+    answers = [[j for j, p in enumerate(preds) if match_one(p, g, strict)] for g in golds]
+    owner: dict[int, int] = {}  # predicted item → gold item it answers
+
+    def assign(i: int, seen: set[int]) -> bool:
+        for j in answers[i]:
+            if j not in seen:
+                seen.add(j)
+                if j not in owner or assign(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    return all(assign(i, set()) for i in range(len(golds)))
+
+
+def match_answer(pred: str | None, golds: list[str], strict: bool = False, unordered: bool = False) -> bool:
+    """A whole answer against the gold list: as one answer, or part by part in order (`unordered`: as a
+    set of items, for a question that asks for one, see judge.parts.order_free).
 
     The gold list is joined and split again like the response, so "(1) 90; (2) α" answers the gold
-    ["(1) 90", "(2) α"] as well as a response with its parts in any separator or in several boxes."""
+    ["(1) 90", "(2) α"] as well as a response with its parts in any separator or in several boxes. A
+    chemical equation is compared whole (judge/chem.py), never as the parts its arrow separates."""
     if pred is None:
         return False
     gold = ", ".join(golds)
@@ -240,5 +310,12 @@ def match_answer(pred: str | None, golds: list[str], strict: bool = False) -> bo
         return ([n for n, _ in gold_labels] == [n for n, _ in pred_labels]
                 and all(_parts_match(split_parts(p), split_parts(g), strict)
                         for (_, p), (_, g) in zip(pred_labels, gold_labels)))
+    if "→" in canonical(gold) and chem.equation(canonical(gold)) is not None:
+        return False
     gold_parts = flat_parts(canonical(gold))
+    if unordered and not gold_labels and not any(re.search(r"[:=]", part) for part in gold_parts):
+        # a set of items; not when an item names a group or a variable ("Lipophilic: 1, 3; Hydrophilic:
+        # 2, 4"), whose other items belong to it by their place
+        items = set_items(gold_parts)
+        return len(items) > 1 and _same_items(set_items(flat_parts(canonical(pred))), items, strict)
     return len(gold_parts) > 1 and _parts_match(flat_parts(canonical(pred)), gold_parts, strict)

@@ -1,9 +1,12 @@
-"""Answers in several parts: labelled parts — (1) (2), a) b), (i) (ii) — and parts separated by , ; and.
+"""Answers in several parts: labelled parts — (1) (2), a) b), (i) (ii) — and parts separated by , ; and →.
 
 Gold and response are split the same way, so how the parts are separated does not matter ("3, 5",
-"3; 5", "3 and 5", one part per line), nor how an official release happened to cut its gold into a
-list (OMIBench splits some golds at commas inside their parts): the gold list is joined and split
-again like a response. Brackets, braces and thousands separators ("1,000") never split.
+"3; 5", "3 and 5", one part per line, "A → E → D" and "A, E, D"), nor how an official release happened
+to cut its gold into a list (OMIBench splits some golds at commas inside their parts): the gold list is
+joined and split again like a response. Brackets, braces and thousands separators ("1,000") never split.
+
+Parts compare in order, unless the question asks for a set ("select all that apply", "which of the
+following", "give the numbers of …") and nothing in it asks for an order (`order_free`).
 """
 from __future__ import annotations
 
@@ -14,13 +17,13 @@ from functools import lru_cache
 # "a)", "(ii)". Not "f(1)" or "x(a)": a label never follows a letter or digit.
 _LABEL = re.compile(r"(?:^|(?<=[\s,;:，；。.]))\(?(\d{1,2}|[a-h]|[ivx]{1,4})\)(?!\))", re.I)
 _ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"]
-_SEPARATORS = ",;，；\n"
-_MAY_SPLIT = re.compile(r"[,;，；\n]| and | or ")
+_SEPARATORS = ",;，；\n→"
+_MAY_SPLIT = re.compile(r"[,;，；\n→]| and | or ")
 
 
 def split_parts(answer: str) -> list[str]:
-    """Split "3, 5" / "3; 5" / "3 and 5" / "3 or 5" / lines into parts, at top level only (not inside
-    brackets)."""
+    """Split "3, 5" / "3; 5" / "3 and 5" / "3 or 5" / lines / "A → E → D" into parts, at top level only
+    (not inside brackets). Arrows are "→" here: judge.match.canonical writes ->, ⟶ and \\rightarrow so."""
     if not _MAY_SPLIT.search(answer):  # no separator anywhere: one part (most answers)
         return [answer.strip(" .。")] if answer.strip(" .。") else []
     parts, depth, start, i = [], 0, 0, 0
@@ -79,3 +82,43 @@ def flat_parts(text: str) -> list[str]:
     if labelled is None:
         return split_parts(text)
     return [p for _, body in labelled for p in split_parts(body)]
+
+
+# A question asking for a set of items: "Select all that apply", "Which of the following …", "Give the
+# numbers of the correct statements", "in any order".
+_SET_WORDING = re.compile(
+    r"\b(?:select|choose|check|tick|mark|circle|identify|list|pick)\b[^.?!\n]{0,40}?\ball\b"
+    r"|\ball (?:the )?(?:possible |real )?(?:solutions|roots)\b"
+    r"|\ball (?:that|which) (?:apply|applies|are|is)\b|\bas many as (?:apply|appropriate|needed)\b"
+    r"|\bwhich (?:of the following|of these|of them|ones|two|three|four|statements?|options?|numbers?)\b"
+    r"|\b(?:numbers|letters|labels) of (?:all )?(?:the )?(?:correct|true|false|incorrect|right|wrong)\b"
+    r"|\bgive the (?:numbers|letters|labels)\b"
+    r"|\bmore than one (?:answer|option|choice)\b|\bin any order\b|\border (?:does not|doesn't) matter\b"
+    r"|哪些|所有正确|多选", re.I)
+# Anything asking for an order makes the answer a sequence: "arrange", "in order", "rank", "the
+# correct sequence", ordered pairs and coordinates, "respectively", "from smallest to largest".
+_ORDER_WORDING = re.compile(
+    r"\barrang|\border|\brank|\bsequen(?:ce (?:of|in which)|tial)|\b(?:correct|right|following|proper) "
+    r"sequence|\bin (?:a |the )?sequence\b|\brespectively\b|\bcoordinates?\b|\bpairs?\b|\btuple"
+    r"|\bascending|\bdescending|\bincreasing|\bdecreasing|\bfrom (?:the )?(?:smallest|largest|highest|lowest"
+    r"|least|most|first|fastest|slowest|strongest|weakest)\b|\bfirst\b[^.?!]{0,60}\bthen\b|\bchronolog"
+    r"|\bstep by step\b|排序|顺序|依次|先后", re.I)
+_ANY_ORDER = re.compile(r"\bin any order\b|\border (?:does not|doesn't) matter\b", re.I)
+
+
+@lru_cache(maxsize=4096)
+def order_free(question: str) -> bool:
+    """Whether a question asks for a set, so that its answer's parts may come in any order."""
+    if _ANY_ORDER.search(question):
+        return True
+    return bool(_SET_WORDING.search(question)) and not _ORDER_WORDING.search(question)
+
+
+_LETTER_RUN = re.compile(r"\(?[A-Za-z]\)?(?:\s+\(?[A-Za-z]\)?)+")
+
+
+def set_items(parts: list[str]) -> list[str]:
+    """The items of a set answer: its parts, and single letters written side by side ("a b c d") one
+    by one, brackets around a single letter dropped."""
+    items = [item for part in parts for item in (part.split() if _LETTER_RUN.fullmatch(part) else [part])]
+    return [re.sub(r"^\(([A-Za-z])\)$", r"\1", item) for item in items]  # "(a)" is the item a

@@ -17,9 +17,9 @@ from typing import Any, Callable
 from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
 from data.records import letters
 from judge import parallel
-from judge.extract import answer_candidates, clean, extract_answer, option_letters
-from judge.match import EPS, MatchError, match_answer, normalize_text, parse_number
-from judge.parts import flat_parts
+from judge.extract import answer_candidates, clean, extract_answer, option_letters, strip_decoration
+from judge.match import MatchError, match_answer, match_one, normalize_text
+from judge.parts import flat_parts, order_free, split_parts
 
 Scorer = Callable[[dict[str, Any], str | None], dict[str, Any]]  # (record, response) → verdict fields
 GRID = re.compile(r"row\s*[=:]?\s*(\d+)\s*[,;]?\s*(?:and\s*)?col(?:umn)?\s*[=:]?\s*(\d+)", re.I)
@@ -39,20 +39,46 @@ def is_mcq(rec: dict[str, Any]) -> bool:
 
 
 def mcq_prediction(rec: dict[str, Any], candidate: str | None) -> list[str] | None:
-    """The letters a candidate states, or the letter of the option whose text it gives."""
-    n = len(rec["choices"]) or 26  # inline options: any letter the text states
-    found = option_letters(candidate, n)
-    if found or not candidate or not rec["choices"]:
-        return found
-    # Option text back to its letter: exact (normalised) text, or the same number; never a fuzzy
-    # match, which could pick a neighbouring option.
-    value = parse_number(candidate)
-    for letter, option in zip(letters(len(rec["choices"])), rec["choices"]):
-        if normalize_text(option) == normalize_text(candidate):
-            return [letter]
-        if value is not None and parse_number(option) is not None and abs(parse_number(option) - value) <= EPS:
-            return [letter]
-    return None
+    """The letters a candidate states, or the letters of the options whose text it gives."""
+    return mcq_reading(rec, candidate)[0]
+
+
+def mcq_reading(rec: dict[str, Any], candidate: str | None) -> tuple[list[str] | None, list[str]]:
+    """`mcq_prediction`, and the reasons math-verify failed while an option's text was compared (a
+    judge error when no option was found)."""
+    choices = rec["choices"]
+    found = option_letters(candidate, len(choices) or 26)  # inline options: any letter the text states
+    if found and choices and re.fullmatch(r"\(?[a-z]\)?", strip_decoration(candidate or "")):
+        # a lower-case letter that is also an option's own text ("e" among 1, e, π, 2) is that option
+        by_text, _ = _options_named(choices, candidate)
+        found = by_text or found
+    if found or not candidate or not choices:
+        return found, []
+    found, errors = _options_named(choices, candidate)
+    if found is None and len(parts := split_parts(candidate)) > 1:  # "More protein was used; The pH changed"
+        named = [_options_named(choices, part) for part in parts]
+        errors += [e for _, errs in named for e in errs]
+        if all(letters for letters, _ in named):
+            found = sorted({letter for letters, _ in named for letter in letters})
+    return found, errors
+
+
+def _options_named(choices: list[str], candidate: str) -> tuple[list[str] | None, list[str]]:
+    """The option whose text the candidate gives: the same text, else the one option that is the same
+    answer by the rules that compare an answer with a gold (the same number, formula or phrase; never a
+    fuzzy match, which could pick a neighbouring option); None when no option or more than one is named."""
+    named, errors = [], []
+    pairs = list(zip(letters(len(choices)), choices))
+    for letter, option in pairs:  # the very text of an option (the first, if two are printed alike)
+        if normalize_text(option) and normalize_text(option) == normalize_text(candidate):
+            return [letter], []
+    for letter, option in pairs:
+        try:
+            if option.strip() and match_one(candidate, option):
+                named.append(letter)
+        except MatchError as e:
+            errors.append(str(e))
+    return (named if len(named) == 1 else None), errors
 
 
 def grid_cell(text: str | None) -> tuple[int, int] | None:
@@ -79,7 +105,9 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
     candidate = final_answer(rec, response)
     golds = rec["answer"]
     if is_mcq(rec):
-        predicted = mcq_prediction(rec, candidate)
+        predicted, errors = mcq_reading(rec, candidate)
+        if predicted is None and errors:
+            return {"extracted": candidate, "correct": None, "status": "judge_error", "error": errors[0]}
         return {"extracted": "".join(predicted) if predicted else candidate,
                 "correct": predicted is not None and predicted == gold_letters(golds)}
     if len(golds) == 1 and grid_cell(golds[0]):
@@ -87,9 +115,10 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
         return {"extracted": candidate, "correct": cell is not None and cell == grid_cell(golds[0])}
     errors = []
     n_parts = len(flat_parts(", ".join(golds)))
+    unordered = order_free(rec.get("question") or "")  # "select all that apply": a set, not a sequence
     for option in answer_candidates(final, prefer_tag, max_parts=n_parts):
         try:
-            if match_answer(option, golds, strict):
+            if match_answer(option, golds, strict, unordered):
                 return {"extracted": option, "correct": True}
         except MatchError as e:  # another reading of the answer may still settle it
             errors.append(str(e))
