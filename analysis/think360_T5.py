@@ -100,6 +100,8 @@ def _why_not_drawn(row: pd.Series, metric: str) -> str:
         return "no Acc (run the accuracy judges)"
     if row.get("no_trajectory", 0) and row["no_trajectory"] == row["judged"]:
         return "no trajectory (final summaries only)"
+    if metric == "ToT-Width" and row.get("scored", 0):
+        return "no tree with a parent node: no width"
     return "no tree scored"
 
 
