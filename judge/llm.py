@@ -102,7 +102,9 @@ def _read(line: dict[str, Any], ask: Ask) -> Reply:
     usage = line.get("usage") or {}
     tokens = (usage.get("prompt_tokens") or 0) + (usage.get("completion_tokens") or 0)
     if line.get("error"):
-        return Reply(None, None, line["error"], tokens)
+        call = {"attempts": line.get("attempts"), "attempt_errors": line.get("attempt_errors"),
+                "elapsed_s": line.get("elapsed_s")}
+        return Reply(None, None, line["error"], tokens, call)
     text = line.get("response") or ""
     parsed = ask.parse(text)
     return Reply(text, parsed, None if parsed is not None else "judge reply could not be parsed", tokens)
