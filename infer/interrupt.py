@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
@@ -48,7 +49,7 @@ def exits_cleanly(main: Callable[[list[str] | None], int]) -> Callable[[list[str
     @functools.wraps(main)
     def guarded(argv: list[str] | None = None) -> int:
         global _depth
-        if _depth:
+        if _depth or threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
             return main(argv)
         before = dict(store.written)
         # Ctrl-C works even where the command was started with SIGINT ignored (a background job of a script)

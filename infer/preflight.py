@@ -22,7 +22,7 @@ from infer.config import ConfigError, ModelConfig
 
 log = logging.getLogger(__name__)
 CONNECT_TIMEOUT = 5.0   # seconds, at most (a config's shorter connect_timeout wins)
-REPLY_TIMEOUT = 10.0    # seconds for the whole check of one URL, reply included
+REPLY_TIMEOUT = 10.0    # seconds for the whole check of one URL, at most (a shorter read_timeout wins)
 TRUSTED_FOR = 60.0      # seconds a URL found answering is not asked again (a sweep's runs follow each other)
 DOWN_STATUS = {502, 503, 504}  # a gateway or server saying it cannot serve
 
@@ -65,10 +65,12 @@ async def _check(session: aiohttp.ClientSession, cfg: ModelConfig, base: str, he
             second = resp.status
     except (aiohttp.ClientError, asyncio.TimeoutError) as e:
         cause = connection_cause(e)
-        if cause in ("connect timeout", "read timeout"):
-            return f"no answer within {REPLY_TIMEOUT if cause == 'read timeout' else _connect(cfg):g}s ({cause})"
+        if cause == "connect timeout":
+            return f"connect timeout: no connection within {_connect(cfg):g} s"
+        if cause == "read timeout":
+            return f"timeout: no reply within {_reply(cfg):g} s"
         if cause == "DNS failure":
-            return f"DNS failure (cannot resolve {urlsplit(base).hostname})"
+            return f"DNS failure: cannot resolve {urlsplit(base).hostname}"
         return cause if cause != "connection error" else f"connection error: {type(e).__name__}: {e}"
     if second in (401, 403):
         return _refused_key(cfg, second)
@@ -83,8 +85,12 @@ def _connect(cfg: ModelConfig) -> float:
     return min(cfg.connect_timeout, CONNECT_TIMEOUT)
 
 
+def _reply(cfg: ModelConfig) -> float:
+    return min(cfg.read_timeout, REPLY_TIMEOUT)
+
+
 async def _check_all(cfg: ModelConfig, urls: list[str], key: str) -> list[str | None]:
-    timeout = aiohttp.ClientTimeout(total=REPLY_TIMEOUT, sock_connect=_connect(cfg))
+    timeout = aiohttp.ClientTimeout(total=_reply(cfg), sock_connect=_connect(cfg))
     headers = {"Authorization": f"Bearer {key}"}
     async with aiohttp.ClientSession(timeout=timeout) as session:
         return await asyncio.gather(*(_check(session, cfg, u, headers) for u in urls))
