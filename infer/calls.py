@@ -155,14 +155,21 @@ def servers(pending: list[Request], cfg: ModelConfig, params: dict[str, Any], no
                     node)
 
 
+def checked_endpoints(cfg: ModelConfig) -> list[str] | None:
+    """The endpoints a config gives that answer (infer/preflight.py), found before the first request of a
+    run; None where there is nothing to check: a server the run starts is checked as it starts, an
+    offline engine has no endpoint."""
+    return live_urls(cfg) if cfg.engine == "http" and not cfg.launches_server else None
+
+
 def send(pending: list[Request], cfg: ModelConfig, params: dict[str, Any], write: Callable[[dict[str, Any]], None],
          results: Path, label: str, node: Node | None = None, urls: list[str] | None = None) -> dict[str, Any]:
     """Send every request (starting the model's servers on the node's GPUs if its config says how, for as
     long as it takes) and `write` one raw line per outcome (to the run's AppendLog); return counts of ok,
     failed (and by cause: `causes`) and generated tokens.
 
-    The endpoints a config gives are checked first (infer/preflight.py) unless `urls` gives those already
-    found answering; a server started here was checked while it started."""
+    The endpoints a config gives are checked first unless `urls` gives those already found answering
+    (`checked_endpoints`)."""
     if not pending:
         return new_stats()
     if cfg.engine != "http":

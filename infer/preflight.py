@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -23,10 +22,7 @@ from infer.config import ConfigError, ModelConfig
 log = logging.getLogger(__name__)
 CONNECT_TIMEOUT = 5.0   # seconds, at most (a config's shorter connect_timeout wins)
 REPLY_TIMEOUT = 10.0    # seconds for the whole check of one URL, at most (a shorter read_timeout wins)
-TRUSTED_FOR = 60.0      # seconds a URL found answering is not asked again (a sweep's runs follow each other)
 DOWN_STATUS = {502, 503, 504}  # a gateway or server saying it cannot serve
-
-_answered: dict[str, float] = {}  # URL -> when it last answered
 
 
 class EndpointDown(ConfigError):
@@ -100,16 +96,14 @@ def live_urls(cfg: ModelConfig) -> list[str]:
     """The base URLs of `cfg` that answer, in the config's order; those that do not are named in a warning.
     None answering: EndpointDown, naming each URL and why."""
     key = cfg.api_key()  # an unset key is its own error, before anything is asked
-    now = time.monotonic()
-    unknown = [u for u in cfg.base_urls if now - _answered.get(u, -TRUSTED_FOR) >= TRUSTED_FOR]
-    causes = dict(zip(unknown, asyncio.run(_check_all(cfg, unknown, key)))) if unknown else {}
-    live = [u for u in cfg.base_urls if causes.get(u) is None]
-    dead = "; ".join(f"{u} ({causes[u]})" for u in dict.fromkeys(cfg.base_urls) if causes.get(u))
+    urls = list(dict.fromkeys(cfg.base_urls))
+    causes = dict(zip(urls, asyncio.run(_check_all(cfg, urls, key))))
+    live = [u for u in cfg.base_urls if causes[u] is None]
+    dead = "; ".join(f"{u} ({cause})" for u, cause in causes.items() if cause)
     if not live:
         where = f" (model config {cfg.path})" if cfg.path else ""
         raise EndpointDown(f"no endpoint of model {cfg.name} answers: {dead}; nothing was sent{where}", cfg.name)
     if dead:
         log.warning("%s: %d of %d endpoints do not answer and are left out of this run: %s", cfg.name,
                     len(cfg.base_urls) - len(live), len(cfg.base_urls), dead)
-    _answered.update(dict.fromkeys((u for u in unknown if u in live), time.monotonic()))
     return live

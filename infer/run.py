@@ -18,10 +18,10 @@ from typing import Any
 from data.jsonl import DataError, write_json_atomic
 from data.dataset import Records, read_records
 from data.records import BENCHMARKS
-from infer.calls import Request, describe_causes, failure, raw_line, request_key, send, servers
+from infer.calls import (Request, checked_endpoints, describe_causes, failure, raw_line, request_key, send,
+                         servers)
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.manifest import base_manifest, sha256_file
-from infer.preflight import live_urls
 from infer.icl import DEFAULT_SHOTS, SEED as ICL_SEED
 from infer.interrupt import exits_cleanly
 from infer.launch import GPU_MEMORY_GB, Node, visible_gpus
@@ -125,7 +125,7 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     urls = None
     if pending and cfg.engine == "http":
         cfg.api_key()
-        urls = None if cfg.launches_server else live_urls(cfg)
+        urls = checked_endpoints(cfg)
     with AppendLog(path) as out:
         if version() != seen:
             finished = pending = None  # dropped before planning again: a large run holds one plan
