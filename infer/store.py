@@ -21,8 +21,8 @@ class LockedError(RuntimeError):
     pass
 
 
-# Lines each file got from this process, in the order the files were first written: what an interrupted
-# command says it saved (infer/interrupt.py).
+# Lines each file got from this process, the file written last at the end: what an interrupted command
+# says it saved (infer/interrupt.py).
 written: dict[Path, int] = {}
 
 
@@ -107,7 +107,7 @@ class AppendLog:
         # One write call per line and a flush: a crash loses at most the line being written.
         self._out.write(dumps(obj) + "\n")
         self._out.flush()
-        written[self.path] = written.get(self.path, 0) + 1
+        written[self.path] = written.pop(self.path, 0) + 1
 
     def __exit__(self, exc_type: type | None, *exc: object) -> None:
         if self._out:

@@ -322,3 +322,24 @@ def test_a_sweep_says_once_that_a_judge_model_is_down(tmp_path, scripted_server,
                     f"refused); nothing was sent (model config {models / 'judge.yaml'})"]
     assert "t.sweep: m / plan_and_solve: not done, judge does not answer" in out
     assert srv.count == 4  # both runs answered: only the judge model is down
+
+
+def test_the_interruption_line_names_the_file_written_last_and_counts_the_others(tmp_path, capsys):
+    from infer.interrupt import exits_cleanly
+    from infer.store import AppendLog
+
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+
+    @exits_cleanly
+    def main(argv):
+        with AppendLog(a) as out_a, AppendLog(b) as out_b:
+            for i in range(3):
+                out_a.write({"i": i})
+            out_b.write({"i": 0})
+            out_a.write({"i": 3})
+            out_b.write({"i": 1})  # b is the file written last
+            raise KeyboardInterrupt
+
+    assert main(None) == 130
+    assert capsys.readouterr().err == (f"interrupted: 2 answers saved in {b} (and 4 in 1 other file); "
+                                       "rerun the same command to resume\n")
