@@ -121,9 +121,10 @@ def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = F
     if dry_run:
         return {"to send": counts["to_send"], "servers": "; ".join(counts["servers"]) or "none"}
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
-    if row["failed"]:
-        row["failed by cause"] = ", ".join(filter(None, (describe_causes(counts["failed_by_cause"]),
-                                                         counts["unrenderable"] and f"{counts['unrenderable']} unrenderable")))
+    causes = [describe_causes(counts["failed_by_cause"])] if counts["failed"] else []
+    causes += [f"{counts['unrenderable']} unrenderable"] if counts["unrenderable"] else []
+    if causes:
+        row["failed by cause"] = ", ".join(causes)
     for judge in job.judges:
         # An LLM judge runs once per judge model; its verdicts share one file, keyed by the judge model.
         asks = asks_model(judge)  # a rule judge asks no model: it runs once, without a judge model
