@@ -23,6 +23,25 @@ done
 bash setup.sh
 PY=.venv/bin/python
 
+# The model steps run as a job this script waits for, so that a SIGTERM sent to the script reaches them:
+# they stop cleanly, say what they saved, and the script exits with their code (143). Ctrl-C reaches
+# them from the terminal (130). A rerun resumes.
+STEP=
+model_step() {
+  "$@" &
+  STEP=$!
+  local status
+  while :; do
+    status=0
+    wait "$STEP" || status=$?
+    kill -0 "$STEP" 2> /dev/null || break  # ended: its status is the step's (a signal only woke the wait)
+  done
+  STEP=
+  return "$status"
+}
+trap 'if [ -n "$STEP" ]; then kill -TERM "$STEP" 2> /dev/null; else exit 143; fi' TERM
+trap 'if [ -z "$STEP" ]; then exit 130; fi' INT
+
 if [ "$PROFILE" = demo ]; then
   $PY -m data.demo --out data/demo/build
   # MorphoBench's generated tasks (MORPHO-G, §3.3): circuit black boxes of levels 1-3, checked by ngspice,
@@ -41,9 +60,9 @@ fi
 if [ "$PROFILE" = demo ]; then
   # Every demo experiment, then MorphoBench's adaptation families by the embedded model and the experiment
   # on the adapted splits, in one process: the embedded model's servers start once (pipeline/demo.py).
-  $PY -m pipeline.demo --results results
+  model_step $PY -m pipeline.demo --results results
 else
-  $PY -m pipeline.experiments --profile "$PROFILE" --results results
+  model_step $PY -m pipeline.experiments --profile "$PROFILE" --results results
 fi
 
 echo

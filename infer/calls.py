@@ -21,6 +21,7 @@ from infer.client import ChatClient, RetryPolicy
 from infer.config import ModelConfig
 from infer.image_placeholder import PARAM as PLACEHOLDER, place_images, without_placeholder
 from infer.launch import Launch, Node, plan_for
+from infer.preflight import live_urls
 from infer.render import to_wire
 from infer.server import serve
 from infer.system_prompt import without_sha
@@ -94,21 +95,47 @@ def raw_line(req_id: str, sample_idx: int, key: str, cfg: ModelConfig, setting: 
 def failure(reason: str) -> dict[str, Any]:
     """The result of a request that could not be made (an item that cannot be rendered)."""
     return {"response": None, "reasoning": None, "finish_reason": None, "usage": None, "error": reason,
-            "latency_s": 0.0, "elapsed_s": 0.0, "attempts": 0}
+            "latency_s": 0.0, "elapsed_s": 0.0, "attempts": 0, "attempt_errors": []}
+
+
+def failure_cause(result: dict[str, Any]) -> str:
+    """A failed request's cause in a few words, with its attempts: "HTTP 500 after 7 attempts"."""
+    causes = result.get("attempt_errors") or [str(result.get("error")).split(":")[0]]
+    attempts = result.get("attempts") or 0
+    return f"{causes[-1]} after {attempts} attempts" if attempts > 1 else causes[-1]
+
+
+def count_outcome(stats: dict[str, Any], result: dict[str, Any]) -> None:
+    """Count one request's outcome into a run's `stats` (ok, failed, tokens and failures by cause)."""
+    if result["error"]:
+        stats["failed"] += 1
+        cause = failure_cause(result)
+        stats["causes"][cause] = stats["causes"].get(cause, 0) + 1
+    else:
+        stats["ok"] += 1
+    stats["tokens"] += ((result.get("usage") or {}).get("completion_tokens") or 0)
+
+
+def new_stats() -> dict[str, Any]:
+    return {"ok": 0, "failed": 0, "tokens": 0, "causes": {}}
+
+
+def describe_causes(causes: dict[str, int]) -> str:
+    """Failures by cause, the most frequent first: "2 × HTTP 500 after 7 attempts, 1 × read timeout"."""
+    return ", ".join(f"{n} × {cause}" for cause, n in sorted(causes.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 async def _send(pending: list[Request], cfg: ModelConfig, urls: list[str], params: dict[str, Any],
-                write: Callable[[dict[str, Any]], None], label: str) -> dict[str, int]:
+                write: Callable[[dict[str, Any]], None], label: str) -> dict[str, Any]:
     client = ChatClient(urls, cfg.api_key(), cfg.concurrency, cfg.connect_timeout, cfg.read_timeout,
                         RetryPolicy(max_retries=cfg.max_retries, backoff_base=cfg.backoff_base))
-    stats = {"ok": 0, "failed": 0, "tokens": 0}
+    stats = new_stats()
     start = time.monotonic()
     bar = tqdm(total=len(pending), desc=label, unit="req", dynamic_ncols=True)
 
     def on_result(req: Request, result: dict[str, Any]) -> None:
         write(raw_line(req.id, req.sample_idx, req.key, cfg, req.setting, {**params, **(req.extra or {})}, result, req.inputs))
-        stats["failed" if result["error"] else "ok"] += 1
-        stats["tokens"] += ((result.get("usage") or {}).get("completion_tokens") or 0)
+        count_outcome(stats, result)
         bar.update(1)
         bar.set_postfix(done=stats["ok"], failed=stats["failed"],
                         tok_s=f"{stats['tokens'] / max(time.monotonic() - start, 1e-9):.1f}")
@@ -128,15 +155,27 @@ def servers(pending: list[Request], cfg: ModelConfig, params: dict[str, Any], no
                     node)
 
 
+def checked_endpoints(cfg: ModelConfig) -> list[str] | None:
+    """The endpoints a config gives that answer (infer/preflight.py), found before the first request of a
+    run; None where there is nothing to check: a server the run starts is checked as it starts, an
+    offline engine has no endpoint."""
+    return live_urls(cfg) if cfg.engine == "http" and not cfg.launches_server else None
+
+
 def send(pending: list[Request], cfg: ModelConfig, params: dict[str, Any], write: Callable[[dict[str, Any]], None],
-         results: Path, label: str, node: Node | None = None) -> dict[str, int]:
+         results: Path, label: str, node: Node | None = None, urls: list[str] | None = None) -> dict[str, Any]:
     """Send every request (starting the model's servers on the node's GPUs if its config says how, for as
     long as it takes) and `write` one raw line per outcome (to the run's AppendLog); return counts of ok,
-    failed and generated tokens."""
+    failed (and by cause: `causes`) and generated tokens.
+
+    The endpoints a config gives are checked first unless `urls` gives those already found answering
+    (`checked_endpoints`)."""
     if not pending:
-        return {"ok": 0, "failed": 0, "tokens": 0}
+        return new_stats()
     if cfg.engine != "http":
         from infer.engines import send_offline  # builds on this module; imports an engine only when asked
         return send_offline(pending, cfg, params, write, node)
-    with serve(cfg, results / "logs", servers(pending, cfg, params, node)) as urls:
-        return asyncio.run(_send(pending, cfg, urls, params, write, label))
+    if not cfg.launches_server:
+        return asyncio.run(_send(pending, cfg, urls or live_urls(cfg), params, write, label))
+    with serve(cfg, results / "logs", servers(pending, cfg, params, node)) as started:
+        return asyncio.run(_send(pending, cfg, started, params, write, label))

@@ -28,13 +28,35 @@ CLOSE_ONLY = re.compile(r"\A((?:(?!<think>).)*?)</think>", re.S)
 
 
 class RetryableError(Exception):
-    def __init__(self, message: str, retry_after: float | None = None):
+    def __init__(self, message: str, retry_after: float | None = None, cause: str | None = None):
         super().__init__(message)
         self.retry_after = retry_after
+        self.cause = cause or message  # short, for counting failures by cause ("HTTP 503", "read timeout")
 
 
 class FatalError(Exception):
     """A reply that retrying cannot fix (e.g. 400 Bad Request, 401)."""
+
+    def __init__(self, message: str, cause: str | None = None):
+        super().__init__(message)
+        self.cause = cause or message
+
+
+def connection_cause(e: BaseException) -> str:
+    """What stopped a request before any reply, in a few words: refused, DNS, connect or read timeout."""
+    if isinstance(e, aiohttp.ClientConnectorDNSError):
+        return "DNS failure"
+    if isinstance(e, aiohttp.ClientConnectorCertificateError | aiohttp.ClientSSLError):
+        return "TLS error"
+    if isinstance(e, aiohttp.ConnectionTimeoutError):
+        return "connect timeout"
+    if isinstance(e, asyncio.TimeoutError):  # aiohttp's read timeouts are TimeoutErrors too
+        return "read timeout"
+    if isinstance(e, aiohttp.ClientConnectorError) and isinstance(e.os_error, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(e, aiohttp.ServerDisconnectedError):
+        return "server disconnected"
+    return "connection error"
 
 
 def parse_retry_after(value: str | None) -> float | None:
@@ -83,7 +105,7 @@ def split_reasoning(message: dict[str, Any]) -> tuple[str, str | None]:
 def parse_completion(body: dict[str, Any]) -> dict[str, Any]:
     choices = body.get("choices")
     if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
-        raise RetryableError(f"reply has no choices: {json.dumps(body)[:200]}")
+        raise RetryableError(f"reply has no choices: {json.dumps(body)[:200]}", cause="reply has no choices")
     choice = choices[0]
     message = choice.get("message") or {}
     response, reasoning = split_reasoning(message)
@@ -139,24 +161,24 @@ class ChatClient:
                 # scrubbed whole, before any excerpt of it is cut: an endpoint may echo the key back
                 text = self.scrub(await resp.text())
                 if resp.status != 200:
-                    msg = f"HTTP {resp.status}: {text[:300]}"
+                    msg, cause = f"HTTP {resp.status}: {text[:300]}", f"HTTP {resp.status}"
                     if resp.status in RETRY_STATUS:
-                        raise RetryableError(msg, parse_retry_after(resp.headers.get("Retry-After")))
-                    raise FatalError(msg)
+                        raise RetryableError(msg, parse_retry_after(resp.headers.get("Retry-After")), cause)
+                    raise FatalError(msg, cause)
+        except aiohttp.ConnectionTimeoutError as e:
+            raise RetryableError(f"connect timeout after {self.timeout.sock_connect}s", cause="connect timeout") from e
         except asyncio.TimeoutError as e:
-            raise RetryableError(f"read timeout after {self.timeout.sock_read}s") from e
-        except aiohttp.ServerTimeoutError as e:
-            raise RetryableError(f"timeout: {e}") from e
+            raise RetryableError(f"read timeout after {self.timeout.sock_read}s", cause="read timeout") from e
         except aiohttp.ClientConnectionError as e:
-            raise RetryableError(f"connection error: {type(e).__name__}: {e}") from e
+            raise RetryableError(f"connection error: {type(e).__name__}: {e}", cause=connection_cause(e)) from e
         except aiohttp.ClientPayloadError as e:
-            raise RetryableError(f"broken reply: {e}") from e
+            raise RetryableError(f"broken reply: {e}", cause="broken reply") from e
         try:
             data = json.loads(text)
         except ValueError:
-            raise RetryableError(f"reply is not JSON: {text[:200]!r}")
+            raise RetryableError(f"reply is not JSON: {text[:200]!r}", cause="reply not JSON")
         if not isinstance(data, dict):
-            raise RetryableError(f"reply is not a JSON object: {text[:200]!r}")
+            raise RetryableError(f"reply is not a JSON object: {text[:200]!r}", cause="reply not JSON")
         return parse_completion(data)
 
     async def complete(self, session: aiohttp.ClientSession, body: dict[str, Any], endpoint: int = 0) -> dict[str, Any]:
@@ -171,6 +193,7 @@ class ChatClient:
         """
         start = time.monotonic()
         attempts = 0
+        causes: list[str] = []  # of each failed attempt, in order
         while True:
             # A retry moves to the next endpoint, so one dead server does not sink its share.
             url = self.urls[(endpoint + attempts) % len(self.urls)]
@@ -181,17 +204,20 @@ class ChatClient:
                 out["error"] = None
                 break
             except RetryableError as e:
+                causes.append(e.cause)
                 if attempts > self.retry.max_retries:
                     out = self._failure(e)
                     break
                 await asyncio.sleep(self.retry.delay(attempts, e.retry_after))
             except FatalError as e:
+                causes.append(e.cause)
                 out = self._failure(e)
                 break
         end = time.monotonic()
         out["latency_s"] = round(end - sent, 4)
         out["elapsed_s"] = round(end - start, 4)
         out["attempts"] = attempts
+        out["attempt_errors"] = causes
         return out
 
     def _failure(self, e: Exception) -> dict[str, Any]:
@@ -220,7 +246,8 @@ class ChatClient:
                     except Exception as e:  # one unbuildable request is that item's error, not the run's
                         result = {"response": None, "reasoning": None, "finish_reason": None, "usage": None,
                                   "error": self.scrub(f"cannot build the request: {type(e).__name__}: {e}"),
-                                  "latency_s": 0.0, "elapsed_s": 0.0, "attempts": 0}
+                                  "latency_s": 0.0, "elapsed_s": 0.0, "attempts": 0,
+                                  "attempt_errors": ["cannot build the request"]}
                     else:
                         result = await self.complete(session, body, endpoint)
                     maybe = on_result(item, result)

@@ -144,7 +144,8 @@ class ModelConfig:
             return "EMPTY"
         key = os.environ.get(self.api_key_env)
         if not key:
-            raise ConfigError(f"{self.path}: api_key_env: environment variable {self.api_key_env} is not set")
+            raise ConfigError(f"the environment variable {self.api_key_env} is not set: set it to the API key of "
+                              f"model {self.name} (api_key_env in {self.path or 'its config'})")
         return key
 
     def judge_params(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import os
 import time
 from typing import Any, Callable
 
-from infer.calls import Request, raw_line, request_fields, sent_messages
+from infer.calls import Request, count_outcome, new_stats, raw_line, request_fields, sent_messages
 from infer.client import split_reasoning
 from infer.config import ConfigError, ModelConfig
 from infer.launch import Node, max_model_len, needs_of, tensor_parallel
@@ -109,12 +109,13 @@ def _generate(cfg: ModelConfig, engine: Any, conversations: list[list[dict[str, 
 def _result(out: dict[str, Any] | None, error: str | None, elapsed: float) -> dict[str, Any]:
     if out is None:
         return {"response": None, "reasoning": None, "finish_reason": None, "usage": None, "error": error,
-                "latency_s": None, "elapsed_s": round(elapsed, 4), "attempts": 1}
+                "latency_s": None, "elapsed_s": round(elapsed, 4), "attempts": 1,
+                "attempt_errors": [(error or "").split(":")[0]]}  # the exception's type
     text, reasoning = split_reasoning({"content": out["text"]})
     return {"response": text, "reasoning": reasoning, "finish_reason": out["finish_reason"],
             "usage": {"prompt_tokens": out["prompt_tokens"], "completion_tokens": out["completion_tokens"],
                       "reasoning_tokens": None},
-            "error": None, "latency_s": None, "elapsed_s": round(elapsed, 4), "attempts": 1}
+            "error": None, "latency_s": None, "elapsed_s": round(elapsed, 4), "attempts": 1, "attempt_errors": []}
 
 
 def send_offline(pending: list[Request], cfg: ModelConfig, params: dict[str, Any],
@@ -132,12 +133,11 @@ def send_offline(pending: list[Request], cfg: ModelConfig, params: dict[str, Any
     if node.gpus:
         os.environ["CUDA_VISIBLE_DEVICES"] = ",".join(map(str, node.gpus))
     engine = _load(cfg, engine_settings(cfg, needs.max_images, max_model_len(cfg, needs), node))
-    stats = {"ok": 0, "failed": 0, "tokens": 0}
+    stats = new_stats()
 
     def record(req: Request, result: dict[str, Any]) -> None:
         write(raw_line(req.id, req.sample_idx, req.key, cfg, req.setting, params, result, req.inputs))
-        stats["failed" if result["error"] else "ok"] += 1
-        stats["tokens"] += (result.get("usage") or {}).get("completion_tokens") or 0
+        count_outcome(stats, result)
 
     start = time.monotonic()
     try:

@@ -18,10 +18,12 @@ from typing import Any
 from data.jsonl import DataError, write_json_atomic
 from data.dataset import Records, read_records
 from data.records import BENCHMARKS
-from infer.calls import Request, failure, raw_line, request_key, send, servers
+from infer.calls import (Request, checked_endpoints, describe_causes, failure, raw_line, request_key, send,
+                         servers)
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.manifest import base_manifest, sha256_file
 from infer.icl import DEFAULT_SHOTS, SEED as ICL_SEED
+from infer.interrupt import exits_cleanly
 from infer.launch import GPU_MEMORY_GB, Node, visible_gpus
 from infer.prompting import LaterMessages, Prompter
 from infer.render import RenderError, has_images
@@ -118,6 +120,12 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
         return {"records": n_records, "requests": total, "sent": 0, "to_send": len(pending),
                 "to_reuse": len(finished.reused), "unrenderable": len(failures), "engine": cfg.engine,
                 "servers": [x.describe() for x in servers(pending, cfg, params, node)]}
+    # An unset key and endpoints that do not answer are said before any file is made (a server the run
+    # starts is checked as it starts; an offline engine has no endpoint).
+    urls = None
+    if pending and cfg.engine == "http":
+        cfg.api_key()
+        urls = checked_endpoints(cfg)
     with AppendLog(path) as out:
         if version() != seen:
             finished = pending = None  # dropped before planning again: a large run holds one plan
@@ -131,11 +139,11 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
         log.info("%s/%s/%s: %d requests, %d already done (%d of them answers to an earlier prompt), %d to send, "
                  "%d unrenderable", bench, cfg.name, setting, total, total - len(pending), len(finished.reused),
                  len(pending), len(failures))
-        stats = send(pending, cfg, params, out.write, results, f"{cfg.name}/{setting}", node)
+        stats = send(pending, cfg, params, out.write, results, f"{cfg.name}/{setting}", node, urls)
 
     counts = {"records": n_records, "requests": total, "sent": len(pending), "reused": len(finished.reused),
-              "ok": stats["ok"], "failed": stats["failed"], "unrenderable": len(failures),
-              "excluded": len(prompter.excluded_ids)}
+              "ok": stats["ok"], "failed": stats["failed"], "failed_by_cause": stats["causes"],
+              "unrenderable": len(failures), "excluded": len(prompter.excluded_ids)}
     write_json_atomic(path.with_suffix(".manifest.json"), base_manifest(
         benchmark=bench, setting=setting, stands_for=stands_for or setting,
         data={"path": str(data), "sha256": sha256_file(data)},
@@ -145,6 +153,17 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
         icl={"seed": ICL_SEED, "pool_size": len(prompter.pool), "shots": spec.shots or DEFAULT_SHOTS,
              "demo_images": spec.demo_images or "all"} if prompter.pool else None))
     return counts
+
+
+def nothing_succeeded(counts: dict[str, Any]) -> bool:
+    """Whether the run sent requests and every one of them failed (its command then exits non-zero)."""
+    return counts["sent"] > 0 and counts["ok"] == 0
+
+
+def describe_sent(counts: dict[str, Any]) -> str:
+    """"sent 3 (1 ok, 2 failed: 2 × HTTP 500 after 7 attempts)"."""
+    causes = f": {describe_causes(counts['failed_by_cause'])}" if counts["failed"] else ""
+    return f"sent {counts['sent']} ({counts['ok']} ok, {counts['failed']} failed{causes})"
 
 
 def add_node_args(ap: argparse.ArgumentParser) -> None:
@@ -158,6 +177,7 @@ def node_from(args: argparse.Namespace) -> Node:
     return Node(tuple(visible_gpus(args.gpus)), args.gpu_memory_gb)
 
 
+@exits_cleanly
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -188,9 +208,12 @@ def main(argv: list[str] | None = None) -> int:
               f"({counts['unrenderable']} unrenderable) with engine {counts['engine']}")
         print(f"servers to start: {len(counts['servers'])}" + "".join(f"\n  {c}" for c in counts["servers"]))
         return 0
-    print(f"{path}: sent {counts['sent']} ({counts['ok']} ok, {counts['failed']} failed), "
+    print(f"{path}: {describe_sent(counts)}, "
           f"{counts['unrenderable']} unrenderable, {counts['requests'] - counts['sent']} already done "
           f"({counts['reused']} answers to an earlier prompt made current again)")
+    if nothing_succeeded(counts):
+        print(f"error: none of the {counts['sent']} requests sent succeeded", file=sys.stderr)
+        return 1
     return 0
 
 

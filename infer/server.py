@@ -111,8 +111,11 @@ def _started(cfg: ModelConfig, launches: list[Launch], log_dir: Path) -> Iterato
     assert cfg.server is not None
     log_dir.mkdir(parents=True, exist_ok=True)
     procs: list[tuple[subprocess.Popen, str, Path]] = []
-    # SIGTERM to us (a scheduler, `kill`) must still reach the `finally` below.
-    previous = signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    # SIGTERM to us (a scheduler, `kill`) must still reach the `finally` below: a command's main turns it
+    # into an interruption (infer/interrupt.py); code that installed no handler exits here.
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     try:
         for i, launch in enumerate(launches):
             port = free_port()
@@ -130,7 +133,8 @@ def _started(cfg: ModelConfig, launches: list[Launch], log_dir: Path) -> Iterato
             _wait_healthy(proc, base + cfg.server.health, cfg.server, log_path)
         yield [base + "/v1" for _, base, _ in procs]
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if previous == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, previous)
         for proc, _, _ in procs:
             _stop(proc)
         if procs:

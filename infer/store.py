@@ -21,6 +21,11 @@ class LockedError(RuntimeError):
     pass
 
 
+# Lines each file got from this process, the file written last at the end: what an interrupted command
+# says it saved (infer/interrupt.py).
+written: dict[Path, int] = {}
+
+
 def repair_tail(path: Path) -> int:
     """Cut a last line left half-written by a crash; return the number of bytes removed."""
     if not path.exists() or path.stat().st_size == 0:
@@ -81,9 +86,14 @@ class AppendLog:
         self._lock_file = None
         self._out = None
 
+    @property
+    def _lock_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".lock")
+
     def __enter__(self) -> "AppendLog":
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock_file = open(self.path.with_name(self.path.name + ".lock"), "w")
+        self._made = [p for p in (self.path, self._lock_path) if not p.exists()]  # removed again if nothing is written
+        self._lock_file = open(self._lock_path, "w")
         try:
             fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -97,12 +107,18 @@ class AppendLog:
         # One write call per line and a flush: a crash loses at most the line being written.
         self._out.write(dumps(obj) + "\n")
         self._out.flush()
+        written[self.path] = written.pop(self.path, 0) + 1
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: type | None, *exc: object) -> None:
         if self._out:
             self._out.flush()
             os.fsync(self._out.fileno())
             self._out.close()
+        # A run stopped by an error before its first line (an endpoint down, a key not set) leaves no file
+        # behind. The lock file goes while still held: a run that opens it from now on makes a new one.
+        if exc_type is not None and self.path in self._made and self.path.stat().st_size == 0:
+            for path in self._made:
+                path.unlink(missing_ok=True)
         if self._lock_file:
             fcntl.flock(self._lock_file, fcntl.LOCK_UN)
             self._lock_file.close()

@@ -34,6 +34,7 @@ class Reply:
     parsed: dict[str, Any] | None    # None when it failed or could not be read
     error: str | None = None
     tokens: int = 0                  # tokens the judge model generated for it (prompt + completion)
+    call: dict[str, Any] | None = None  # a call that failed: its attempts, the cause of each, elapsed_s
 
 
 @dataclass(frozen=True)

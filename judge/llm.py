@@ -5,6 +5,8 @@ hash of what the judge model sees, sent by the one client and appended as a raw 
 results/judge_cache/<judge model>.jsonl. Re-judging, or judging again after swapping one judge, pays
 only for requests whose key has no reply yet. A reply the judge's parser cannot read is asked again,
 up to PARSE_ATTEMPTS times, unless the judge is deterministic (temperature 0) or gave the same reply.
+Before the first call, the judge model's endpoints are checked (infer/preflight.py): a judge server that
+is down is one error, not a judge error for every item.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from infer.calls import Request, request_key, send
+from infer.calls import Request, checked_endpoints, request_key, send
 from infer.config import ModelConfig
 from infer.render import RenderError, render_spec
 from infer.store import AppendLog, load_latest
@@ -64,6 +66,7 @@ def answer(asks: list[tuple[Item, Ask]], cfg: ModelConfig, base: Path, results: 
 
     path = judge_log(results, cfg)
     settled: dict[str, dict[str, Any]] = {}
+    urls: list[str] | None = None  # the judge model's endpoints that answer, checked before its first call
     with AppendLog(path) as out:
         latest = _replies(path)
         sends = dict.fromkeys(by_key, 0)
@@ -93,7 +96,8 @@ def answer(asks: list[tuple[Item, Ask]], cfg: ModelConfig, base: Path, results: 
                 out.write(line)
                 latest[line["request_key"]] = line
 
-            send([by_key[k] for k in again], cfg, params, write, results, f"judge {cfg.name}")
+            urls = urls or checked_endpoints(cfg)
+            send([by_key[k] for k in again], cfg, params, write, results, f"judge {cfg.name}", urls=urls)
             open_keys = again
     return [failures[i] if k is None else _read(settled[k], asks[i][1]) for i, k in enumerate(keys)]
 
@@ -102,7 +106,9 @@ def _read(line: dict[str, Any], ask: Ask) -> Reply:
     usage = line.get("usage") or {}
     tokens = (usage.get("prompt_tokens") or 0) + (usage.get("completion_tokens") or 0)
     if line.get("error"):
-        return Reply(None, None, line["error"], tokens)
+        call = {"attempts": line.get("attempts"), "attempt_errors": line.get("attempt_errors"),
+                "elapsed_s": line.get("elapsed_s")}
+        return Reply(None, None, line["error"], tokens, call)
     text = line.get("response") or ""
     parsed = ask.parse(text)
     return Reply(text, parsed, None if parsed is not None else "judge reply could not be parsed", tokens)

@@ -24,7 +24,9 @@ from typing import Any
 from data.jsonl import DataError, write_json_atomic
 from data.records import BENCHMARKS
 from infer.config import ConfigError, ModelConfig, load_model_config
+from infer.interrupt import exits_cleanly
 from infer.manifest import base_manifest
+from infer.preflight import EndpointDown
 from data.dataset import load_records
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
@@ -80,6 +82,8 @@ def judge_all(judge: Judge, items: list[Item], cfg: ModelConfig | None, base: Pa
         if replies:
             cost[i]["judge_calls"] += len(replies)
             cost[i]["judge_tokens"] += sum(r.tokens for r in replies)
+            if failed := [r.call for r in replies if r.call]:  # what each failed call went through, kept
+                cost[i].setdefault("failed_calls", []).extend(failed)
         try:
             waiting[i] = (steps, steps.send(replies) if replies is not None else next(steps))
         except StopIteration as done:
@@ -198,6 +202,7 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
     return summary
 
 
+@exits_cleanly
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -211,11 +216,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", type=Path, default=Path("results"))
     args = ap.parse_args(argv)
     judges = DEFAULT_JUDGES.get(args.bench, [RULES]) if args.judge == ["default"] else args.judge
-    status = 0
+    status, down = 0, False
     for judge in judges:
+        if down and asks_model(judge):  # its judge model does not answer: said once
+            continue
         try:
             cfg = load_model_config(args.judge_model) if args.judge_model and asks_model(judge) else None
             s = run(args.bench, args.data, args.model, args.setting, judge, args.results, cfg)
+        except EndpointDown as e:
+            print(f"error: {e}", file=sys.stderr)
+            status, down = 1, True
+            continue
         except (DataError, ConfigError, TemplateError, LockedError, ValueError) as e:
             print(f"error: {e}", file=sys.stderr)
             status = 1

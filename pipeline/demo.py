@@ -23,6 +23,7 @@ from data import convert
 from infer import server
 from infer.config import load_model_config
 from infer.experiment_spec import DEMO_MODEL, ROOT
+from infer.interrupt import exits_cleanly
 from pipeline import experiments
 from pipeline.adapt import __main__ as adapt
 
@@ -50,6 +51,7 @@ def steps(results: Path) -> list[tuple[str, list[str]]]:
 MAINS = {"pipeline.experiments": experiments.main, "pipeline.adapt": adapt.main, "data.convert": convert.main}
 
 
+@exits_cleanly
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--results", type=Path, default=Path("results"))

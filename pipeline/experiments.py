@@ -28,7 +28,10 @@ from infer import generation, server
 from infer import run as infer_run
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.launch import Node
+from infer.calls import describe_causes
 from infer.experiment_spec import DEMO_MODEL, EXPERIMENTS, PAPER_MODELS, Experiment, load_experiment
+from infer.interrupt import exits_cleanly
+from infer.preflight import EndpointDown
 from infer.settings import parse_setting
 from infer.store import LockedError
 from infer.templates import TemplateError
@@ -118,6 +121,10 @@ def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = F
     if dry_run:
         return {"to send": counts["to_send"], "servers": "; ".join(counts["servers"]) or "none"}
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
+    causes = [describe_causes(counts["failed_by_cause"])] if counts["failed"] else []
+    causes += [f"{counts['unrenderable']} unrenderable"] if counts["unrenderable"] else []
+    if causes:
+        row["failed by cause"] = ", ".join(causes)
     for judge in job.judges:
         # An LLM judge runs once per judge model; its verdicts share one file, keyed by the judge model.
         asks = asks_model(judge)  # a rule judge asks no model: it runs once, without a judge model
@@ -129,7 +136,13 @@ def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = F
                 continue
             s = judge_run.run(job.exp.benchmark, job.data, job.cfg.name, job.setting, judge, results, cfg)
             row[label] = judge_run.describe(s)
+    if infer_run.nothing_succeeded(counts):  # judged all the same: its failures are counted in the tables
+        raise RunFailed(f"none of the {counts['sent']} requests sent succeeded: {row['failed by cause']}")
     return row
+
+
+class RunFailed(RuntimeError):
+    """A run that sent requests of which none succeeded."""
 
 
 def marked(experiments: list[Experiment]) -> list[str]:
@@ -141,6 +154,7 @@ def marked(experiments: list[Experiment]) -> list[str]:
     return lines
 
 
+@exits_cleanly
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -159,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     files = args.files or sorted(EXPERIMENTS.glob("*.yaml"))
     status, skipped, report, chosen, todo = 0, [], [], [], []
+    down: set[str] = set()  # models found not answering
     loaded = []
     for f in files:
         try:
@@ -196,6 +211,12 @@ def main(argv: list[str] | None = None) -> int:
             bar.set_postfix_str(what, refresh=True)
             try:
                 report.append((what, run_job(job, args.results, node, args.dry_run)))
+            except EndpointDown as e:  # every run asking that model fails alike: said once, the others listed
+                if e.model not in down:
+                    print(f"error: {what}: {e}", file=sys.stderr)
+                down.add(e.model)
+                skipped.append(f"{what}: not done, {e.model} does not answer")
+                status = 1
             except (DataError, ConfigError, TemplateError, LockedError, ValueError, RuntimeError) as e:
                 print(f"error: {what}: {e}", file=sys.stderr)
                 status = 1

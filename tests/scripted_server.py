@@ -16,7 +16,8 @@ with this exact body) or a list of ``Reply`` consumed in order, then the default
 usage. ``latency`` (seconds, or ``callable(body) -> seconds``) is slept before every reply, so
 hundreds of requests can be in flight; ``max_in_flight`` is their peak. ``request_times`` holds
 ``time.monotonic()`` arrivals. ``down()`` refuses connections (and drops open ones), ``up()``
-listens again on the same port. The ``scripted_server`` fixture is a factory of started
+listens again on the same port. ``models_status`` is the status ``GET /v1/models`` answers (200, with
+the model list; another: an OpenAI error). The ``scripted_server`` fixture is a factory of started
 servers, stopped at teardown (import it into a test module or conftest to use it).
 """
 from __future__ import annotations
@@ -106,6 +107,7 @@ class ScriptedServer:
         self.requests: list[dict] = []
         self.request_times: list[float] = []
         self.in_flight = self.max_in_flight = 0
+        self.models_status = 200
         self._seen: dict[str, int] = {}
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._thread: Optional[threading.Thread] = None
@@ -206,6 +208,9 @@ class ScriptedServer:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _models(self, request: web.Request) -> web.Response:
+        if self.models_status != 200:
+            return web.json_response({"error": {"message": "scripted", "code": self.models_status}},
+                                     status=self.models_status)
         return web.json_response({"object": "list", "data": [
             {"id": self.model_id, "object": "model", "created": 0, "owned_by": "scripted"}]})
 

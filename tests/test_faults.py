@@ -2,11 +2,11 @@
 
 What tests/test_client.py already covers is not repeated here (Retry-After honoured, read timeouts,
 400 / malformed / no-choices replies, resume of failed requests, a permanently dead second endpoint).
-This file covers: 429 *without* Retry-After (exponential backoff), 502, connection refused for a whole
-run (recorded, never scored: the rules judge says no_response, which the main accuracy counts as not
-correct and the accuracy over scored items leaves out), an endpoint
-that goes down mid-run and comes back, a connection reset mid-response, and the reason each failure
-leaves in the raw line's `error`.
+This file covers: 429 *without* Retry-After (exponential backoff), 502, an endpoint that falls over for
+the rest of a run once it has been found answering (recorded, never scored: the rules judge says
+no_response, which the main accuracy counts as not correct and the accuracy over scored items leaves
+out), an endpoint that goes down mid-run and comes back, a connection reset mid-response, and the reason
+each failure leaves in the raw line's `error`. An endpoint dead from the start: tests/test_fail_fast.py.
 """
 from __future__ import annotations
 
@@ -57,14 +57,25 @@ def question_of(body):
     return int(re.search(r"question (\d+)", body["messages"][0]["content"]).group(1))
 
 
-def refused_url():
-    """A base URL nothing listens on (a scripted server that was started, then taken down for good)."""
-    from tests.scripted_server import ScriptedServer
+def falls_over(srv, when=lambda body: True):
+    """A script for `srv`: the first request `when` picks takes the server down for good, after the run has
+    found it answering (infer/preflight.py). That request and any other in flight are dropped, later
+    connections refused; requests before it are echoed."""
+    fell = threading.Event()
 
-    srv = ScriptedServer().start()
-    url = srv.base_url
-    srv.stop()
-    return url
+    def take_down():
+        fell.wait(30)
+        srv.down()
+
+    threading.Thread(target=take_down, daemon=True).start()
+
+    def script(body, attempt):
+        if not when(body):
+            return None
+        fell.set()
+        return Reply.delay(10)  # held until the server drops it
+
+    return script
 
 
 # --- 429 without Retry-After, 502 ------------------------------------------------------------------
@@ -119,9 +130,10 @@ def test_connection_refused_for_the_whole_run_is_recorded_and_never_scored(tmp_p
     first = go(tmp_path, model_config(tmp_path, [srv.base_url]), data, limit=2)
     assert (first["ok"], first["failed"]) == (2, 0)
 
-    cfg = model_config(tmp_path, [refused_url()], max_retries=2)
-    counts = go(tmp_path, cfg, data)
+    srv.script = falls_over(srv, when=lambda body: question_of(body) >= 2)
+    counts = go(tmp_path, model_config(tmp_path, [srv.base_url], max_retries=2), data)
     assert (counts["sent"], counts["ok"], counts["failed"]) == (2, 0, 2)
+    assert counts["failed_by_cause"] == {"connection refused after 3 attempts": 2}
     by_id = {x["id"]: x for x in raw_lines(tmp_path)}
     assert set(by_id) == {"r0", "r1", "r2", "r3"}
     for rid in ("r2", "r3"):
@@ -191,7 +203,8 @@ def test_reset_mid_response_on_first_attempt_then_success(tmp_path, scripted_ser
 # --- the reason each failure leaves ----------------------------------------------------------------
 
 FAILURES = {
-    # kind: (reply every time, or None for a refused connection; what `error` must say; attempts)
+    # kind: (reply every time, or None for a server that falls over at the first request; what `error` must
+    # say; attempts)
     "429 without Retry-After": (Reply.error(429), r"^RetryableError: HTTP 429\b", 3),
     "502": (Reply.error(502, body="upstream connect error"), r"^RetryableError: HTTP 502: upstream connect error", 3),
     "500": (Reply.error(500), r"^RetryableError: HTTP 500\b", 3),
@@ -205,28 +218,27 @@ FAILURES = {
 @pytest.mark.parametrize("kind", list(FAILURES))
 def test_failure_reason_is_named_in_the_raw_line(tmp_path, scripted_server, kind):
     reply, reason, attempts = FAILURES[kind]
+    srv = scripted_server(script=lambda body, attempt: reply)
     if reply is None:
-        url, srv = refused_url(), None
-    else:
-        srv = scripted_server(script=lambda body, attempt: reply)
-        url = srv.base_url
-    counts = go(tmp_path, model_config(tmp_path, [url]), data_file(tmp_path, n=1))
+        srv.script = falls_over(srv)
+    counts = go(tmp_path, model_config(tmp_path, [srv.base_url]), data_file(tmp_path, n=1))
     assert (counts["ok"], counts["failed"]) == (0, 1)
     (x,) = raw_lines(tmp_path)
     assert x["response"] is None and x["finish_reason"] is None and x["usage"] is None
     assert re.search(reason, x["error"]), x["error"]
     assert x["attempts"] == attempts
-    if srv is not None:
-        assert srv.count == attempts
+    assert srv.count == (1 if reply is None else attempts)
 
 
 def test_outage_longer_than_the_retries_is_recorded_not_lost_and_resumed(tmp_path, scripted_server):
     srv = scripted_server(latency=0.02)
     data = data_file(tmp_path, n=12)
-    srv.down()
+    srv.script = falls_over(srv)
     first = go(tmp_path, model_config(tmp_path, [srv.base_url], max_retries=1, concurrency=2), data, limit=6)
     assert (first["ok"], first["failed"]) == (0, 6)
+    assert first["failed_by_cause"] == {"connection refused after 2 attempts": 6}
     assert all(re.match(r"RetryableError: connection error: ", x["error"]) for x in raw_lines(tmp_path))
+    srv.script = None
     srv.up()
     second = go(tmp_path, model_config(tmp_path, [srv.base_url], max_retries=1, concurrency=2), data)
     assert (second["sent"], second["ok"], second["failed"]) == (12, 12, 0)
