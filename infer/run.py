@@ -156,8 +156,11 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
 
 
 def nothing_succeeded(counts: dict[str, Any]) -> bool:
-    """Whether the run sent requests and every one of them failed (its command then exits non-zero)."""
-    return counts["sent"] > 0 and counts["ok"] == 0
+    """Whether the run has no answer at all: it sent requests, every one failed, and none of its requests was
+    answered before (its command then exits non-zero). A rerun retrying a few requests that keep failing beside
+    earlier answers is not a failed run: its failures are recorded, counted by cause and in the tables."""
+    answered_before = counts["requests"] - counts["sent"] - counts["unrenderable"]
+    return counts["sent"] > 0 and counts["ok"] == 0 and answered_before <= 0
 
 
 def describe_sent(counts: dict[str, Any]) -> str:

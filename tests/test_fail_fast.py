@@ -185,11 +185,18 @@ def test_failures_are_counted_by_cause_and_a_run_where_none_succeeded_exits_non_
     assert done.returncode == 0, done.stderr[-2000:]
     assert "sent 4 (1 ok, 3 failed: 2 × HTTP 500 after 2 attempts, 1 × HTTP 400)" in done.stdout
 
-    # the rerun sends the three failures again, and none succeeds
+    # the rerun sends the three failures again, and none succeeds; the run still has its earlier answer, so the
+    # failures are reported, not the run (a request that keeps failing must not stop a sweep)
     done, _ = python(*infer_args(data, cfg, results))
-    assert done.returncode == 1
+    assert done.returncode == 0, done.stderr[-2000:]
     assert "sent 3 (0 ok, 3 failed: 2 × HTTP 500 after 2 attempts, 1 × HTTP 400)" in done.stdout
-    assert done.stderr.strip().splitlines()[-1] == "error: none of the 3 requests sent succeeded"
+
+    # a run with no answer at all: every request fails, and nothing was answered before
+    srv_down = scripted_server(script=lambda body, attempt: Reply.error(500))
+    cfg = write_config(tmp_path, [srv_down.base_url], max_retries=1, backoff_base=0.01)
+    done, _ = python(*infer_args(data, cfg, tmp_path / "other"))
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == "error: none of the 4 requests sent succeeded"
 
 
 def test_an_experiment_run_where_none_succeeded_is_judged_then_an_error(tmp_path, scripted_server):
