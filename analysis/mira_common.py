@@ -15,7 +15,7 @@ import pandas as pd
 from analysis.inputs import Run, read_records
 from analysis.provenance import Provenance
 from analysis.reference import load_reference
-from analysis.stats import ACC_NOTE, accuracy_table
+from analysis.stats import ACC_NOTE, accuracy_table, flagged
 from analysis.table import Context, MissingInputs
 from data.converters.mira import DOMAINS, TASKS
 
@@ -60,7 +60,7 @@ def scoring_units(df: pd.DataFrame, sources: list[Run]) -> pd.DataFrame:
 
     A pair is correct only when every member is. It is a failure (not correct, counted; left out of
     acc_scored only) when a member failed or was not run at all; acc.py too counts a missing member as
-    wrong.
+    wrong. It is flagged when a member's response addressed the judge.
     """
     items: dict[str, tuple[str, str]] = {}
     for path in {r.data for r in sources if r.data}:
@@ -72,13 +72,13 @@ def scoring_units(df: pd.DataFrame, sources: list[Run]) -> pd.DataFrame:
     keys = ["model", "setting", "judge", "sample_idx", "task", "domain", "unit"]
     ok = df["status"].eq("ok")
     df = df.assign(ok=ok, no_resp=df["status"].eq("no_response"),
-                   right=ok & df["correct"].map(lambda v: v is True or v == 1))
+                   right=ok & df["correct"].map(lambda v: v is True or v == 1), flagged=flagged(df))
     out = df.groupby(keys, dropna=False).agg(n=("id", "size"), ok=("ok", "all"), no_resp=("no_resp", "any"),
-                                             right=("right", "all")).reset_index()
+                                             right=("right", "all"), flagged=("flagged", "any")).reset_index()
     missing = out["n"] < out["unit"].map(expected).fillna(out["n"])
     out["status"] = np.where(out["no_resp"] | missing, "no_response", np.where(out["ok"], "ok", "judge_error"))
     out["correct"] = out["right"] & out["status"].eq("ok")
-    return out[keys + ["status", "correct", "n"]]
+    return out[keys + ["status", "correct", "flagged", "n"]]
 
 
 def grouped(units: pd.DataFrame, by: list[str]) -> pd.DataFrame:

@@ -24,8 +24,7 @@ def build(table_id: str, ctx: Context) -> Table:
     wide = subject_wide(long_df, ["model"])
     order = "GPTScore Total" if "GPTScore Total" in wide else "ACC Total"
     wide = wide.sort_values(order, ascending=False).reset_index(drop=True)
-    counts = ["acc", *BESIDE, *(["flagged"] if "flagged" in long_df else [])]
-    failures = long_df[long_df["subject"] == "Total"][["model", "metric", *counts]]
+    failures = long_df[long_df["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
     return Table(
         "OMIBench Table 2 — ACC (C.1's published rule; the careful rule beside it) and GPTScore (%) per subject "
         "and micro-averaged total; CoT prompt with \\boxed{}. Rows are ordered by total GPTScore. Failures (no "

@@ -24,13 +24,14 @@ EXPERIMENT = "omibench_T5"
 def stability(v: pd.DataFrame, runs: int) -> pd.DataFrame:
     """Mean and std (%) over runs 0..runs−1 per model, metric, evaluator and subject (+ Total) of the per-run
     accuracy (failures not correct) and of the per-run accuracy over scored verdicts, with the failures of
-    those runs counted."""
+    those runs counted, and the responses of those runs flagged as addressing the judge."""
     v = v[v["sample_idx"] < runs]
     by = ["model", "metric", "evaluator"]
     parts = [repeat_mean_std(v, [*by, "subject"]), repeat_mean_std(v, by).assign(subject="Total")]
     out = pd.concat(parts, ignore_index=True)
     fails = v.groupby(by).agg(no_response=("status", lambda s: int((s == "no_response").sum())),
-                              judge_error=("status", lambda s: int((s == "judge_error").sum()))).reset_index()
+                              judge_error=("status", lambda s: int((s == "judge_error").sum())),
+                              flagged=("flagged", "sum")).reset_index()
     return out.merge(fails, on=by, how="left")
 
 
@@ -73,7 +74,7 @@ def build(table_id: str, ctx: Context) -> Table:
     total = long[long["subject"] == "Total"].rename(columns={"mean_scored": "Total Mean scored",
                                                             "std_scored": "Total Std scored"})
     table = table.reset_index().merge(total[["model", "metric", "evaluator", "Total Mean scored", "Total Std scored",
-                                             "repeats", "no_response", "judge_error"]],
+                                             "repeats", "no_response", "judge_error", "flagged"]],
                                       on=["model", "metric", "evaluator"], how="right")  # a row without verdicts too
     found = set(long.loc[long["metric"] == "GPTScore", "evaluator"])
     missing = [e for e in exp.judge_models if e not in found]

@@ -70,9 +70,9 @@ def evaluator_verdicts(run: Run) -> pd.DataFrame:
         return judge.get("model") or judge.get("name") or run.judge, v["id"], v["sample_idx"]
 
     rows = [{"evaluator": ev, "id": i, "sample_idx": s, "status": v.get("status", "ok"),
-             "correct": v.get("correct"), "extracted": v.get("extracted")}
+             "correct": v.get("correct"), "extracted": v.get("extracted"), "flagged": bool(v.get("flags"))}
             for (ev, i, s), v in latest(run.path, key).items()]
-    df = pd.DataFrame(rows, columns=["evaluator", "id", "sample_idx", "status", "correct", "extracted"])
+    df = pd.DataFrame(rows, columns=["evaluator", "id", "sample_idx", "status", "correct", "extracted", "flagged"])
     recs = run_records(run)
     df["subject"] = [recs.get(i, {}).get("subject") for i in df["id"]]
     df.insert(0, "model", run.model)

@@ -16,9 +16,12 @@ import pandas as pd
 # The definition every table with an accuracy states in its notes.
 ACC_NOTE = ("Accuracy (acc, %) = correct / every item × sample judged: a failed request (no_response) or an "
             "unparsable judge reply (judge_error) counts as not correct, as in the papers' accuracy over all "
-            "items; it is the number set beside the paper's. acc_scored = correct / scored verdicts only.")
-# What the tables show beside `acc`: the accuracy over scored verdicts, its denominator and the failures.
-BESIDE = ["acc_scored", "judged", "scored", "no_response", "judge_error"]
+            "items; it is the number set beside the paper's. acc_scored = correct / scored verdicts only. "
+            "flagged: responses that addressed the judge (judge/injection.py); an LLM judge's verdict of one "
+            "is replaced by the rule judge's.")
+# What the tables show beside `acc`: the accuracy over scored verdicts, its denominator, the failures and the
+# responses flagged as addressing the judge.
+BESIDE = ["acc_scored", "judged", "scored", "no_response", "judge_error", "flagged"]
 
 
 def counted_correct(df: pd.DataFrame) -> pd.Series:
@@ -28,18 +31,23 @@ def counted_correct(df: pd.DataFrame) -> pd.Series:
     return df["status"].eq("ok") & df["correct"].eq(1).fillna(False).astype(bool)
 
 
+def flagged(df: pd.DataFrame) -> pd.Series:
+    """Per judged row: whether its response was flagged as addressing the judge (False when rows do not say)."""
+    if "flagged" not in df.columns:
+        return pd.Series(False, index=df.index)
+    return df["flagged"].fillna(False).astype(bool)
+
+
 def accuracy(df: pd.DataFrame) -> dict[str, float]:
     """acc and acc_scored (%) of a group of judged rows, with the counts: judged (the denominator of
-    acc), scored (of acc_scored), no_response, judge_error and, when the rows carry it, flagged
-    (responses that addressed the judge, judge/injection.py: still scored, but visible)."""
+    acc), scored (of acc_scored), no_response, judge_error and flagged (responses that addressed the judge,
+    judge/injection.py: an LLM judge's verdict of one is the rule judge's; 0 when the rows do not say)."""
     right, ok = counted_correct(df), df["status"].eq("ok")
     out = {"acc": 100 * right.mean() if len(df) else np.nan,
            "acc_scored": 100 * right[ok].mean() if ok.any() else np.nan,
            "judged": len(df), "scored": int(ok.sum()),
            "no_response": int(df["status"].eq("no_response").sum()),
-           "judge_error": int(df["status"].eq("judge_error").sum())}
-    if "flagged" in df.columns:
-        out["flagged"] = int(df["flagged"].fillna(False).astype(bool).sum())
+           "judge_error": int(df["status"].eq("judge_error").sum()), "flagged": int(flagged(df).sum())}
     return out
 
 
@@ -49,14 +57,13 @@ def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     Repeated samples count as they are (micro-average over item × sample), which for a fixed number
     of repeats per item equals the mean of the per-repeat accuracies.
     """
-    counts = ["judged", "scored", "no_response", "judge_error"] + (["flagged"] if "flagged" in df.columns else [])
+    counts = ["judged", "scored", "no_response", "judge_error", "flagged"]
     if df.empty:
         return pd.DataFrame(columns=[*by, "acc", "acc_scored", *counts])
     # `accuracy` of every group at once: sums of per-row indicators, so no group is split off as a frame
     rows = df[by].assign(right=counted_correct(df), scored=df["status"].eq("ok"),
-                         no_response=df["status"].eq("no_response"), judge_error=df["status"].eq("judge_error"))
-    if "flagged" in df.columns:
-        rows["flagged"] = df["flagged"].fillna(False).astype(bool)
+                         no_response=df["status"].eq("no_response"), judge_error=df["status"].eq("judge_error"),
+                         flagged=flagged(df))
     groups = rows.groupby(by, dropna=False)
     sums, judged = groups.sum(), groups.size()
     out = pd.DataFrame({"acc": 100 * (sums["right"] / judged),

@@ -19,6 +19,7 @@ from infer.config import ModelConfig
 from infer.render import RenderError, render_spec
 from infer.store import AppendLog, load_latest
 from infer.templates import PROMPTS, Template, load_template
+from judge.injection import boundary
 from judge.judges import Ask, Item, Reply
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,8 @@ def answer(asks: list[tuple[Item, Ask]], cfg: ModelConfig, base: Path, results: 
     failures: dict[int, Reply] = {}
     for i, (item, ask) in enumerate(asks):
         mode = "image" if ask.sees_images and cfg.accepts_images else "text"
-        values = {"gold": ", ".join(item.rec["answer"]), "response": "", "extracted": "", **ask.values}
+        values = {"gold": ", ".join(item.rec["answer"]), "response": "", "extracted": "", **ask.values,
+                  "boundary": boundary(ask.prompt, ask.values)}  # the tag of the markers around model text
         try:
             messages = render_spec(item.rec, judge_template(ask.prompt, prompts), base, mode, literal=values)
         except RenderError as e:

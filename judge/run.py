@@ -51,10 +51,16 @@ def outcome_sha(raw: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def verdict(raw: dict[str, Any], judge: dict[str, Any], **fields: Any) -> dict[str, Any]:
+def verdict(raw: dict[str, Any], judge: dict[str, Any], record: dict[str, Any] | None = None,
+            **fields: Any) -> dict[str, Any]:
+    """The verdict line of a raw line. A response flagged as addressing the judge gains nothing from an LLM
+    judge: `correct` is the rule judge's verdict, the LLM's kept beside it (judge/injection.py)."""
+    found = injection.flags(raw.get("response"))
+    if found and judge.get("model") and record is not None:
+        fields = injection.distrusted(fields, record, raw["response"])
     return {"id": raw["id"], "sample_idx": raw["sample_idx"], "request_key": raw.get("request_key"),
             "outcome": outcome_sha(raw), "judge": judge, "extracted": None, "correct": None,
-            "status": "ok", "flags": injection.flags(raw.get("response")), **fields}
+            "status": "ok", "flags": found, **fields}
 
 
 def judge_identity(judge: Judge, cfg: ModelConfig | None, prompts: Path) -> dict[str, Any]:
@@ -184,7 +190,7 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
         items = [Item(records[r["id"]], r["response"], r.get("reasoning"), (r.get("usage") or {}).get("reasoning_tokens"))
                  for r in answered]
         fields = judge_all(spec, items, judge_cfg, data.parent, results, prompts)
-        new += [verdict(r, judge_id, **f) for r, f in zip(answered, fields)]
+        new += [verdict(r, judge_id, records[r["id"]], **f) for r, f in zip(answered, fields)]
         for v in new:
             before = existing.get(vkey(v))
             if before and all(before.get(k) == v.get(k) for k in ("status", "error", "raw_judge_reply")):

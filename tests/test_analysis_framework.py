@@ -45,7 +45,8 @@ def test_accuracy_counts_failures_as_not_correct_and_gives_the_scored_accuracy_b
     assert m["acc"] == pytest.approx(100 * 2 / 5)          # correct / every judged row
     assert m["acc_scored"] == pytest.approx(100 * 2 / 3)   # correct / scored rows
     assert tuple(m[["judged", "scored", "no_response", "judge_error", "flagged"]]) == (5, 3, 1, 1, 1)
-    assert list(t.columns) == ["model", "acc", *stats.BESIDE, "flagged"]
+    assert list(t.columns) == ["model", "acc", *stats.BESIDE] and "flagged" in stats.BESIDE  # shown beside acc
+    assert stats.accuracy_table(VERDICTS, ["model"]).set_index("model").loc["m", "flagged"] == 0  # rows that do not say
     only_failed = stats.accuracy(VERDICTS[VERDICTS["status"] != "ok"])
     assert only_failed["acc"] == 0.0 and np.isnan(only_failed["acc_scored"])   # failures are wrong, not absent
 

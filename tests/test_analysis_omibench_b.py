@@ -47,15 +47,17 @@ def rule_runs(results: Path, model: str, setting: str, data: Path, verdicts: lis
     make_run(results, "omibench", model, setting, "omibench_c1", data, verdicts if c1 is None else c1)
 
 
-def judge_lines(results: Path, model: str, setting: str, data: Path, evaluator: str, verdicts: dict, idx=0):
-    """Append omibench_gptscore verdicts of one judge model (several evaluators share one file)."""
+def judge_lines(results: Path, model: str, setting: str, data: Path, evaluator: str, verdicts: dict, idx=0,
+                flagged=()):
+    """Append omibench_gptscore verdicts of one judge model (several evaluators share one file); the ids in
+    `flagged` addressed the judge."""
     path = results / "judged" / "omibench" / model / f"{setting}.omibench_gptscore.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a") as f:
         for rid, v in verdicts.items():
             status = "judge_error" if v == "err" else "ok"
             f.write(json.dumps({"id": rid, "sample_idx": idx, "outcome": "o", "status": status, "extracted": None,
-                                "correct": v if status == "ok" else None,
+                                "correct": v if status == "ok" else None, "flags": ["fake_verdict"] if rid in flagged else [],
                                 "judge": {"name": "omibench_gptscore", "model": evaluator, "prompt_sha": "p"}}) + "\n")
     path.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data)}))
 
@@ -259,7 +261,8 @@ def test_T5_three_runs_two_evaluators_of_its_own_experiment(env):
         rule_runs(res, "gemini-3-pro", s, data, rows(*[(f"q{i}", v) for i, v in enumerate(vs)], idx=idx))
         # both evaluators' verdicts in one file, interleaved: told apart by the judge model of each line
         judge_lines(res, "gemini-3-pro", s, data, ev_a, {f"q{i}": True for i in range(3)}, idx=idx)
-        judge_lines(res, "gemini-3-pro", s, data, ev_b, {"q0": idx == 0, "q1": False, "q2": "err" if idx == 1 else False}, idx=idx)
+        judge_lines(res, "gemini-3-pro", s, data, ev_b, {"q0": idx == 0, "q1": False, "q2": "err" if idx == 1 else False}, idx=idx,
+                    flagged={"q1"} if idx < 2 else ())  # q1 addressed the judge in runs 0 and 1
     for idx in range(5):  # the significance experiment's runs of the same setting are not Table 5's
         rule_runs(res, "qwen3-vl-32b", s, data, rows(("q0", True), idx=idx))
     t = omibench_T5.build("omibench.T5", ctx)
@@ -275,6 +278,7 @@ def test_T5_three_runs_two_evaluators_of_its_own_experiment(env):
     assert (tab.loc[("GPTScore", ev_a), "Total Mean"], tab.loc[("GPTScore", ev_a), "Total Std"]) == (100, 0)
     assert tab.loc[("GPTScore", ev_b), "Total Mean"] == pytest.approx(np.mean([100 / 3, 0, 0]))
     assert tab.loc[("GPTScore", ev_b), "judge_error"] == 1
+    assert (tab.loc[("GPTScore", ev_b), "flagged"], tab.loc[("GPTScore", ev_a), "flagged"]) == (2, 0)  # in the table
     assert t.notes[-1] == f"GPTScore evaluators found: {ev_a}, {ev_b}."
     # the paper's ACC is printed under each evaluator: our one rule-judge ACC sits beside both
     vs = t.vs_paper[(t.vs_paper["subject"] == "Total") & (t.vs_paper["stat"] == "mean")].set_index(["metric", "evaluator"])

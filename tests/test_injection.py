@@ -11,6 +11,7 @@ from judge import parse
 from judge.injection import flags
 from judge.rules import final_answer, score
 from judge.run import run
+from tests.scripted_judge import prompt_of, quoted
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 
 ATTACKS = {
@@ -84,13 +85,10 @@ def test_every_llm_judge_follows_its_judge_not_the_response(tmp_path, scripted_s
     cfg_path.write_text(f"name: j\nmodel: j\nbase_urls: [{srv.base_url}]\nmodalities: [text]\nmax_retries: 0\n")
     s = run(bench, data, "m", "s", judge, tmp_path / "results", load_model_config(cfg_path))
     assert (s["scored"], s["correct"], s["flagged"]) == (len(ATTACKS), 0, len(ATTACKS))
-    # the response (or, for judges of the final answer, the answer read from it) is delimited once, by
-    # the template's own markers
+    # the response (or, for judges of the final answer, the answer read from it) is quoted whole, once,
+    # between the template's own tagged markers
     finals = {final_answer({**GOLD, "benchmark": bench}, r) for r in ATTACKS.values()}
     for body in srv.requests:
-        prompt = body["messages"][0]["content"]
-        prompt = prompt if isinstance(prompt, str) else "".join(p.get("text", "") for p in prompt)
-        kind = "RESPONSE" if "<<<RESPONSE_START>>>\n" in prompt else "ANSWER"
-        start = prompt.index(f"<<<{kind}_START>>>\n") + len(f"<<<{kind}_START>>>\n")
-        end = prompt.rindex(f"\n<<<{kind}_END>>>")
-        assert prompt[start:end] in (ATTACKS.values() if kind == "RESPONSE" else finals)
+        prompt = prompt_of(body)
+        (text,) = quoted(prompt, "RESPONSE") + quoted(prompt, "ANSWER")
+        assert text in (ATTACKS.values() if judge in ("omibench_gptscore", "mira_judge") else finals)

@@ -7,6 +7,7 @@ from data.jsonl import write_jsonl_atomic
 from infer.config import load_model_config
 from judge import parse
 from judge.run import run
+from tests.scripted_judge import quoted
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 
 
@@ -97,8 +98,7 @@ def test_response_is_delimited_and_cannot_speak_for_the_judge(tmp_path, scripted
     s = run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", judge_config(tmp_path, srv.base_url))
     assert (s["scored"], s["correct"]) == (1, 0)
     prompt = srv.requests[0]["messages"][0]["content"]
-    start = prompt.index("<<<RESPONSE_START>>>\n")
-    assert prompt[start:].startswith("<<<RESPONSE_START>>>\n" + evil + "\n<<<RESPONSE_END>>>")
+    assert quoted(prompt) == [evil]  # whole, between the template's own markers, which it cannot close
 
 
 def test_think360_cascade_in_the_papers_order(tmp_path, scripted_server):
@@ -188,7 +188,7 @@ def test_final_answer_judges_see_the_extracted_answer_and_the_gold_only(tmp_path
     s = run(bench, data, "m", "s", judge, tmp_path / "results", judge_config(tmp_path, srv.base_url))
     assert srv.count == 1
     prompt = srv.requests[0]["messages"][0]["content"]
-    assert "<<<ANSWER_START>>>\n12\n<<<ANSWER_END>>>" in prompt and "12" in prompt.rsplit("<<<ANSWER_START>>>", 1)[0]
+    assert quoted(prompt, "ANSWER") == ["12"] and "12" in prompt[:prompt.rindex("<<<ANSWER_START")]
     assert "SECRET-QUESTION" not in prompt and "REASONING-TRACE" not in prompt
     v = {x["id"]: x for x in verdicts(tmp_path, judge, bench)}
     assert (v["a"]["correct"], v["a"]["extracted"]) == (True, "12")

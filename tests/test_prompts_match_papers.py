@@ -13,7 +13,7 @@ OURS = {"c2rbench/zero_shot.txt", "morphobench/with_hints.txt", "omibench/icl_de
         "judges/c2rbench_judge.txt", "judges/think360_extract.txt", "judges/think360_judge.txt",
         "judges/morphobench_correctness.txt", "judges/think360_error.txt",
         *(f"morphobench/adapt_{n}.txt" for n in ("graph", "hints", "misleading", "cues", "perturb"))}
-DELIMITERS = re.compile(r"<<<[A-Z_]+>>>")
+DELIMITERS = re.compile(r"<<<[A-Z_]+(?: \{\{boundary\}\})?>>>")  # ours, with the tag judge/injection.py fills in
 OURS_BELOW = "{{! the rest is ours }}"
 
 # Inline formulas the PDF prints as symbols, which its text gives as LaTeX: `( $1\Omega$ )` is `(1Ω)`.

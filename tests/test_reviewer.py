@@ -16,6 +16,7 @@ from judge.judges import JUDGES
 from judge.reviewer import (BREAKDOWN, ReviewError, check_breakdown, check_hint, check_hint_summary,
                             check_reasoning_summary, check_step, hint_evidence, reasoning_evidence)
 from judge.run import run
+from tests.scripted_judge import quoted
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 from tests.test_judge_run import judge_config, setup, verdicts
 from tests.test_prompts_match_papers import SEEDS, normalise
@@ -159,7 +160,7 @@ HINT_STEPS = {  # step → its hint review
 
 
 def inside(prompt):
-    return prompt.split("<<<RESPONSE_START>>>\n")[-1].split("\n<<<RESPONSE_END>>>")[0]
+    return quoted(prompt)[-1]
 
 
 def stat(prompt, pattern):

@@ -16,6 +16,7 @@ from judge.human_labels import human_labels
 from judge.ratings import rationale_alignment, rationale_quality
 from judge.taxonomy import C2RBENCH, OMIBENCH, THINK360, c2rbench_error, omibench_error, think360_error
 from tests import test_prompts_match_papers as quoting
+from tests.scripted_judge import quoted
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 from tests.test_judge_run import judge_config, setup, verdicts
 
@@ -151,7 +152,7 @@ def test_rationale_alignment():
 # --------------------------------------------------------------------------------------------------
 def between(prompt):
     """The delimited response (the delimiters also appear, inline, in the sentence that names them)."""
-    return prompt.split("<<<RESPONSE_START>>>\n")[1].split("\n<<<RESPONSE_END>>>")[0]
+    return quoted(prompt)[0]
 
 
 REPLIES = {  # the judge's reply to each response, by a phrase of the judge's prompt and the response
@@ -229,9 +230,11 @@ def test_each_judge_labels_scripted_replies_and_a_rerun_repeats_no_call(judge, t
     assert srv.count == 4  # a deterministic judge is not asked again for a reply it would repeat
     # the judge sees the response between delimiters, the question and the reference
     prompt = next(r["messages"][0]["content"] for r in srv.requests if "R1" in between(r["messages"][0]["content"]))
-    assert "Question a?" in prompt and "<<<RESPONSE_START>>>\nR1\n<<<RESPONSE_END>>>" in prompt
-    reference = {"c2rbench_error": "2.3+4=7", "omibench_rationale_quality": "[Model Answer]\nR1"}
-    assert reference.get(judge, "Reference solution of a") in prompt
+    assert "Question a?" in prompt and quoted(prompt) == ["R1"]
+    if judge == "omibench_rationale_quality":  # the answer read from the response, quoted as model text too
+        assert quoted(prompt, "ANSWER") == ["R1"]
+    else:
+        assert {"c2rbench_error": "2.3+4=7"}.get(judge, "Reference solution of a") in prompt
     # a rerun, even into a fresh verdict file, repeats no call: the judge's log is its cache
     run(bench, data, "m", "s", judge, tmp_path / "results", cfg)
     (tmp_path / "results" / "judged").rename(tmp_path / "old")

@@ -10,6 +10,7 @@ import pytest
 from judge.parse import reasoning_tree, true_false
 from judge.run import run
 from judge.tot import TreeError, main, parse_tree, score_tree, tot_depth, tot_width
+from tests.scripted_judge import quoted
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 from tests.test_judge_run import judge_config, setup, verdicts
 
@@ -161,7 +162,7 @@ def tot_raws():
 def script(body, attempt):
     prompt = body["messages"][0]["content"]
     if "decomposing mathematical reasoning" in prompt:
-        solution = prompt.split("<<<RESPONSE_START>>>")[1]
+        (solution,) = quoted(prompt)
         if "Colour it" in solution:
             return Reply.ok(json.dumps([{"id": "1.1", "parent": None, "type": "setup", "content": "Colour it."},
                                         {"id": "2.1", "parent": "1.1", "type": "calculation",
@@ -170,7 +171,7 @@ def script(body, attempt):
         if "I am not sure" in solution:
             return Reply.ok("There is no reasoning to extract.")
         return Reply.ok('[{"id": "1.1", "parent": null, "type": "answer", "content": "No"}]')
-    step = prompt.split("<<<ANSWER_START>>>")[-1]
+    step = quoted(prompt, "ANSWER")[-1]
     return Reply.ok("False" if "Black minus white" in step else "True")
 
 
@@ -189,7 +190,7 @@ def test_tot_judge_scores_trees_and_records_failures(tmp_path, scripted_server):
     # every node was judged with its ancestors, the question and the reference answer
     node_prompts = [r["messages"][0]["content"] for r in srv.requests if "ToT" not in r["messages"][0]["content"]
                     and "evaluating mathematical" in r["messages"][0]["content"]]
-    last = next(p for p in node_prompts if "so no tiling" in p.split("<<<ANSWER_START>>>")[-1])
+    last = next(p for p in node_prompts if "so no tiling" in quoted(p, "ANSWER")[-1])
     assert "1.1 (setup): Colour it." in last and "2.1 (calculation): Black minus white is 2" in last
     assert "Can board a be tiled?" in last and "[Reference Answer]\nNo" in last
     assert s["judge_error"] == 1
@@ -204,7 +205,7 @@ def test_an_unreadable_node_judgement_is_a_judge_error_not_a_partial_score(tmp_p
     def unsure(body, attempt):
         reply = script(body, attempt)
         if "evaluating mathematical" in body["messages"][0]["content"] and "Colour it." in \
-                body["messages"][0]["content"].split("<<<ANSWER_START>>>")[-1]:
+                quoted(body["messages"][0]["content"], "ANSWER")[-1]:
             return Reply.ok("It depends.")
         return reply
 
@@ -235,7 +236,7 @@ def test_the_tree_is_built_from_the_whole_trajectory(tmp_path, scripted_server):
     run("think360", data, "m", "s", "think360_tot", tmp_path / "results", judge_config(tmp_path, srv.base_url))
     extraction = next(r["messages"][0]["content"] for r in srv.requests
                       if "decomposing mathematical reasoning" in r["messages"][0]["content"])
-    solution = extraction.split("<<<RESPONSE_START>>>\n")[1].split("\n<<<RESPONSE_END>>>")[0]
+    (solution,) = quoted(extraction)
     assert solution == "Colour it. Black minus white is 2, so no tiling.\n\nAnswer: No"
     (v,) = verdicts(tmp_path, "think360_tot", "think360")
     assert v["status"] == "ok" and v["score"]["tot_depth"] == pytest.approx(2 / 3)
