@@ -10,8 +10,8 @@ training engine nor its hyper-parameters, so this module does not train: it writ
 records in the format an existing engine (LLaMA-Factory) reads, so a user can build their own
 multi-image SFT set from unified records and train with it.
 
-Output, following LLaMA-Factory's ``data/README.md`` ("Multimodal Image Dataset", "OpenAI Format")
-and the ``mllm_demo`` entry of its ``data/dataset_info.json``:
+Output, following the dataset README of LLaMA-Factory's own repository ("Multimodal Image Dataset",
+"OpenAI Format") and the ``mllm_demo`` entry of its ``dataset_info.json``:
 
 - ``DIR/<name>.json``: a JSON array of ``{"messages": [{"role": "user", "content": ...},
   {"role": "assistant", "content": ...}], "images": [...]}``. LLaMA-Factory pairs the i-th entry of
