@@ -1,7 +1,7 @@
 """The experiment a table reproduces (configs/experiments/<name>.yaml), read as pipeline.experiments reads it:
 a table takes its models, pairs, settings and repeats from there, the one list of what runs. Experiments
 share settings (OMIBench's Table 5 and its significance runs both sample cot_boxed+temp0.6), so a table
-reads only its own experiment's models."""
+reads only its own experiment's models. RUNS_OF lists, per table, the experiments whose runs it reads."""
 from __future__ import annotations
 
 import difflib

@@ -163,14 +163,16 @@ def resolve_only(names: list[str], experiment_ids: set[str]) -> tuple[set[str], 
             selected.update(reads)
             notes.append(f"--only {name}: the table {name} reads the runs of {', '.join(reads)}")
         elif name in RUNS_OF:
-            errors.append(f"error: --only {name}: the table {name} reads no model run "
-                          f"({'it is made from the data, the model configs or external files' if not RUNS_OF[name] else 'none of its experiments is given'}); "
+            why = "none of its experiments is given" if RUNS_OF[name] else \
+                "it is made from the data, the model configs or external files"
+            errors.append(f"error: --only {name}: the table {name} reads no model run ({why}); "
                           f"python -m analysis.run {name} makes it")
         else:
             close = nearest(name, experiment_ids | set(RUNS_OF))
             errors.append(f"error: --only {name}: no such experiment or table id"
                           + (f"; did you mean {' or '.join(close)}?" if close else "")
-                          + " (experiment ids: the `id` of configs/experiments/*.yaml; table ids: python -m analysis.run --list)")
+                          + " (experiment ids: the `id` of configs/experiments/*.yaml; table ids: "
+                            "python -m analysis.run --list)")
     return selected, notes, errors
 
 
@@ -193,8 +195,7 @@ class Totals:
 
     def lines(self, results: Path, dry_run: bool = False) -> list[str]:
         if dry_run:
-            return [f"{self.runs} run(s): would send {self.to_send} of {self.requests} request(s); nothing was "
-                    "written, started or judged"]
+            return [f"{self.runs} run(s): would send {self.to_send} request(s); nothing was written, started or judged"]
         return [f"{self.runs} run(s): {self.sent} request(s) sent, {self.reused} reused (answers to an earlier "
                 f"prompt made current again), {self.failed} failed, "
                 f"{self.requests - self.sent - self.reused} already done; {self.judge_calls} judge call(s) sent, "
@@ -247,7 +248,8 @@ def to_configure(cfgs: dict[str, ModelConfig]) -> list[str]:
             env.append(cfg.api_key_env)
         for var in env or [cfg.why_unconfigured()]:
             enables.setdefault(var, []).append(name)
-    order = sorted(enables, key=lambda var: (var.startswith("install"), var.endswith("_URL"), var))  # keys, URLs, installs
+    # keys first, then server URLs, then what to install
+    order = sorted(enables, key=lambda var: (var.startswith("install"), var.endswith("_URL"), var))
     lines = [f"{var}: {', '.join(enables[var])}" for var in order]
     if startable:
         lines.append("(a *_URL variable is the URL of a running vLLM / LMDeploy server, with /v1; or install them "
@@ -313,7 +315,8 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
         if errors:  # a mistyped name runs nothing
             print("\n".join(errors), file=sys.stderr)
             return 2
-        print("\n".join(notes) if notes else "", end="\n" if notes else "")
+        if notes:
+            print("\n".join(notes))
         loaded = [exp for exp in loaded if exp.id in only]
     if args.profile == "paper":
         try:
@@ -371,15 +374,16 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
         print(f"\n== skipped ({len(skipped)}) ==")
         print("\n".join(sorted(set(skipped))))
     ran = {exp_id for exp_id, _, _ in report}
-    if args.profile == "paper" and marked([exp for exp in chosen if exp.id in ran]):
+    if args.profile == "paper" and (beyond := marked([exp for exp in chosen if exp.id in ran])):
         print("\n== beyond the papers (added models, our choices) ==")
-        print("\n".join(marked([exp for exp in chosen if exp.id in ran])))
+        print("\n".join(beyond))
     if no_data:
         print(f"\n== no data: {sum(map(len, no_data.values()))} run(s) not run ==")
         print("\n".join(first_steps(no_data, args.profile)))
     if unconfigured:
-        print(f"\n== not configured: {len(unconfigured)} model(s), {not_configured} run(s) not run; set these to "
-              "run them (configs/models/paper/README.md) ==")
+        not_run = f", {not_configured} run(s) not run" if not_configured else ""
+        print(f"\n== not configured: {len(unconfigured)} model(s){not_run}; set these to run them "
+              "(configs/models/paper/README.md) ==")
         print("\n".join(to_configure(unconfigured)))
     if totals is not None:
         totals.add(done)
@@ -389,6 +393,7 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
         return status
     print(f"error: nothing ran: {first_step(args.profile, bool(not_configured), bool(no_data))}", file=sys.stderr)
     return 1
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -238,7 +238,8 @@ def test_run_all_paper_does_not_rebuild_the_report_when_its_sweep_ran_nothing(tm
     python.chmod(python.stat().st_mode | stat.S_IXUSR)
     p = subprocess.run(["bash", "run_all.sh", "--profile", "paper"], cwd=tmp_path, capture_output=True, text=True)
     assert p.returncode == 1
-    assert (tmp_path / "calls.txt").read_text().splitlines() == ["-m pipeline.experiments --profile paper --results results"]
+    assert (tmp_path / "calls.txt").read_text().splitlines() == [
+        "-m pipeline.experiments --profile paper --results results"], "analysis.run is not called"
     assert p.stderr.strip() == "run_all.sh: the paper profile's sweep exited with 1 (above); the report was not rebuilt"
 
 
