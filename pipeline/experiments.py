@@ -266,16 +266,17 @@ def first_steps(no_data: dict[Path, list[Job]], profile: str) -> list[str]:
         make = ("bash run_all.sh makes the demo sets" if profile == "demo" else
                 f"convert the release first: python -m data.convert {jobs[0].exp.benchmark} --src <release folder> "
                 f"--out {shown} (data/README.md)")
-        lines.append(f"{shown}: no such file; {make} ({len(jobs)} run(s) of {exps})")
+        lines.append(f"{shown}: no such file ({len(jobs)} run(s) of {exps}); {make}")
     return lines
 
 
 def first_step(profile: str, unconfigured: bool, no_data: bool) -> str:
     """What to do before a sweep in which nothing could run."""
+    if no_data:
+        return ("bash run_all.sh makes the demo sets first" if profile == "demo" else "convert the data above first"
+                + ("; the models not configured need the environment variables above" if unconfigured else ""))
     if unconfigured:
         return "set the environment variables above first"
-    if no_data:
-        return "bash run_all.sh makes the demo sets first" if profile == "demo" else "convert the data above first"
     return f"the experiments chosen have no run in the {profile} profile" + (
         " (--profile paper runs them)" if profile == "demo" else "")
 
