@@ -54,10 +54,6 @@ else
   fi
 fi
 
-echo
-echo "Raw outputs: results/raw/<benchmark>/<model>/<setting>.jsonl (+ .manifest.json beside each)"
-echo "Verdicts:    results/judged/<benchmark>/<model>/<setting>.<judge>.jsonl (+ .manifest.json)"
-
 # Every table and figure that has inputs, beside the papers' numbers, and the report.
 $PY -m analysis.run --all --report --results results
 echo "Report: $(pwd)/results/report.md (and report.html)"

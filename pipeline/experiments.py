@@ -263,7 +263,7 @@ def first_steps(no_data: dict[Path, list[Job]], profile: str) -> list[str]:
     for data, jobs in sorted(no_data.items()):
         exps = ", ".join(dict.fromkeys(j.exp.id for j in jobs))
         shown = data.relative_to(ROOT) if data.is_relative_to(ROOT) else data
-        make = ("bash run_all.sh makes the demo sets" if profile == "demo" else
+        make = ("bash run_all.sh makes it" if profile == "demo" else
                 f"convert the release first: python -m data.convert {jobs[0].exp.benchmark} --src <release folder> "
                 f"--out {shown} (data/README.md)")
         lines.append(f"{shown}: no such file ({len(jobs)} run(s) of {exps}); {make}")
@@ -273,7 +273,7 @@ def first_steps(no_data: dict[Path, list[Job]], profile: str) -> list[str]:
 def first_step(profile: str, unconfigured: bool, no_data: bool) -> str:
     """What to do before a sweep in which nothing could run."""
     if no_data:
-        return ("bash run_all.sh makes the demo sets first" if profile == "demo" else "convert the data above first"
+        return ("bash run_all.sh makes the demo data first" if profile == "demo" else "convert the data above first"
                 + ("; the models not configured need the environment variables above" if unconfigured else ""))
     if unconfigured:
         return "set the environment variables above first"

@@ -199,9 +199,9 @@ def test_the_demo_profile_without_the_demo_sets_says_to_make_them(tmp_path, monk
     results = tmp_path / "results"
     assert experiments.main(["--only", "omibench.T2", "--results", str(results)]) == 1
     out, err = capsys.readouterr()
-    assert "data/demo/build/omibench.jsonl: no such file (1 run(s) of omibench.T2); bash run_all.sh makes the " \
-           "demo sets" in out.splitlines()
-    assert err.splitlines()[-1] == "error: nothing ran: bash run_all.sh makes the demo sets first"
+    assert "data/demo/build/omibench.jsonl: no such file (1 run(s) of omibench.T2); bash run_all.sh makes it" \
+           in out.splitlines()
+    assert err.splitlines()[-1] == "error: nothing ran: bash run_all.sh makes the demo data first"
     assert not results.exists()
 
 
