@@ -359,7 +359,9 @@ def tracked() -> list[str]:
 
 
 def ignored(path: str) -> bool:
-    return subprocess.run(["git", "check-ignore", "-q", "--no-index", path], cwd=ROOT).returncode == 0
+    """Whether git ignores the path, as a file or as a folder (which need not exist)."""
+    return any(subprocess.run(["git", "check-ignore", "-q", "--no-index", p], cwd=ROOT).returncode == 0
+               for p in (path, path.rstrip("/") + "/"))
 
 
 PATH = re.compile(r"[\w.<>{}*-]+(?:/[\w.<>{}*-]*)+")
