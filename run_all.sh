@@ -9,7 +9,8 @@
 # through the embedded model (SmolLM2-135M behind llama.cpp's OpenAI-compatible server), judging
 # each run with the rule judges and, for the main tables, the papers' LLM judges (the same small
 # model stands in for GPT-4o). paper: the same experiments with configs/models/paper/; models whose
-# endpoints or keys are not in the environment are listed as not configured.
+# endpoints or keys are not in the environment are not run, and the variables to set are listed once; when
+# nothing ran, it stops there without rebuilding the report.
 # Everything resumes: a second run sends no request.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -62,12 +63,15 @@ if [ "$PROFILE" = demo ]; then
   # on the adapted splits, in one process: the embedded model's servers start once (pipeline/demo.py).
   model_step $PY -m pipeline.demo --results results
 else
-  model_step $PY -m pipeline.experiments --profile "$PROFILE" --results results
+  # Nothing of the paper profile ran (no model configured, no data converted) or a run failed: the sweep says
+  # what to do first, and the report is not rebuilt from whatever else results/ holds.
+  status=0
+  model_step $PY -m pipeline.experiments --profile "$PROFILE" --results results || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "run_all.sh: the $PROFILE profile's sweep exited with $status (above); the report was not rebuilt" >&2
+    exit "$status"
+  fi
 fi
-
-echo
-echo "Raw outputs: results/raw/<benchmark>/<model>/<setting>.jsonl (+ .manifest.json beside each)"
-echo "Verdicts:    results/judged/<benchmark>/<model>/<setting>.<judge>.jsonl (+ .manifest.json)"
 
 # Every table and figure that has inputs, beside the papers' numbers, and the report.
 $PY -m analysis.run --all --report --results results

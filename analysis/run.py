@@ -1,8 +1,8 @@
 """Regenerate tables and figures from judged results.
 
-    python -m analysis.run omibench.T2            # one table (ids as in TABLES.md)
+    python -m analysis.run omibench.T2            # one table, printed beside the paper's (--quiet: its path only)
     python -m analysis.run --all                  # everything that has inputs; says what lacks them
-    python -m analysis.run --list
+    python -m analysis.run --list                 # the table ids
 
 Each table is a module analysis/<benchmark>_<table>.py with `IDS` (the ids it makes) and
 `build(table_id, ctx) -> Table`; it writes results/tables/<id>.csv, .provenance.json and .md, figures to
@@ -26,7 +26,8 @@ from analysis import labels
 from analysis.background import figures_in_background
 from analysis.plot import draw
 from analysis.report import Outcome, write_report
-from analysis.table import Context, MissingInputs, write
+from analysis.experiments import RUNS_OF, nearest, tables_reading
+from analysis.table import Context, MissingInputs, terminal, write
 
 log = logging.getLogger(__name__)
 BENCH_PREFIXES = ("think360_", "omibench_", "mira_", "c2rbench_", "morphobench_")
@@ -77,12 +78,29 @@ def written(table_id: str, ctx: Context, built: Outcome, figure_error: str | Non
     return Outcome("ok", str(md), built.table)
 
 
+def unknown_id(name: str, modules: dict[str, ModuleType]) -> str:
+    """The error line for an id that names no table: the experiment's tables, or the nearest ids."""
+    if tables := [t for t in tables_reading(name) if t in modules]:
+        hint = f"; {name} is an experiment, whose runs the tables {', '.join(tables)} read"
+    else:
+        hint = f"; did you mean {' or '.join(close)}?" if (close := nearest(name, modules)) else ""
+    return f"error: unknown table id {name!r}{hint} (python -m analysis.run --list)"
+
+
+def how_to_make(table_id: str, o: Outcome) -> str:
+    """For a table missing its runs: the command that makes them, unless its message says it."""
+    if o.state != "missing" or not RUNS_OF.get(table_id) or "pipeline.experiments" in o.message:
+        return ""
+    return f"; make its runs with python -m pipeline.experiments [--profile paper] --only {table_id}"
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("ids", nargs="*")
-    ap.add_argument("--all", action="store_true")
-    ap.add_argument("--list", action="store_true")
+    ap.add_argument("ids", nargs="*", metavar="ID", help="table ids (--list), exact, case included")
+    ap.add_argument("--all", action="store_true", help="every table, one line each")
+    ap.add_argument("--list", action="store_true", help="print the table ids")
+    ap.add_argument("--quiet", action="store_true", help="print only the line saying what was written")
     ap.add_argument("--results", type=Path, default=Context.results)
     ap.add_argument("--figures", type=Path, default=Context.figures)
     ap.add_argument("--report", action="store_true",
@@ -93,10 +111,9 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(modules))
         return 0
     ids = list(modules) if args.all else args.ids
-    unknown = [i for i in ids if i not in modules]
+    unknown = [unknown_id(i, modules) for i in ids if i not in modules]
     if unknown or not ids:
-        print(f"error: unknown table id(s) {unknown} (known: {', '.join(modules)})" if unknown
-              else "error: give table ids, --all or --list", file=sys.stderr)
+        print("\n".join(unknown) or "error: give table ids, --all or --list", file=sys.stderr)
         return 2
     ctx = Context(args.results, args.figures)
     status, built, seconds = 0, {}, {}
@@ -112,7 +129,10 @@ def main(argv: list[str] | None = None) -> int:
         for table_id in ids:  # each as soon as its figures are done, while the last ones are drawn
             figure_error = figures.finish(table_id) if figures else None
             o = outcomes[table_id] = written(table_id, ctx, built[table_id], figure_error)
-            print(f"{table_id}: {o.state}: {o.message} ({seconds[table_id]:.2f}s)")
+            hint = "" if args.all else how_to_make(table_id, o)
+            print(f"{table_id}: {o.state}: {o.message}{hint} ({seconds[table_id]:.2f}s)")
+            if o.table is not None and not args.all and not args.quiet:
+                print(f"\n{terminal(o.table)}\n")
             if o.state == "error" or (o.state != "ok" and not args.all):
                 status = 1
     if args.report:

@@ -15,7 +15,7 @@ from judge.judges import DEFAULT_JUDGES, RULES, asks_model
 
 EMPTY_CELL = "—"  # NaN: a setting not run, or a quantity undefined for the row (the table's notes say which)
 
-__all__ = ["ROOT", "Context", "MissingInputs", "Table", "write"]
+__all__ = ["ROOT", "Context", "MissingInputs", "Table", "terminal", "write"]
 
 
 @dataclass
@@ -88,12 +88,13 @@ class Table:
     provenance: Provenance = field(default_factory=Provenance)
 
 
-def _md(df: pd.DataFrame) -> str:
+def _md(df: pd.DataFrame, tablefmt: str = "pipe") -> str:
     """A NaN cell (a setting not run, or a quantity undefined for the row) is written as the HTML report
     writes it."""
     if df.empty:
         return "_(empty)_"
-    return df.astype(object).where(df.notna(), None).to_markdown(index=False, floatfmt=".2f", missingval=EMPTY_CELL)
+    return df.astype(object).where(df.notna(), None).to_markdown(index=False, floatfmt=".2f", missingval=EMPTY_CELL,
+                                                                 tablefmt=tablefmt)
 
 
 def markdown(table_id: str, t: Table, figure_link: str | None, level: int = 1) -> str:
@@ -111,6 +112,16 @@ def markdown(table_id: str, t: Table, figure_link: str | None, level: int = 1) -
         parts += [f"{h}# Notes\n", *[f"- {n}" for n in t.notes], "\n"]
     if provenance := t.provenance.lines():
         parts += [f"{h}# Provenance\n", *[f"- {p}" for p in provenance], "\n"]
+    return "\n".join(parts)
+
+
+def terminal(t: Table) -> str:
+    """The caption, the table and its "Beside the paper" part as plain columns, for a terminal (the .md
+    holds the rest)."""
+    parts = [t.caption, "", _md(t.table, "simple")]
+    if t.vs_paper is not None:
+        parts += ["", "Beside the paper:", _md(t.vs_paper, "simple") if not t.vs_paper.empty
+                  else "no model and setting in common with the paper's table"]
     return "\n".join(parts)
 
 

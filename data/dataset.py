@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from data.jsonl import DataError, bulk_read, parse_line, problem
-from data.records import check_record
+from data.records import BENCHMARKS, check_record
 
 
 def line_digest(line: bytes) -> str:
@@ -28,6 +28,16 @@ class Records:
         return len(self.records) + len(self.known)
 
 
+def missing_data(path: Path, bench: str | None = None) -> str:
+    """The problem line for a data file that does not exist: what makes it (the demo sets, or a converted
+    release, data/README.md)."""
+    if "demo/build" in Path(path).as_posix():
+        return problem(path, None, "-", "file not found; bash run_all.sh makes the demo sets")
+    bench = bench or (Path(path).parent.name if Path(path).parent.name in BENCHMARKS else "<benchmark>")
+    return problem(path, None, "-", f"file not found; convert the official release first: python -m data.convert "
+                                    f"{bench} --src <release folder> --out {path}")
+
+
 def read_records(path: Path, bench: str, limit: int | None = None,
                  known: Callable[[str], str | None] | None = None) -> Records:
     """The records of `path` (the first `limit`), or a DataError listing every problem as file:line: field.
@@ -35,6 +45,8 @@ def read_records(path: Path, bench: str, limit: int | None = None,
     `known(digest)` may return the id of a line whose exact content the caller has seen before (a line
     that was read and checked then): such a line is not parsed again, which is what makes a rerun over a
     large data file fast. Its id still counts for the duplicate check."""
+    if not Path(path).is_file():
+        raise DataError([missing_data(path, bench)])
     problems: list[str] = []
     out, first, seen = Records(), {}, 0
     with open(path, "rb") as f, bulk_read():

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from data.dataset import missing_data
 from data.jsonl import iter_jsonl, problem
 from data.records import check_record
 
@@ -34,7 +35,7 @@ def validate_file(path: str | Path) -> tuple[int, list[str]]:
     """Return (number of records, problems)."""
     path = Path(path)
     if not path.is_file():
-        return 0, [problem(path, None, "-", "file not found")]
+        return 0, [missing_data(path)]
     base = path.parent
     problems: list[str] = []
     seen: dict[str, int] = {}

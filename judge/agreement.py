@@ -108,6 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     rep = sub.add_parser("repeats")
     rep.add_argument("runs", type=Path, nargs="+")
     args = ap.parse_args(argv)
+    given = args.runs if args.cmd == "repeats" else [args.a, args.b, *(p for p in (args.data, args.raw) if p)]
+    if missing := [p for p in given if not p.is_file()]:  # an absent file would read as one with no verdicts
+        print(f"error: no such file: {', '.join(map(str, missing))} (verdict files come from python -m judge.run: "
+              "results/judged/<bench>/<model>/<setting>.<judge>.jsonl)", file=sys.stderr)
+        return 1
     if args.cmd == "repeats":
         print(json.dumps(repeat_stats(args.runs), indent=2))
         return 0

@@ -14,6 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
+from data.dataset import missing_data
 from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
 from data.records import letters
 from judge import parallel
@@ -184,13 +185,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="a judge that asks no model: rules (careful) or omibench_c1 (OMIBench C.1 as published)")
     args = ap.parse_args(argv)
     try:
+        if not args.data.is_file():
+            raise DataError([missing_data(args.data)])
+        if not args.pred.is_file():
+            raise DataError([f"{args.pred}: no such predictions file (lines with id and response)"])
         records = [rec for _, rec in iter_jsonl(args.data)]
         preds = read_predictions(args.pred)
     except (DataError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     verdicts, counts = judge_predictions(records, preds, JUDGES[args.judge].score)
-    unmatched = len(set(preds) - {r["id"] for r in records})
+    known = {r["id"] for r in records}
+    unmatched = [i for i in preds if i not in known]
+    without = [r["id"] for r in records if r["id"] not in preds]
     write_jsonl_atomic(args.out, verdicts)
     n, c = len(records), counts["correct"]
     acc = c / n if n else float("nan")
@@ -198,8 +205,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"accuracy {acc:.2%} ({c}/{n} records; a record without a verdict counts as wrong); "
           f"over scored predictions {scored:.2%} ({c}/{counts['scored']}); "
           f"{counts['missing']} record(s) without a prediction, {counts['no_response']} prediction(s) without a "
-          f"response, {counts['judge_error']} judge error(s), {unmatched} prediction(s) matching no record")
+          f"response, {counts['judge_error']} judge error(s), {len(unmatched)} prediction(s) matching no record")
+    if unmatched:
+        print(f"predictions matching no record of {args.data}: {some(unmatched)}")
+    if without:
+        print(f"records without a prediction in {args.pred}: {some(without)}")
+    print(f"verdicts: {args.out}")
     return 0
+
+
+def some(ids: list[str], shown: int = 5) -> str:
+    """The first ids and how many there are."""
+    return ", ".join(map(repr, ids[:shown])) + (f", … ({len(ids)} in all)" if len(ids) > shown else f" ({len(ids)})")
 
 
 if __name__ == "__main__":

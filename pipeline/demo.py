@@ -31,6 +31,7 @@ BUILD = Path("data/demo/build")  # paths from the repository's root, where run_a
 ADAPTED = BUILD / "official" / "morphobench_adapted"
 MODEL = DEMO_MODEL.relative_to(ROOT)
 SOURCE_ITEMS = 2  # per family: enough for every adapted split to have items
+ADAPT_LOGS = "adapt/*/*/*.jsonl"  # every adaptation call, one line each (pipeline/adapt/calls.py)
 
 
 def steps(results: Path) -> list[tuple[str, list[str]]]:
@@ -56,13 +57,20 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--results", type=Path, default=Path("results"))
     args = ap.parse_args(argv)
+    done = experiments.Totals()  # both sweeps' runs and judge calls
+    adapt_logs = experiments.log_sizes(args.results, ADAPT_LOGS)
     with server.kept():  # one start of the embedded model's servers for every step
         for command, step_args in steps(args.results):
-            status = MAINS[command](step_args)
+            run = MAINS[command]
+            status = run(step_args, totals=done) if run is experiments.main else run(step_args)
             if status:
                 print(f"error: python -m {command} {' '.join(step_args)} exited with {status}", file=sys.stderr)
                 return status
-    print(f"Adapted splits: {ADAPTED} (reports adapt_reasoning.md, adapt_recognition.md)")
+    calls, failed = experiments.calls_since(args.results, ADAPT_LOGS, adapt_logs)
+    print(f"\nAdapted splits: {ADAPTED} (reports adapt_reasoning.md, adapt_recognition.md)")
+    print("\n== the demo, in all ==")
+    lines = done.lines(args.results)
+    print("\n".join([f"{lines[0]}; {calls} adaptation call(s) sent, {failed} failed", *lines[1:]]))
     return 0
 
 

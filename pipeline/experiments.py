@@ -15,15 +15,19 @@ Everything is resumable: a rerun sends and judges only what is missing.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
+import os
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
-from data.jsonl import DataError
+from analysis.experiments import RUNS_OF, nearest
+from data.jsonl import DataError, parse_line
 from infer import generation, server
 from infer import run as infer_run
 from infer.config import ConfigError, ModelConfig, load_model_config
@@ -41,6 +45,7 @@ from judge.judges import asks_model
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
 PIXEL_MODES = ("io", "icq", "first", "composite")
+JUDGE_LOGS = "judge_cache/*.jsonl"  # every judge call, one line each (judge/llm.py)
 
 
 def demo_setting(setting: str, cfg: ModelConfig) -> tuple[str | None, str]:
@@ -154,13 +159,150 @@ def marked(experiments: list[Experiment]) -> list[str]:
     return lines
 
 
+def resolve_only(names: list[str], experiment_ids: set[str]) -> tuple[set[str], list[str], list[str]]:
+    """The experiment ids `--only` selects, notes on what a name selected, and one error line per name that
+    selects nothing. An experiment id selects that experiment; a table id (python -m analysis.run --list) the
+    experiments whose runs the table reads (analysis.experiments.RUNS_OF). Names are exact, case included."""
+    selected: set[str] = set()
+    notes, errors = [], []
+    for name in names:
+        reads = [e for e in RUNS_OF.get(name, ()) if e in experiment_ids]
+        if name in experiment_ids:
+            selected.add(name)
+            if more := [e for e in reads if e != name]:
+                notes.append(f"--only {name}: the experiment {name}; the table {name} also reads the runs of "
+                             f"{', '.join(more)} (add them to --only)")
+        elif reads:
+            selected.update(reads)
+            notes.append(f"--only {name}: the table {name} reads the runs of {', '.join(reads)}")
+        elif name in RUNS_OF:
+            why = "none of its experiments is given" if RUNS_OF[name] else \
+                "it is made from the data, the model configs or external files"
+            errors.append(f"error: --only {name}: the table {name} reads no model run ({why}); "
+                          f"python -m analysis.run {name} makes it")
+        else:
+            close = nearest(name, experiment_ids | set(RUNS_OF))
+            errors.append(f"error: --only {name}: no such experiment or table id"
+                          + (f"; did you mean {' or '.join(close)}?" if close else "")
+                          + " (experiment ids: the `id` of configs/experiments/*.yaml; table ids: "
+                            "python -m analysis.run --list)")
+    return selected, notes, errors
+
+
+@dataclass
+class Totals:
+    """What a sweep did, summed over its runs: model requests and judge calls."""
+
+    runs: int = 0
+    requests: int = 0
+    sent: int = 0
+    reused: int = 0       # answers to an earlier prompt made current again, not sent
+    failed: int = 0       # after the retries, and items that could not be rendered
+    to_send: int = 0      # --dry-run
+    judge_calls: int = 0  # sent to a judge model (a reply from the judge's log is not a call)
+    judge_failed: int = 0
+
+    def add(self, other: "Totals") -> None:
+        for name in vars(self):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def lines(self, results: Path, dry_run: bool = False) -> list[str]:
+        if dry_run:
+            return [f"{self.runs} run(s): would send {self.to_send} request(s); nothing was written, started or judged"]
+        return [f"{self.runs} run(s): {self.sent} request(s) sent, {self.reused} reused (answers to an earlier "
+                f"prompt made current again), {self.failed} failed, "
+                f"{self.requests - self.sent - self.reused} already done; {self.judge_calls} judge call(s) sent, "
+                f"{self.judge_failed} failed",
+                f"results: {results / 'raw'}/ (model outputs), {results / 'judged'}/ (verdicts); the report: "
+                f"python -m analysis.run --all --report --results {results} ({results / 'report.html'})"]
+
+
+def log_sizes(results: Path, pattern: str) -> dict[Path, int]:
+    """The size of every call log matching `pattern` under results, to count what is appended after."""
+    return {p: p.stat().st_size for p in results.glob(pattern)}
+
+
+def calls_since(results: Path, pattern: str, sizes: dict[Path, int]) -> tuple[int, int]:
+    """Calls logged since `sizes` was taken (each sent request appends one line): (calls, failed)."""
+    calls = failed = 0
+    for path in sorted(results.glob(pattern)):
+        with open(path, "rb") as f:
+            f.seek(min(sizes.get(path, 0), path.stat().st_size))
+            for raw in f:
+                line, _ = parse_line(raw)
+                if line is not None:
+                    calls += 1
+                    failed += line.get("error") is not None
+    return calls, failed
+
+
+def run_counts(job: Job, results: Path, since: float) -> Totals:
+    """The model requests of a run, from the manifest it wrote (written after `since`; none if it wrote none)."""
+    manifest = infer_run.raw_path(results, job.exp.benchmark, job.cfg.name, job.setting).with_suffix(".manifest.json")
+    if not manifest.exists() or manifest.stat().st_mtime < since:
+        return Totals()
+    c = json.loads(manifest.read_text(encoding="utf-8")).get("counts", {})
+    return Totals(requests=c.get("requests", 0), sent=c.get("sent", 0), reused=c.get("reused", 0),
+                  failed=c.get("failed", 0) + c.get("unrenderable", 0))
+
+
+def to_configure(cfgs: dict[str, ModelConfig]) -> list[str]:
+    """What to set for models that are not configured here: each environment variable once, with the models it
+    would enable (a model needing two is under both), then what to install for the rest."""
+    enables: dict[str, list[str]] = {}
+    startable = set()  # URL variables of servers the harness could start itself, were their program installed
+    for name, cfg in sorted(cfgs.items()):
+        if cfg.engine != "http":
+            enables.setdefault(f"install {cfg.engine} (pip install -r requirements-gpu.txt)", []).append(name)
+            continue
+        env = list(cfg.missing_env) if not cfg.launches_server or cfg.server.missing_program() else []
+        startable.update(cfg.missing_env if cfg.launches_server else ())
+        if cfg.api_key_env and not os.environ.get(cfg.api_key_env):
+            env.append(cfg.api_key_env)
+        for var in env or [cfg.why_unconfigured()]:
+            enables.setdefault(var, []).append(name)
+    # keys first, then server URLs, then what to install
+    order = sorted(enables, key=lambda var: (var.startswith("install"), var.endswith("_URL"), var))
+    lines = [f"{var}: {', '.join(enables[var])}" for var in order]
+    if startable:
+        lines.append("(a *_URL variable is the URL of a running vLLM / LMDeploy server, with /v1; or install them "
+                     "(pip install -r requirements-gpu.txt) and the harness starts the servers on --gpus)")
+    return lines
+
+
+def first_steps(no_data: dict[Path, list[Job]], profile: str) -> list[str]:
+    """One line per missing data file: what makes it, and the runs waiting for it."""
+    lines = []
+    for data, jobs in sorted(no_data.items()):
+        exps = ", ".join(dict.fromkeys(j.exp.id for j in jobs))
+        shown = data.relative_to(ROOT) if data.is_relative_to(ROOT) else data
+        make = ("bash run_all.sh makes it" if profile == "demo" else
+                f"convert the release first: python -m data.convert {jobs[0].exp.benchmark} --src <release folder> "
+                f"--out {shown} (data/README.md)")
+        lines.append(f"{shown}: no such file ({len(jobs)} run(s) of {exps}); {make}")
+    return lines
+
+
+def first_step(profile: str, unconfigured: bool, no_data: bool) -> str:
+    """What to do before a sweep in which nothing could run."""
+    if no_data:
+        return ("bash run_all.sh makes the demo data first" if profile == "demo" else "convert the data above first"
+                + ("; the models not configured need the environment variables above" if unconfigured else ""))
+    if unconfigured:
+        return "set the environment variables above first"
+    return f"the experiments chosen have no run in the {profile} profile" + (
+        " (--profile paper runs them)" if profile == "demo" else "")
+
+
 @exits_cleanly
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
+    """The command line; `totals`, when given, receives what the sweep did (pipeline.demo sums its sweeps)."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*", type=Path, help="experiment files (default: configs/experiments/*.yaml)")
     ap.add_argument("--profile", choices=("demo", "paper"), default="demo")
-    ap.add_argument("--only", nargs="+", help="experiment ids to run")
+    ap.add_argument("--only", nargs="+", metavar="ID", help="experiment ids (configs/experiments/*.yaml `id`) or "
+                    "table ids (python -m analysis.run --list: the experiments whose runs the table reads)")
     ap.add_argument("--results", type=Path, default=Path("results"))
     infer_run.add_node_args(ap)
     ap.add_argument("--dry-run", action="store_true", help="print each run's requests to send and the servers it "
@@ -174,6 +316,9 @@ def main(argv: list[str] | None = None) -> int:
     files = args.files or sorted(EXPERIMENTS.glob("*.yaml"))
     status, skipped, report, chosen, todo = 0, [], [], [], []
     down: set[str] = set()  # models found not answering
+    unconfigured: dict[str, ModelConfig] = {}
+    no_data: dict[Path, list[Job]] = {}
+    not_configured = 0
     loaded = []
     for f in files:
         try:
@@ -181,6 +326,14 @@ def main(argv: list[str] | None = None) -> int:
         except (ConfigError, ValueError, OSError) as e:
             print(f"error: {e}", file=sys.stderr)
             status = 1
+    if args.only:
+        only, notes, errors = resolve_only(args.only, {exp.id for exp in loaded})
+        if errors:  # a mistyped name runs nothing
+            print("\n".join(errors), file=sys.stderr)
+            return 2
+        if notes:
+            print("\n".join(notes))
+        loaded = [exp for exp in loaded if exp.id in only]
     if args.profile == "paper":
         try:
             problems = shared_file_conflicts(loaded)
@@ -190,8 +343,6 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(f"error: {p}" for p in problems), file=sys.stderr)
             return 1
     for exp in loaded:
-        if args.only and exp.id not in args.only:
-            continue
         try:
             jobs = plan_jobs(exp, args.profile)
         except (ConfigError, ValueError, OSError) as e:
@@ -199,18 +350,31 @@ def main(argv: list[str] | None = None) -> int:
             status = 1
             continue
         chosen.append(exp)
-        for job in jobs:
-            if job.skip:
+        for job in jobs:  # the judge models too: an unconfigured one leaves its verdicts out
+            unconfigured.update({c.name: c for j in job.judges if asks_model(j)
+                                 for c in job.judge_cfgs.get(j) or [] if not c.configured})
+            if job.cfg is not None and job.skip and not job.cfg.configured:
+                unconfigured[job.cfg.name] = job.cfg
+                not_configured += 1
+            elif job.skip and job.setting is not None and not job.data.exists():
+                no_data.setdefault(job.data, []).append(job)
+            elif job.skip:
                 skipped.append(f"{exp.id}: {job.cfg.name}: {job.skip}")
             else:
                 todo.append(job)
+    done = Totals()
+    judge_logs = log_sizes(args.results, JUDGE_LOGS)
     # One bar over every run, with its ETA; a model server a config starts is started once for all runs.
     with server.kept(), tqdm(todo, desc=f"{args.profile} runs", unit="run", position=0) as bar:
         for job in bar:
             what = f"{job.exp.id}: {job.cfg.name if job.cfg else '?'} / {job.setting}"
             bar.set_postfix_str(what, refresh=True)
+            started = time.time()
             try:
-                report.append((what, run_job(job, args.results, node, args.dry_run)))
+                row = run_job(job, args.results, node, args.dry_run)
+                report.append((job.exp.id, what, row))
+                done.runs += 1
+                done.to_send += row.get("to send", 0)
             except EndpointDown as e:  # every run asking that model fails alike: said once, the others listed
                 if e.model not in down:
                     print(f"error: {what}: {e}", file=sys.stderr)
@@ -220,16 +384,37 @@ def main(argv: list[str] | None = None) -> int:
             except (DataError, ConfigError, TemplateError, LockedError, ValueError, RuntimeError) as e:
                 print(f"error: {what}: {e}", file=sys.stderr)
                 status = 1
-    print(f"\n== {args.profile} profile: {len(report)} run(s) ==")
-    for what, row in report:
+            if not args.dry_run:
+                done.add(run_counts(job, args.results, started))
+    if not args.dry_run:
+        done.judge_calls, done.judge_failed = calls_since(args.results, JUDGE_LOGS, judge_logs)
+    if report:
+        print(f"\n== {args.profile} profile: {len(report)} run(s) ==")
+    for _, what, row in report:
         print(f"{what}: " + "; ".join(f"{k} {v}" for k, v in row.items()))
     if skipped:
         print(f"\n== skipped ({len(skipped)}) ==")
         print("\n".join(sorted(set(skipped))))
-    if args.profile == "paper" and marked(chosen):
+    ran = {exp_id for exp_id, _, _ in report}
+    if args.profile == "paper" and (beyond := marked([exp for exp in chosen if exp.id in ran])):
         print("\n== beyond the papers (added models, our choices) ==")
-        print("\n".join(marked(chosen)))
-    return status
+        print("\n".join(beyond))
+    if no_data:
+        print(f"\n== no data: {sum(map(len, no_data.values()))} run(s) not run ==")
+        print("\n".join(first_steps(no_data, args.profile)))
+    if unconfigured:
+        not_run = f", {not_configured} run(s) not run" if not_configured else ""
+        print(f"\n== not configured: {len(unconfigured)} model(s){not_run}; set these to run them "
+              "(configs/models/paper/README.md) ==")
+        print("\n".join(to_configure(unconfigured)))
+    if totals is not None:
+        totals.add(done)
+    if report or status:
+        print(f"\n== {args.profile} profile, in all ==")
+        print("\n".join(done.lines(args.results, args.dry_run)))
+        return status
+    print(f"error: nothing ran: {first_step(args.profile, bool(not_configured), bool(no_data))}", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":

@@ -10,8 +10,8 @@ training engine nor its hyper-parameters, so this module does not train: it writ
 records in the format an existing engine (LLaMA-Factory) reads, so a user can build their own
 multi-image SFT set from unified records and train with it.
 
-Output, following LLaMA-Factory's ``data/README.md`` ("Multimodal Image Dataset", "OpenAI Format")
-and the ``mllm_demo`` entry of its ``data/dataset_info.json``:
+Output, following the dataset README of LLaMA-Factory's own repository ("Multimodal Image Dataset",
+"OpenAI Format") and the ``mllm_demo`` entry of its ``dataset_info.json``:
 
 - ``DIR/<name>.json``: a JSON array of ``{"messages": [{"role": "user", "content": ...},
   {"role": "assistant", "content": ...}], "images": [...]}``. LLaMA-Factory pairs the i-th entry of
@@ -66,6 +66,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from data.dataset import missing_data
 from data.jsonl import DataError, iter_jsonl, problem, write_json_atomic
 from data.records import IMAGE_TAG, check_record
 from data.validate import image_problem
@@ -215,7 +216,7 @@ def build(data_files: Sequence[Path], out_dir: Path, template: Template, target:
     for path in data_files:
         path = Path(path)
         if not path.is_file():
-            result.problems.append(problem(path, None, "-", "file not found"))
+            result.problems.append(missing_data(path))
             continue
         base = path.parent
         for lineno, rec in iter_jsonl(path, errors=result.problems):

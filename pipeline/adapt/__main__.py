@@ -17,6 +17,7 @@ import logging
 import sys
 from pathlib import Path
 
+from data.dataset import missing_data
 from data.jsonl import DataError
 from infer import server
 from infer.config import ConfigError
@@ -49,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--attempts must be at least 1")
     common = dict(limit=args.limit, results=args.results, attempts=args.attempts, max_tokens=args.max_tokens)
     try:
+        if not args.data.is_file():
+            raise DataError([missing_data(args.data, "morphobench")])
         with server.kept():  # the stages' many calls share one model server
             if args.family == "reasoning":
                 report = reasoning(args.data, args.model, args.out, source=args.source,
