@@ -62,6 +62,9 @@ VERDICT_VARIANTS = {
     "numeric extraction": (lambda rng, rid, i: {"extracted": 3}, False, False),
     "0/1 correct": (lambda rng, rid, i: {"correct": 1}, False, False),
     "no outcome": (lambda rng, rid, i: {"outcome": None}, False, True),
+    "another judge": (lambda rng, rid, i: {"judge": {"name": "rules", "model": "jm", "prompt_sha": "p",
+                                                     "constrained": True}}, False, True),
+    "no judge": (lambda rng, rid, i: {"judge": None}, False, True),
 }
 
 
