@@ -367,7 +367,7 @@ def current_lines(run: Run, judge: dict[str, Any] | None = None) -> dict[tuple[s
 
 def judges_asked(run: Run) -> list[dict[str, Any]]:
     """Every judge identity asked for on the run's judged file, one per judge model (judge/current.py)."""
-    return current.judges_asked(run.manifest, every_line(run.path))
+    return current.judges_asked(run.manifest, lambda: every_line(run.path))
 
 
 def load(results: Path, bench: str, settings: list[str], judge: str) -> pd.DataFrame:

@@ -67,7 +67,8 @@ def judge_key(judge: Mapping[str, Any] | None) -> tuple:
 
 def verdict_key(v: Mapping[str, Any], check_record: bool = True) -> Key:
     """What a verdict line is about (`check_record` False: all but the record)."""
-    return _key(v["id"], v["sample_idx"], v.get("outcome"), v.get("record") if check_record else None, v.get("judge"))
+    return _key(v["id"], v["sample_idx"], v.get("outcome"), v.get("record") if check_record else None,
+                v.get("judge"))
 
 
 def wanted_key(raw: Mapping[str, Any], record: str | None, judge: Mapping[str, Any] | None) -> Key:
@@ -128,13 +129,14 @@ def judge_asked(manifest: Mapping[str, Any], last_line: Callable[[], Mapping[str
     return manifest.get("judge") or (last_line() or {}).get("judge")
 
 
-def judges_asked(manifest: Mapping[str, Any], lines: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def judges_asked(manifest: Mapping[str, Any], lines: Callable[[], Iterable[Mapping[str, Any]]]
+                 ) -> list[Mapping[str, Any]]:
     """Every judge identity asked for on a judged file, one per judge model (a file holds every judge model that
-    judged the run): the manifest's `judges`, else the last line's identity of each judge model in the file;
-    the last one asked for (`judge_asked`) wins for its model."""
+    judged the run): the manifest's `judges`, else the last line's identity of each judge model in the file
+    (`lines()`, read only then); the last one asked for (`judge_asked`) wins for its model."""
     found = {judge_key(j)[1]: j for j in manifest.get("judges") or []}
     if not found:
-        for v in lines:
+        for v in lines():
             found[judge_key(v.get("judge"))[1]] = v.get("judge")
     last = manifest.get("judge")
     if last:
