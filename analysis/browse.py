@@ -1,6 +1,8 @@
 """The item browser, `python -m analysis.browse [--results results]`: for every run (raw file), a static page
 results/browse/<bench>/<model>/<setting>.html showing each answer with its record, the prompt as the harness
-renders it, the response and every judge's verdict.
+renders it, the response and every judge's current verdict (judge/current.py: the verdict of that very outcome,
+judged against the record now, by the judge last asked for; an answer without one is shown `unjudged`, with why
+its last verdict is not current).
 
 Pages are opened from disk (file://), where browsers block fetch() of local files: a page embeds a compact index
 of its items (id, sample, filter bits) and loads their details from chunk scripts beside it (<setting>.items-0000.js,
@@ -27,19 +29,20 @@ from urllib.parse import quote
 from PIL import Image
 from tqdm import tqdm
 
-from analysis.inputs import ROOT, Run, find_runs, latest, read_json, read_records, shown
+from analysis.inputs import (ROOT, Run, every_line, find_runs, latest, read_json, read_records, record_digests,
+                             shown)
 from data.files import file_version
 from data.records import IMAGE_TAG, image_tags
 from infer.prompting import Prompter
 from infer.settings import parse_setting
 from infer.templates import PROMPTS
+from judge import current
 from judge.judges import JUDGES, RULES, asks_model
-from judge.run import outcome_sha
 
 log = logging.getLogger(__name__)
 ASSETS = Path(__file__).with_name("browse_assets")
 CHUNK, PER_PAGE, MEDIA_PX = 200, 50, 1024
-BITS = {"correct": 1, "wrong": 2, "failed": 4, "flagged": 8, "disagree": 16}
+BITS = {"correct": 1, "wrong": 2, "failed": 4, "flagged": 8, "disagree": 16, "unjudged": 32}
 FILTERS = ("all", *BITS)
 FAILED = ("no_response", "judge_error")  # a verdict status that puts an answer under "failed"
 SAVE_AS = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp", "GIF": ".gif"}
@@ -62,6 +65,7 @@ class RunPage:
     failed: int
     flagged: int
     disagree: int
+    unjudged: int         # answers some judge of the page has no current verdict of
 
 
 def js_json(obj: Any) -> str:
@@ -139,12 +143,16 @@ def record_view(rec: dict[str, Any] | None, base: Path, media: Path, data: Path 
             "answer": [str(a) for a in rec.get("answer") or []], "record_error": None}
 
 
-def verdict_view(v: dict[str, Any] | None, judge: str, main: bool, raw: dict[str, Any]) -> dict[str, Any]:
-    v = v or {"status": "not judged"}
+def verdict_view(v: dict[str, Any] | None, judge: str, main: bool, stale: str | None = None) -> dict[str, Any]:
+    """A judge's current verdict of an answer as the page shows it; without one (`v` None), status unjudged and
+    why the last verdict of the answer, if any, is not current (`stale`)."""
+    if v is None:
+        return {"judge": judge, "main": main, "model": None, "status": current.UNJUDGED, "extracted": None,
+                "reply": None, "stale": stale}
     return {"judge": judge, "main": main, "model": (v.get("judge") or {}).get("model"),
             **{k: v.get(k) for k in ("status", "correct", "score", "labels", "subtypes", "flags", "error", "stage")},
             "extracted": None if v.get("extracted") is None else str(v["extracted"]), "reply": v.get("raw_judge_reply"),
-            "stale": bool(v.get("outcome")) and v.get("outcome") != outcome_sha(raw)}  # judged an earlier outcome
+            "stale": None}
 
 
 def said(v: dict[str, Any]) -> bool | None:
@@ -152,15 +160,16 @@ def said(v: dict[str, Any]) -> bool | None:
     return v["correct"] if v.get("status") == "ok" and isinstance(v.get("correct"), bool) else None
 
 
-def bits(raw: dict[str, Any], verdicts: dict[str, dict[str, Any]], main: str | None) -> int:
-    """The filters an answer is in. Correct/wrong: the main judge's verdict; disagree: two judges' ok verdicts."""
+def bits(raw: dict[str, Any], verdicts: dict[str, dict[str, Any]], main: str | None, unjudged: bool = False) -> int:
+    """The filters an answer is in. Correct/wrong: the main judge's current verdict; disagree: two judges' ok
+    verdicts; unjudged: a judge of the page has no current verdict of it."""
     ok = {j: said(v) for j, v in verdicts.items() if said(v) is not None}
     b = (BITS["correct"] if ok[main] else BITS["wrong"]) if main in ok else 0
     if raw.get("error") is not None or any(v.get("status") in FAILED for v in verdicts.values()):
         b |= BITS["failed"]
     if any(v.get("flags") for v in verdicts.values()):
         b |= BITS["flagged"]
-    return b | (BITS["disagree"] if len(set(ok.values())) > 1 else 0)
+    return b | (BITS["disagree"] if len(set(ok.values())) > 1 else 0) | (BITS["unjudged"] if unjudged else 0)
 
 
 def main_judge(verdicts: dict[str, dict[Any, dict[str, Any]]]) -> str | None:
@@ -219,8 +228,16 @@ class RunView:
     def __init__(self, results: Path, bench: str, setting: str, raw: dict[Any, dict[str, Any]], judged: list[Run],
                  manifest: dict[str, Any], data: Path | None, prompts: Path):
         self.raw, self.data = raw, data
-        self.verdicts = {r.judge: latest(r.path) for r in judged}
-        self.main = main_judge({j: {k: v for k, v in vs.items() if k in raw} for j, vs in self.verdicts.items()})
+        self.verdicts: dict[str, dict[Any, dict[str, Any]]] = {}  # judge → the current verdict of each answer
+        self.stale: dict[str, dict[Any, str]] = {}  # judge → why an unjudged answer's last verdict is not current
+        for r in judged:
+            lines, judge = every_line(r.path), r.judge_asked
+            digests = record_digests(r.data) if r.data else None
+            self.verdicts[r.judge] = now = current.current(lines, raw.values(), digests, judge)
+            last = {(v["id"], v["sample_idx"]): v for v in lines}
+            self.stale[r.judge] = {k: current.why_not_current(v, raw[k], digests, judge) or "is not current"
+                                   for k, v in last.items() if k in raw and k not in now}
+        self.main = main_judge(self.verdicts)
         self.judges = sorted(self.verdicts, key=lambda j: j != self.main)  # the main judge first
         self.notes, self.records, self.prompter, self.prompt_error = [], {}, None, None
         try:
@@ -252,13 +269,13 @@ class RunView:
         item = {"id": key[0], "s": key[1], **shown_rec, "prompt": None,
                 "prompt_error": self.prompt_error, "response": r.get("response"), "reasoning": r.get("reasoning"),
                 "error": r.get("error"), **{k: r.get(k) for k in ("finish_reason", "usage", "latency_s")},
-                "verdicts": [verdict_view(mine.get(j), j, j == self.main, r) for j in self.judges]}
+                "verdicts": [verdict_view(mine.get(j), j, j == self.main, self.stale[j].get(key)) for j in self.judges]}
         if self.prompter and rec is not None:
             try:
                 item["prompt"] = prompt_parts(self.prompter.messages(rec, self.base), self.media)
             except Exception as e:  # one record that cannot be rendered shows why; the page goes on
                 item["prompt_error"] = f"prompt not rendered: {type(e).__name__}: {e}"
-        return item, bits(r, mine, self.main)
+        return item, bits(r, mine, self.main, len(mine) < len(self.judges))
 
 
 def write_run(results: Path, bench: str, model: str, setting: str, judged: list[Run]) -> RunPage:
@@ -320,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     pages = write_browsers(args.results)
     for p in pages:
-        print(f"{p.path}: {p.items} items ({p.correct} correct, {p.wrong} wrong, {p.failed} failed)")
+        print(f"{p.path}: {p.items} items ({p.correct} correct, {p.wrong} wrong, {p.failed} failed"
+              + (f", {p.unjudged} unjudged" if p.unjudged else "") + ")")
     print(f"{len(pages)} run page(s) under {args.results / 'browse'}")
     return 0
 

@@ -14,6 +14,7 @@ from analysis.provenance import Provenance
 from analysis.table import Context, MissingInputs, Table
 from judge.judges import RULES
 from judge.agreement import cohen_kappa
+from judge.current import UNJUDGED
 
 IDS = ["c2rbench.T3", "c2rbench.agree"]
 TRUE, FALSE = {"1", "true", "yes", "y", "t"}, {"0", "false", "no", "n", "f"}
@@ -105,7 +106,7 @@ def build_agree(table_id: str, ctx: Context) -> Table:
             ok = g[g["status"] == "ok"]
             h, j = ok["human_correct"].astype(bool).tolist(), ok["correct"].astype(bool).tolist()
             rows.append({"judge": judge, "round": rnd, "labels": len(g), "compared": len(ok),
-                         "no_verdict": int(g["status"].isna().sum()),
+                         "no_verdict": int((g["status"].isna() | g["status"].eq(UNJUDGED)).sum()),
                          "judge_error": int((g["status"] == "judge_error").sum()),
                          "no_response": int((g["status"] == "no_response").sum()),
                          "agreement_%": 100 * sum(a == b for a, b in zip(h, j)) / len(ok) if len(ok) else float("nan"),

@@ -26,10 +26,12 @@ log = logging.getLogger(__name__)
 
 
 def read_fields(path: Path, fields: dict[str, pa.DataType], required: tuple[str, ...] = (),
-                defaulted: tuple[str, ...] = ()) -> dict[str, list[Any]] | None:
+                defaulted: tuple[str, ...] = (), flat: tuple[str, ...] = ()) -> dict[str, list[Any]] | None:
     """The values of `fields` on every line of `path`, one list per field in line order: a missing field is
     None, except that a field of `defaulted` missing from every line is left out (the caller fills in its
-    default). None when the file cannot be read exactly this way (module doc)."""
+    default). A struct field named in `flat` comes as one list per member, "<field>.<member>" (None where the
+    field or the member is missing), instead of one dict per line. None when the file cannot be read exactly
+    this way (module doc)."""
     data = path.read_bytes()
     if not data:
         return {name: [] for name in fields}
@@ -55,4 +57,8 @@ def read_fields(path: Path, fields: dict[str, pa.DataType], required: tuple[str,
         if pa.types.is_floating(column.type) and column.null_count < len(column) and pc.all(
                 pc.equal(column, pc.floor(column)), skip_nulls=True).as_py():
             return None
-    return {name: table.column(name).to_pylist() for name in table.column_names}
+    out = {name: table.column(name).to_pylist() for name in table.column_names if name not in flat}
+    for name in flat:  # a member is null wherever its struct is (ChunkedArray.flatten)
+        out.update((f"{name}.{m.name}", values.to_pylist()) for m, values in zip(fields[name],
+                                                                                 table.column(name).flatten()))
+    return out

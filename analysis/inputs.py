@@ -1,15 +1,19 @@
 """The files a table reads, and only through here: judged verdicts, their raw requests and manifests, and
 the unified data.
 
-results/judged/<bench>/<model>/<setting>.<judge>.jsonl and results/raw/<bench>/<model>/<setting>.jsonl are
-append-only, so the last line of a key is the current one: every such file is read with the store's own
-reader (infer.store.load_latest). A run stands for the setting of the paper its manifest names
-(`stands_for`: the demo's X+caption stands for X), else for its own. Whatever is read is cached per version
-of the file (its mtime and size), so `analysis.run --all` reads each file once and a rewritten file is read
-again.
+results/raw/<bench>/<model>/<setting>.jsonl is append-only, so the last line of an id and sample is its
+current outcome (read as the store reads it, infer.store.load_latest). Of
+results/judged/<bench>/<model>/<setting>.<judge>.jsonl, a table reads for each current outcome its current
+verdict by the one rule of judge/current.py (the verdict of that very outcome, judged against the record's line
+in the data file now, by the judge last asked for), never simply the last verdict line; an outcome without one is
+read as status `unjudged`, so it stays in every count and denominator. A run stands for the setting of the paper
+its manifest names (`stands_for`: the demo's X+caption stands for X), else for its own. Whatever is read is
+cached per version of the file (its mtime and size), so `analysis.run --all` reads each file once and a
+rewritten file is read again.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import math
@@ -23,9 +27,11 @@ import pyarrow as pa
 
 from analysis.columns import read_fields
 from analysis.experiments import experiment
+from data.dataset import line_digest
 from data.files import file_version
-from data.jsonl import bulk_read, iter_jsonl
+from data.jsonl import DataError, bulk_read, parse_line, problem
 from infer.store import load_latest
+from judge import current
 
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,10 +94,30 @@ def read_json(path: Path) -> dict[str, Any]:
 
 
 @per_version
+def _data_lines(path: Path) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """The unified records of a data file by id, and the digest of each one's line (data.dataset.line_digest),
+    which a verdict names as the record it was judged against."""
+    records, digests = {}, {}
+    with open(path, "rb") as f, bulk_read():
+        for lineno, raw in enumerate(f, start=1):
+            if not raw.strip():
+                continue
+            rec, err = parse_line(raw)
+            if err is not None:
+                raise DataError([problem(path, lineno, "-", err)])
+            rid = str(rec["id"])
+            records[rid], digests[rid] = rec, line_digest(raw)
+    return records, digests
+
+
 def read_records(path: Path) -> dict[str, dict[str, Any]]:
     """The unified records of a data file by id."""
-    with bulk_read():
-        return {str(rec["id"]): rec for _, rec in iter_jsonl(path)}
+    return _data_lines(path)[0]
+
+
+def record_digests(path: Path) -> dict[str, str]:
+    """id → the digest of the record's line in the data file."""
+    return _data_lines(path)[1]
 
 
 @per_version
@@ -130,10 +156,38 @@ class Run:
         return self.manifest.get("stands_for") or self.raw_manifest.get("stands_for") or self.setting
 
     @property
+    def judge_asked(self) -> dict[str, Any] | None:
+        """The judge identity whose verdicts are read (judge/current.py): the one the last completed judge.run of
+        the file asked for, else that of its last line."""
+        return current.judge_asked(self.manifest, lambda: _last_line(self.path))
+
+    @property
     def data(self) -> Path | None:
         """The data file the run was judged against (its manifest's `data`), when it is there."""
         data = self.manifest.get("data")
         return Path(data) if data and Path(data).exists() else None
+
+
+@per_version
+def _last_line(path: Path) -> dict[str, Any] | None:
+    """The last line of a result file as `latest` reads it (a half-written last line left out unless it parses),
+    read from the end; None when there is none."""
+    if not path.exists():
+        return None
+    with open(path, "rb") as f:
+        f.seek(0, 2)
+        pos, tail = f.tell(), b""
+        while pos > 0 and tail.count(b"\n") < 3:  # the last line whole, and the one before it
+            start = max(0, pos - 65536)
+            f.seek(start)
+            tail, pos = f.read(pos - start) + tail, start
+    for line in reversed(tail.split(b"\n")):
+        if line.strip():
+            try:
+                return json.loads(line)
+            except ValueError:  # cut short by a crash
+                continue
+    return None
 
 
 def find_runs(results: Path, bench: str, judge: str | None = None) -> list[Run]:
@@ -165,26 +219,34 @@ def chosen_runs(results: Path, bench: str, settings: list[str], judge: str) -> l
 
 
 def load_run(run: Run) -> pd.DataFrame:
-    """Current verdicts of one file (with the raw outcome each judged and, from a labelling judge, its labels and
-    subtypes), with the raw request's timing and tokens and the item's data fields.
+    """One row per current outcome of the run's raw file: its current verdict (judge/current.py; status
+    `unjudged` when it has none), with the outcome judged and, from a labelling judge, its labels and subtypes,
+    the raw request's timing and tokens, and the item's data fields.
 
     Cached per version of the files read (callers get a copy, so a table cannot change another's input)."""
-    return _current_run(run).copy()
+    return read_run(run).copy()
 
 
-def _current_run(run: Run) -> pd.DataFrame:
-    """The cached frame of `load_run` itself: callers must not change it."""
-    return _load_run(run, (file_version(run.path), file_version(run.raw), file_version(run.data) if run.data else None))
+def read_run(run: Run) -> pd.DataFrame:
+    """The cached frame of `load_run` itself, for reading only: callers must not change it."""
+    return _load_run(run, (file_version(run.path), file_version(run.raw), file_version(run.data) if run.data else None,
+                           file_version(run.path.with_suffix(".manifest.json"))))
 
 
 # The fields of raw and verdict lines a table may read, for analysis.columns (the other fields are skipped).
-RAW_FIELDS = {"id": pa.string(), "sample_idx": pa.int64(), "latency_s": pa.float64(), "finish_reason": pa.string(),
-              "response": pa.string(), "usage": pa.struct([("completion_tokens", pa.int64()),
-                                                          ("reasoning_tokens", pa.int64())])}
+RAW_FIELDS = {"id": pa.string(), "sample_idx": pa.int64(), "request_key": pa.string(), "error": pa.string(),
+              "latency_s": pa.float64(), "finish_reason": pa.string(), "response": pa.string(),
+              "reasoning": pa.string(), "usage": pa.struct([("completion_tokens", pa.int64()),
+                                                            ("reasoning_tokens", pa.int64())])}
+JUDGE = pa.struct([("name", pa.string()), ("model", pa.string()), ("prompt_sha", pa.string())])
 VERDICT_FIELDS = {"id": pa.string(), "sample_idx": pa.int64(), "correct": pa.bool_(), "status": pa.string(),
                   "flags": pa.list_(pa.string()), "extracted": pa.string(), "score": pa.float64(),
                   "judge_calls": pa.int64(), "judge_tokens": pa.int64(), "outcome": pa.string(),
-                  "labels": pa.list_(pa.string()), "subtypes": pa.list_(pa.string())}
+                  "record": pa.string(), "judge": JUDGE, "labels": pa.list_(pa.string()),
+                  "subtypes": pa.list_(pa.string())}
+# What a row without a current verdict holds in the verdict's fields.
+UNJUDGED = {"status": current.UNJUDGED, "correct": None, "extracted": None, "score": None, "judge_calls": 0,
+            "judge_tokens": 0, "labels": None, "subtypes": None, "flags": None}
 
 
 def current_columns(path: Path, fields: dict[str, pa.DataType], required: tuple[str, ...] = ("id", "sample_idx"),
@@ -193,15 +255,49 @@ def current_columns(path: Path, fields: dict[str, pa.DataType], required: tuple[
     line of a key, at the place of its first), as one list per field; a missing field is its default, else
     None. Read by pyarrow when it can give exactly what json gives (analysis.columns), several times faster
     on a large run, else line by line."""
-    defaults = defaults or {}
-    cols = read_fields(path, fields, required, tuple(defaults)) if path.exists() else None
+    cols = _by_pyarrow(path, fields, required, defaults)
     if cols is None:
-        lines = list(latest(path).values())
-        return {name: [line[name] if name in required else line.get(name, defaults.get(name)) for line in lines]
-                for name in fields}
+        return _from_lines(list(latest(path).values()), fields, required, defaults)
     at = {key: i for i, key in enumerate(zip(cols["id"], cols["sample_idx"]))}  # a key's last line
     rows = None if len(at) == len(cols["id"]) else list(at.values())  # None: every line is current
-    return {name: _pick(cols[name], rows) if name in cols else [defaults[name]] * len(at) for name in fields}
+    return {name: _pick(values, rows) for name, values in cols.items()}
+
+
+def every_line_columns(path: Path, fields: dict[str, pa.DataType], required: tuple[str, ...] = ("id", "sample_idx"),
+                       defaults: dict[str, Any] | None = None, flat: tuple[str, ...] = ()) -> dict[str, list]:
+    """The given fields of every line of a result file, in file order, read as `current_columns` reads them; a
+    struct field of `flat` as one list per member, "<field>.<member>"."""
+    cols = _by_pyarrow(path, fields, required, defaults, flat)
+    return cols if cols is not None else _from_lines(every_line(path), fields, required, defaults, flat)
+
+
+def every_line(path: Path) -> list[dict[str, Any]]:
+    """Every line of a result file, in order, read as `latest` reads them (a half-written last line left out)."""
+    n = itertools.count()  # each line its own key
+    return list(latest(path, lambda _: next(n)).values())
+
+
+def _by_pyarrow(path: Path, fields: dict[str, pa.DataType], required: tuple[str, ...],
+                defaults: dict[str, Any] | None, flat: tuple[str, ...] = ()) -> dict[str, list] | None:
+    """Every line's fields read by pyarrow (a field missing from every line: its default); None when pyarrow
+    cannot read the file exactly (analysis.columns)."""
+    defaults = defaults or {}
+    cols = read_fields(path, fields, required, tuple(defaults), flat) if path.exists() else None
+    if cols is None:
+        return None
+    n = len(cols["id"])
+    return {**cols, **{name: [defaults[name]] * n for name in fields if name not in cols and name not in flat}}
+
+
+def _from_lines(lines: list[dict[str, Any]], fields: dict[str, pa.DataType], required: tuple[str, ...],
+                defaults: dict[str, Any] | None, flat: tuple[str, ...] = ()) -> dict[str, list]:
+    defaults = defaults or {}
+    out = {name: [line[name] if name in required else line.get(name, defaults.get(name)) for line in lines]
+           for name in fields if name not in flat}
+    for name in flat:
+        values = [line.get(name) or {} for line in lines]
+        out.update((f"{name}.{m.name}", [v.get(m.name) for v in values]) for m in fields[name])
+    return out
 
 
 def _pick(values: list, places: list[int] | None) -> list:
@@ -209,27 +305,43 @@ def _pick(values: list, places: list[int] | None) -> list:
     return values if places is None else [values[i] for i in places]
 
 
+def _current_places(run: Run, raw: dict[str, list], ver: dict[str, list]) -> tuple[list[str], list[int | None]]:
+    """The outcome of each current raw line, and the place in `ver` of its current verdict (None: unjudged), by
+    the rule of judge/current.py. Without the run's data file the record cannot be checked, and is not."""
+    digests = record_digests(run.data) if run.data else None
+    if digests is None:
+        log.warning("%s: its data file is not there: verdicts are not checked against their records", shown(run.path))
+    name, model, prompt_sha = current.judge_key(run.judge_asked)
+    outcomes = current.outcome_shas(raw["request_key"], raw["response"], raw["error"], raw["reasoning"])
+    records = map(digests.get, raw["id"]) if digests is not None else itertools.repeat(None)
+    wanted = current.keys(raw["id"], raw["sample_idx"], outcomes, records, itertools.repeat(name),
+                          itertools.repeat(model), itertools.repeat(prompt_sha))
+    have = current.keys(ver["id"], ver["sample_idx"], ver["outcome"],
+                        ver["record"] if digests is not None else itertools.repeat(None),
+                        ver["judge.name"], ver["judge.model"], ver["judge.prompt_sha"])
+    return outcomes, current.current_places(have, wanted)
+
+
 @lru_cache(maxsize=256)
 def _load_run(run: Run, _stamp: tuple) -> pd.DataFrame:
     with bulk_read():
         raw = current_columns(run.raw, RAW_FIELDS)
-        ver = current_columns(run.path, VERDICT_FIELDS, required=("id", "sample_idx", "status"),
-                              defaults={"judge_calls": 0, "judge_tokens": 0})
-        # every verdict of an outcome, with the raw line it judged: their places in `ver` and `raw` (None: all of
-        # them, in the same order, as when the judge wrote a verdict for every raw line in turn)
-        at_ver = at_raw = None
-        if (ver["id"], ver["sample_idx"]) != (raw["id"], raw["sample_idx"]) or None in ver["outcome"]:
-            raw_at = {key: j for j, key in enumerate(zip(raw["id"], raw["sample_idx"]))}
-            pairs = [(i, j) for i, key in enumerate(zip(ver["id"], ver["sample_idx"]))
-                     if (j := raw_at.get(key)) is not None and ver["outcome"][i] is not None]
-            at_ver, at_raw = [i for i, _ in pairs], [j for _, j in pairs]
+        ver = every_line_columns(run.path, VERDICT_FIELDS, required=("id", "sample_idx", "status"),
+                                 defaults={"judge_calls": 0, "judge_tokens": 0}, flat=("judge",))
+        outcomes, places = _current_places(run, raw, ver)
+        every = len(places) == len(ver["id"]) and places == list(range(len(places)))  # each line judged in turn
+        columns: dict[str, Any] = {}
+        for name in ("correct", "status", "extracted", "score", "judge_calls", "judge_tokens", "labels", "subtypes",
+                     "flags"):
+            values, default = ver[name], UNJUDGED[name]
+            columns[name] = values if every else [default if i is None else values[i] for i in places]
+        columns["id"], columns["sample_idx"], columns["outcome"] = raw["id"], raw["sample_idx"], outcomes
+        columns["flagged"] = [bool(f) for f in columns.pop("flags")]
         # the response texts as plain Python objects (NaN when missing): they are large and only carried along,
         # and pandas' arrow-backed strings would convert them in, and every filter would copy them
-        responses = pd.Series([math.nan if r is None else r for r in _pick(raw["response"], at_raw)], dtype=object)
-        columns = {**{name: _pick(ver[name], at_ver) for name in ver if name != "flags"},
-                   **{name: _pick(raw[name], at_raw) for name in ("latency_s", "finish_reason")},
-                   "response": responses, "flagged": [bool(f) for f in _pick(ver["flags"], at_ver)]}
-        usage = [u or {} for u in _pick(raw["usage"], at_raw)]
+        columns["response"] = pd.Series([math.nan if r is None else r for r in raw["response"]], dtype=object)
+        columns["latency_s"], columns["finish_reason"] = raw["latency_s"], raw["finish_reason"]
+        usage = [u or {} for u in raw["usage"]]
         for name in ("completion_tokens", "reasoning_tokens"):
             columns[name] = [u.get(name) for u in usage]
     df = pd.DataFrame(columns, columns=RUN_COLUMNS)
@@ -239,10 +351,29 @@ def _load_run(run: Run, _stamp: tuple) -> pd.DataFrame:
     return df.join(record_fields(run.data), on="id") if run.data else df
 
 
+def current_lines(run: Run, judge: dict[str, Any] | None = None) -> dict[tuple[str, int], dict[str, Any]]:
+    """(id, sample_idx) → the whole current verdict line of each current outcome of the run's raw file (by the
+    rule of judge/current.py, for `judge`, else the judge last asked for), or, without one, a line of status
+    `unjudged`: for the tables that read whole verdict lines."""
+    raws = list(latest(run.raw).values())
+    lines = every_line(run.path)
+    judge = judge or run.judge_asked
+    digests = record_digests(run.data) if run.data else None
+    found = current.current(lines, raws, digests, judge)
+    return {(r["id"], r["sample_idx"]): found.get((r["id"], r["sample_idx"]))
+            or {"id": r["id"], "sample_idx": r["sample_idx"], "outcome": current.outcome_sha(r), **UNJUDGED}
+            for r in raws}
+
+
+def judges_asked(run: Run) -> list[dict[str, Any]]:
+    """Every judge identity asked for on the run's judged file, one per judge model (judge/current.py)."""
+    return current.judges_asked(run.manifest, lambda: every_line(run.path))
+
+
 def load(results: Path, bench: str, settings: list[str], judge: str) -> pd.DataFrame:
     """Every model's verdicts of the given settings under one judge: column `setting` holds the setting
     asked for, `run_setting` the run that stands for it."""
-    frames = [_current_run(run).assign(setting=s, run_setting=run.setting)  # assign copies: the cache is kept
+    frames = [read_run(run).assign(setting=s, run_setting=run.setting)  # assign copies: the cache is kept
               for s, run in chosen_runs(results, bench, settings, judge)]
     if not frames:
         return pd.DataFrame(columns=["model", "setting", "judge", "id", "sample_idx", "correct", "status"])

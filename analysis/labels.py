@@ -24,6 +24,7 @@ from analysis.provenance import Provenance
 from analysis.stats import counted_correct
 from analysis.table import ROOT, Context, MissingInputs
 from infer.experiment_spec import Sample
+from judge.current import UNJUDGED
 from judge.human_labels import HumanLabel, human_labels
 
 STATES = ["labelled", "no_error", "judge_error", "not_labelled", "disagreed"]
@@ -35,8 +36,8 @@ NOTE = ("Only the answers the correctness verdict failed (scored, not correct) c
         "judge_error + not_labelled + disagreed. Shares (%) are "
         "of the `labelled` answers (one class or more); no_error: the labeller found none; judge_error: an unreadable "
         "label reply; not_labelled: no label verdict of that outcome (rerun the labelling judge); disagreed: "
-        "annotators without a majority; human: labelled by people; unjudged: a correctness judge error, not known to "
-        "have failed, left out. judge_calls and judge_tokens are what the labelling judge spent on the runs read: it "
+        "annotators without a majority; human: labelled by people; unjudged: an answer with a correctness judge error "
+        "or no current correctness verdict, not known to have failed, left out. judge_calls and judge_tokens are what the labelling judge spent on the runs read: it "
         "labels every answered response, passed ones too.")
 
 
@@ -94,7 +95,8 @@ def failed_answers(ctx: Context, bench: str, settings: list[str], judge: str, ex
     outside = {k for a in population.itertuples(index=False) if (k := _human_key(a, human))} - used
     answers = answers.assign(**{k: [r[k] for r in rows] for k in ("state", "source", "labels", "subtypes")})
     by = ["model", "setting"]
-    runs = (df.assign(judged=1, unjudged=df["status"].eq("judge_error")).groupby(by)[["judged", "unjudged"]].sum()
+    unknown = df["status"].isin(["judge_error", UNJUDGED])  # not known to have failed
+    runs = (df.assign(judged=1, unjudged=unknown).groupby(by)[["judged", "unjudged"]].sum()
             .join(label.reindex(columns=[*by, "judge_calls", "judge_tokens"]).groupby(by).sum(), how="outer")
             .fillna(0).astype(int)
             .reset_index())

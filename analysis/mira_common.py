@@ -18,6 +18,7 @@ from analysis.reference import load_reference
 from analysis.stats import ACC_NOTE, accuracy_table, flagged
 from analysis.table import Context, MissingInputs
 from data.converters.mira import DOMAINS, TASKS
+from judge.current import UNJUDGED
 
 LEVELS = {"direct": "D", "cot_general": "T", "visual_cot": "V"}
 HOW = "run the levels experiment: python -m pipeline.experiments --only mira.T4-T10 (demo: bash run_all.sh)"
@@ -59,8 +60,9 @@ def scoring_units(df: pd.DataFrame, sources: list[Run]) -> pd.DataFrame:
     """One row per scoring unit (an item, or a Gear Rotation pair) per model, setting and sample.
 
     A pair is correct only when every member is. It is a failure (not correct, counted; left out of
-    acc_scored only) when a member failed or was not run at all; acc.py too counts a missing member as
-    wrong. It is flagged when a member's response addressed the judge.
+    acc_scored only) when a member failed or was not run at all (no_response), else when a member has no current
+    verdict (unjudged) or an unreadable one (judge_error); acc.py too counts a missing member as wrong. It is flagged when a member's
+    response addressed the judge.
     """
     items: dict[str, tuple[str, str]] = {}
     for path in {r.data for r in sources if r.data}:
@@ -71,12 +73,14 @@ def scoring_units(df: pd.DataFrame, sources: list[Run]) -> pd.DataFrame:
 
     keys = ["model", "setting", "judge", "sample_idx", "task", "domain", "unit"]
     ok = df["status"].eq("ok")
-    df = df.assign(ok=ok, no_resp=df["status"].eq("no_response"),
+    df = df.assign(ok=ok, no_resp=df["status"].eq("no_response"), unjudged=df["status"].eq(UNJUDGED),
                    right=ok & df["correct"].map(lambda v: v is True or v == 1), flagged=flagged(df))
     out = df.groupby(keys, dropna=False).agg(n=("id", "size"), ok=("ok", "all"), no_resp=("no_resp", "any"),
-                                             right=("right", "all"), flagged=("flagged", "any")).reset_index()
+                                             unjudged=("unjudged", "any"), right=("right", "all"),
+                                             flagged=("flagged", "any")).reset_index()
     missing = out["n"] < out["unit"].map(expected).fillna(out["n"])
-    out["status"] = np.where(out["no_resp"] | missing, "no_response", np.where(out["ok"], "ok", "judge_error"))
+    out["status"] = np.select([out["no_resp"] | missing, out["unjudged"], out["ok"]],
+                              ["no_response", UNJUDGED, "ok"], "judge_error")
     out["correct"] = out["right"] & out["status"].eq("ok")
     return out[keys + ["status", "correct", "flagged", "n"]]
 

@@ -52,7 +52,8 @@ def build(table_id: str, ctx: Context) -> Table:
     if "Gear Rotation" in tasks:
         notes.append("Gear Rotation is scored by pairs as in the authors' acc.py: questions n.1 and n.2 (the "
                      "two rotation directions of one gear train) count once, correct only if both are; a pair "
-                     "with a failed or missing member is not correct and counted under no_response/judge_error.")
+                     "with a failed or missing member is not correct and counted under no_response, judge_error "
+                     "or unjudged.")
     failures = long[["model", "level", "task", "judge", "acc", *BESIDE]]
     caption = (f"MIRA Table {table_id.split('.T')[1]} — accuracy (%) on {', '.join(tasks)} at level D (direct), "
                "T (Text-CoT, general template) and V (simulated Visual-CoT). Failures count as not correct; "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.inputs import Run, latest
+from analysis.inputs import Run, current_lines
 from analysis.omibench_common import (RULE_GAP, RULES_NOTE, SAMPLING_SETTINGS, rule_gap_notes, rule_gap_of_runs,
                                       run_records, sampling_runs, with_both_rules)
 from analysis.plot import draw, line_figure, not_run_at
@@ -20,8 +20,8 @@ def scaling_of(run: Run, answers: Run | None) -> pd.DataFrame:
     """maj@k, avg@k, pass@k (%) of one run. Votes are cast on the careful rule judge's extracted answers of the
     same samples (the paper's "common post-processing pipeline"): an LLM judge extracts nothing, and C.1's
     reading is the raw final text; the run's own verdicts say whether the winner is correct."""
-    ans = latest(answers.path) if answers is not None and answers.path != run.path else None
-    df = parallel_scaling(latest(run.path), run_records(run), PAPER_KS, answers=ans)
+    ans = current_lines(answers) if answers is not None and answers.path != run.path else None
+    df = parallel_scaling(current_lines(run), run_records(run), PAPER_KS, answers=ans)
     for c in ("maj_at_k", "avg_at_k", "pass_at_k", "maj_at_k_scored", "avg_at_k_scored"):
         df[c] = 100 * df[c]
     return df
@@ -48,7 +48,7 @@ def build(table_id: str, ctx: Context) -> Table:
     gap = rule_gap_of_runs(sources)
     df = df[["model", "metric", "setting", "k", "maj_at_k", "avg_at_k", "pass_at_k", "maj_at_k_scored",
              "avg_at_k_scored", "items", "scored_items", "short", "abstained", "vote_conflicts", "no_response",
-             "judge_error", "missing"]]
+             "judge_error", "unjudged", "missing"]]
     ran = df.dropna(subset=["maj_at_k"])
     scaled = df[df["items"].notna()]  # a rule's rows kept for a run it has not judged are no k left undrawn
     not_run = [f"{model} {metric}: k = {', '.join(map(str, g.loc[g['maj_at_k'].isna(), 'k']))}"
@@ -75,7 +75,7 @@ def build(table_id: str, ctx: Context) -> Table:
         notes=notes + [RULES_NOTE + " The rule comparison is over every sample of the runs.",
                        *rule_gap_notes(gap, ["model", "setting"]),
             "k reuses the first k samples (sample_idx 0..k−1) of one run (analysis.scaling.parallel_scaling). "
-            "A failed sample (no_response, judge_error) is never a vote and is not correct: maj@k, avg@k and "
+            "A failed sample (no_response, judge_error, unjudged) is never a vote and is not correct: maj@k, avg@k and "
             "pass@k are over every item and sample run, as the papers count failures; the *_scored columns "
             "leave failed samples out (over `scored_items`). `short` items had fewer than k scored samples and "
             "were voted over what they had.",

@@ -16,6 +16,7 @@ from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, repeat_mean_std
 from analysis.table import Context, MissingInputs, Table
+from judge.current import UNJUDGED
 
 IDS = ["omibench.T5"]
 EXPERIMENT = "omibench_T5"
@@ -31,6 +32,7 @@ def stability(v: pd.DataFrame, runs: int) -> pd.DataFrame:
     out = pd.concat(parts, ignore_index=True)
     fails = v.groupby(by).agg(no_response=("status", lambda s: int((s == "no_response").sum())),
                               judge_error=("status", lambda s: int((s == "judge_error").sum())),
+                              unjudged=("status", lambda s: int((s == UNJUDGED).sum())),
                               flagged=("flagged", "sum")).reset_index()
     return out.merge(fails, on=by, how="left")
 
@@ -74,7 +76,7 @@ def build(table_id: str, ctx: Context) -> Table:
     total = long[long["subject"] == "Total"].rename(columns={"mean_scored": "Total Mean scored",
                                                             "std_scored": "Total Std scored"})
     table = table.reset_index().merge(total[["model", "metric", "evaluator", "Total Mean scored", "Total Std scored",
-                                             "repeats", "no_response", "judge_error", "flagged"]],
+                                             "repeats", "no_response", "judge_error", "unjudged", "flagged"]],
                                       on=["model", "metric", "evaluator"], how="right")  # a row without verdicts too
     found = set(long.loc[long["metric"] == "GPTScore", "evaluator"])
     missing = [e for e in exp.judge_models if e not in found]

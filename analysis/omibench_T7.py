@@ -14,6 +14,7 @@ from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import spearman
 from analysis.table import Context, MissingInputs, Table
+from judge.current import UNJUDGED
 
 IDS = ["omibench.T7"]
 RATINGS = EXTERNAL / "human_ratings.csv"
@@ -37,11 +38,11 @@ def load_ratings(path: Path) -> pd.DataFrame:
 
 def correlate(rated: pd.DataFrame, verdicts: pd.DataFrame) -> dict:
     """Spearman ρ of the human rating and one evaluator's verdict (1 correct / 0 wrong) over the answers
-    both rated and judged; judge failures are left out and counted, answers without a verdict too."""
+    both rated and judged; judge failures are left out and counted, answers without a current verdict too."""
     m = rated.merge(verdicts, on=["id", "sample_idx"], how="left")
     ok = m[m["status"] == "ok"]
     r = spearman(ok["rating"].tolist(), ok["correct"].astype(bool).astype(int).tolist())
-    return {**r, "rated": len(rated), "no_verdict": int(m["status"].isna().sum()),
+    return {**r, "rated": len(rated), "no_verdict": int((m["status"].isna() | m["status"].eq(UNJUDGED)).sum()),
             "no_response": int((m["status"] == "no_response").sum()),
             "judge_error": int((m["status"] == "judge_error").sum())}
 
@@ -72,6 +73,7 @@ def build(table_id: str, ctx: Context) -> Table:
                  provenance=Provenance(sources),
                  notes=[f"Human ratings: {shown(RATINGS)} (mean over raters per answer). "
                         "A verdict is 1 (consistent/correct) or 0; `paired` answers have both a rating and a scored "
-                        "verdict; `no_verdict` rated answers were never judged by that evaluator.",
+                        "verdict; `no_verdict` rated answers have no current verdict of that evaluator (never judged, "
+                        "or judged only as another outcome of the request or against another record).",
                         "Paper: all ρ > 0.86 with p < 0.05 (p values are not printed, so only ρ is compared)."]
                  + ([example_note] if example_note else []))

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.experiments import models_of
-from analysis.inputs import Run, data_file, find_runs, latest, load_run, read_records, stand_in
+from analysis.inputs import Run, current_lines, data_file, find_runs, judges_asked, load_run, read_records, stand_in
 from analysis.plot import NOT_RUN, bars, empty_panel, save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import accuracy_table, counted_correct, mcnemar, micro_average, rule_disagreement
@@ -63,16 +63,18 @@ def runs_named(ctx: Context, judge: str, pattern: re.Pattern) -> dict[tuple[str,
 
 
 def evaluator_verdicts(run: Run) -> pd.DataFrame:
-    """A verdict file's current lines per evaluator: one file holds every judge model that judged it,
-    so (judge.model, id, sample_idx) is the key; the rule judge's evaluator is "rules"."""
-    def key(v: dict) -> tuple:
-        judge = v.get("judge") or {}
-        return judge.get("model") or judge.get("name") or run.judge, v["id"], v["sample_idx"]
-
-    rows = [{"evaluator": ev, "id": i, "sample_idx": s, "status": v.get("status", "ok"),
-             "correct": v.get("correct"), "extracted": v.get("extracted"), "flagged": bool(v.get("flags"))}
-            for (ev, i, s), v in latest(run.path, key).items()]
-    df = pd.DataFrame(rows, columns=["evaluator", "id", "sample_idx", "status", "correct", "extracted", "flagged"])
+    """A verdict file's current verdicts per evaluator: one file holds every judge model that judged it, so each
+    judge model asked for on it (inputs.judges_asked) gives its own current verdict of each current outcome
+    (status `unjudged` where it has none); the rule judge's evaluator is "rules"."""
+    columns = ["evaluator", "id", "sample_idx", "status", "correct", "extracted", "flagged"]
+    frames = []
+    for judge in judges_asked(run):
+        ev = judge.get("model") or judge.get("name") or run.judge
+        rows = [{"evaluator": ev, "id": i, "sample_idx": s, "status": v.get("status", "ok"),
+                 "correct": v.get("correct"), "extracted": v.get("extracted"), "flagged": bool(v.get("flags"))}
+                for (i, s), v in current_lines(run, judge).items()]
+        frames.append(pd.DataFrame(rows, columns=columns))
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
     recs = run_records(run)
     df["subject"] = [recs.get(i, {}).get("subject") for i in df["id"]]
     df.insert(0, "model", run.model)
@@ -124,7 +126,7 @@ def with_both_rules(long: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     if rules.empty:
         return long
     present, added = rules[keys].drop_duplicates(), []
-    counts = [c for c in ("judged", "scored", "no_response", "judge_error", "flagged") if c in long]
+    counts = [c for c in ("judged", "scored", "no_response", "judge_error", "unjudged", "flagged") if c in long]
     for metric in RULE_METRICS:
         have = long.loc[long["metric"] == metric, keys].drop_duplicates()
         lacking = present.merge(have, on=keys, how="left", indicator=True)
@@ -190,7 +192,7 @@ def micro_total(by_subject: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     the paper's Eq. 5 over N), acc_scored by the scored ones. Written as a weighted mean so that the same
     code reproduces the paper's totals from its subject columns (tests weight them by Figure 2's sizes).
     """
-    counts = [c for c in ("judged", "scored", "no_response", "judge_error", "flagged") if c in by_subject]
+    counts = [c for c in ("judged", "scored", "no_response", "judge_error", "unjudged", "flagged") if c in by_subject]
     rows = []
     for key, g in by_subject.groupby(by, dropna=False):
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))

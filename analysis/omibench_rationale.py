@@ -15,7 +15,7 @@ RATINGS = {"omibench_rationale_quality": list(QUALITY), "omibench_rationale_alig
 # Beside the means: how many answers were judged and failed as requests, and per judge (suffixed _quality,
 # _alignment) how many it rated, could not read, and what it spent.
 COUNTS = ["judged", "no_response"] + [f"{c}_{j}" for j in ("quality", "alignment")
-                                      for c in ("scored", "judge_error", "judge_calls", "judge_tokens")]
+                                      for c in ("scored", "judge_error", "unjudged", "judge_calls", "judge_tokens")]
 
 
 def build(table_id: str, ctx: Context) -> Table:
@@ -34,8 +34,9 @@ def build(table_id: str, ctx: Context) -> Table:
         table[["model", *QUALITY, "alignment", *COUNTS]],
         notes=["Every answered response of Table 2's runs is rated, passed and failed alike; a rating that could not "
                "be read is a judge error, left out of the means and counted (judge_error_quality, "
-               "judge_error_alignment); no_response: failed requests, not rated. judge_calls and judge_tokens: what "
-               "each judge spent.",
+               "judge_error_alignment); no_response: failed requests, not rated; unjudged_quality, "
+               "unjudged_alignment: answers with no current rating of that judge (rerun it). judge_calls and "
+               "judge_tokens: what each judge spent.",
                "The prompts are B.2's (quoted; GPT-4o in the paper and the paper profile). The paper prints no "
                "ratings, so nothing is set beside ours."],
         provenance=Provenance([r for j in RATINGS for r in ctx.runs(BENCH, [SETTING], j)]),

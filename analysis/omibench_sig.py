@@ -11,7 +11,7 @@ import re
 import pandas as pd
 
 from analysis.experiments import experiment, models_of, pairs_of
-from analysis.inputs import Run, latest
+from analysis.inputs import Run, current_lines
 from analysis.omibench_common import (BENCH, METRICS, RULE_GAP, RULES_NOTE, SAMPLING, SETTING, rule_gap_notes,
                                       rule_gap_of_runs, run_records, runs_named, sampling_runs)
 from analysis.provenance import Provenance
@@ -47,8 +47,8 @@ def paired(a: pd.Series, b: pd.Series) -> dict:
 def majority(run: Run, answers: Run | None) -> tuple[pd.Series, pd.Series, int]:
     """Per item: maj@k correct for the largest paper k the run drew, and maj@1 (sample 0)."""
     recs = run_records(run)
-    lines = latest(run.path)
-    extracted = {key: v.get("extracted") for key, v in latest((answers or run).path).items()}
+    lines = current_lines(run)
+    extracted = {key: v.get("extracted") for key, v in current_lines(answers or run).items()}
     samples: dict[str, list] = {}
     for (item, idx), v in sorted(lines.items()):
         ok = v.get("status", "ok") == "ok"

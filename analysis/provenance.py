@@ -1,13 +1,17 @@
-"""Where a table's numbers come from: the judged files it read (with their judge, judge model, prompt hash,
-data file and failure counts), the judge it read each model with, and the data file it read directly.
-Written in the table's .md and beside its .csv as <id>.provenance.json."""
+"""Where a table's numbers come from: the judged files it read (with the judge, judge model and prompt hash
+whose verdicts were read, the data file, and the answers and failures counted in what was read: the current
+outcomes and their current verdicts, not a manifest's totals), the judge it read each model with, and the data
+file it read directly. Written in the table's .md and beside its .csv as <id>.provenance.json."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analysis.inputs import DataFile, Run, shown
+from analysis.inputs import DataFile, Run, read_run, shown
+from judge.current import UNJUDGED
+
+COUNTS = ("items", "scored", "no_response", "judge_error", "unjudged", "flagged")
 
 # The one rule by which a table that has a paper's LLM judge and the rule judge reads a model (table.Context.judged).
 JUDGE_POLICY = ("per model, the paper's LLM judge ({llm}) when it scored at least one verdict of each of the "
@@ -56,12 +60,11 @@ class Provenance:
         """One line per judged file, then the judge choice and the data file, for the .md."""
         out = []
         for r in self.runs:
-            m = r.manifest
-            judge, s = m.get("judge", {}), m.get("summary", {})
+            judge, c = r.judge_asked or {}, counts(r)
             out.append(f"{shown(r.path)} (judge {judge.get('name')} {judge.get('model') or ''} prompt "
-                       f"{judge.get('prompt_sha')}; data {_data(m)}; {s.get('no_response', 0)} no response, "
-                       f"{s.get('judge_error', 0)} judge errors, {s.get('flagged', 0)} flagged as addressing the "
-                       "judge)")
+                       f"{judge.get('prompt_sha')}; data {_data(r.manifest)}; {c['items']} answers read: "
+                       f"{c['no_response']} no response, {c['judge_error']} judge errors, {c['unjudged']} unjudged, "
+                       f"{c['flagged']} flagged as addressing the judge)")
         if self.judges:
             out.append(self.judges.line())
         if self.data:
@@ -72,11 +75,20 @@ class Provenance:
         """The sidecar of results/tables/<id>.csv."""
         files = []
         for r in self.runs:
-            m = r.manifest
-            judge, s = m.get("judge", {}), m.get("summary", {})
+            judge = r.judge_asked or {}
             files.append({"path": shown(r.path), "model": r.model, "setting": r.setting, "stands_for": r.stands_for,
-                          "judge": {k: judge.get(k) for k in ("name", "model", "prompt_sha")}, "data": _data(m),
-                          **{k: s.get(k, 0) for k in ("items", "scored", "no_response", "judge_error", "flagged")}})
+                          "judge": {k: judge.get(k) for k in ("name", "model", "prompt_sha")},
+                          "data": _data(r.manifest), **counts(r)})
         return {"table": table_id, "judged_files": files,
                 "judge_choice": self.judges.as_json() if self.judges else None,
                 "data": {"path": shown(self.data.path), "demo": self.data.demo} if self.data else None}
+
+
+def counts(run: Run) -> dict[str, int]:
+    """The answers of a run as the tables read them (every current outcome, analysis.inputs.load_run), and how
+    many of them failed as requests, as judge replies, have no current verdict, or addressed the judge."""
+    df = read_run(run)
+    status = df["status"]
+    return {"items": len(df), "scored": int(status.eq("ok").sum()), "no_response": int(status.eq("no_response").sum()),
+            "judge_error": int(status.eq("judge_error").sum()), "unjudged": int(status.eq(UNJUDGED).sum()),
+            "flagged": int(df["flagged"].fillna(False).astype(bool).sum())}

@@ -13,14 +13,15 @@ from pathlib import Path
 from types import ModuleType
 
 from analysis import html as H
-from analysis.inputs import read_json
+from analysis.inputs import find_runs
+from analysis.provenance import counts as provenance_counts
 from analysis.reference import load_reference, paper_of
 from analysis.table import Context, Table, markdown, relative
 
 PAPERS = {"think360": "Think360°", "omibench": "OMIBench", "mira": "MIRA", "c2rbench": "C²RBench",
           "morphobench": "MorphoBench"}
 KINDS = {"T": 0, "S": 1, "F": 2}  # a paper's tables, then its supplementary tables, then its figures
-FAILURE_COUNTS = ("no_response", "judge_error", "flagged")
+FAILURE_COUNTS = ("no_response", "judge_error", "unjudged", "flagged")
 
 
 @dataclass
@@ -42,7 +43,7 @@ def order(table_id: str) -> tuple:
 
 
 def counts(t: Table, table_id: str) -> dict[str, dict[str, int]]:
-    """Per judge, the judged files a table read and the answers and failures in them (from their manifests)."""
+    """Per judge, the judged files a table read and the answers and failures counted in what it read."""
     out: dict[str, dict[str, int]] = {}
     for f in t.provenance.as_json(table_id)["judged_files"]:
         c = out.setdefault(f["judge"]["name"] or "?", dict.fromkeys(("files", "items", *FAILURE_COUNTS), 0))
@@ -53,14 +54,15 @@ def counts(t: Table, table_id: str) -> dict[str, dict[str, int]]:
 
 
 def failed(c: dict[str, dict[str, int]]) -> bool:
-    return any(x["no_response"] or x["judge_error"] for x in c.values())
+    return any(x["no_response"] or x["judge_error"] or x["unjudged"] for x in c.values())
 
 
 def failure_line(c: dict[str, dict[str, int]]) -> str:
     if not c:
         return "Reads no judged model outputs."
     per_judge = "; ".join(f"{judge}: {x['items']} answers in {x['files']} file(s), {x['no_response']} no response, "
-                          f"{x['judge_error']} judge error(s), {x['flagged']} flagged" for judge, x in c.items())
+                          f"{x['judge_error']} judge error(s), {x['unjudged']} unjudged, {x['flagged']} flagged"
+                          for judge, x in c.items())
     return f"Read {per_judge}. Failures are not correct in every acc and left out of acc_scored."
 
 
@@ -70,13 +72,15 @@ def slug(heading: str) -> str:
 
 
 def _failures(ctx: Context) -> list[str]:
-    """Request and judge failures of every judged file, from their manifests."""
+    """Request and judge failures, and answers without a current verdict, of every judged file, counted in its
+    current outcomes as the tables read them."""
     lines = []
-    for m in sorted((ctx.results / "judged").glob("*/*/*.manifest.json")):
-        s = read_json(m).get("summary", {})
-        if s.get("no_response") or s.get("judge_error"):
-            lines.append(f"{m.relative_to(ctx.results)}: {s.get('no_response', 0)} no response, "
-                         f"{s.get('judge_error', 0)} judge error(s) of {s.get('items', 0)}")
+    for bench in sorted(p.name for p in (ctx.results / "judged").glob("*") if p.is_dir()):
+        for run in find_runs(ctx.results, bench):
+            c = provenance_counts(run)
+            if c["no_response"] or c["judge_error"] or c["unjudged"]:
+                lines.append(f"{run.path.relative_to(ctx.results)}: {c['no_response']} no response, "
+                             f"{c['judge_error']} judge error(s), {c['unjudged']} unjudged of {c['items']}")
     return lines
 
 

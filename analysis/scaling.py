@@ -17,10 +17,11 @@ OMIBench Appendix H:
 Samples for smaller k are the first k of the largest run (sample_idx 0..k−1), not new draws: the curve
 is nested, so maj@k differences between ks are not blurred by independent sampling noise.
 
-Verdicts are the current lines of a judge.run verdict file by (id, sample_idx), as analysis.inputs.latest
-reads it (`id`, `sample_idx`, `extracted`, `correct`, `status`). A request failure (`no_response`) or judge
-failure (`judge_error`) has no answer, so it is never a vote; like every failure in the papers' accuracies
-it is not correct (`failed_sample`). The `*_scored` columns leave failed samples out instead, and both kinds
+Verdicts are the current verdicts of a judge.run verdict file by (id, sample_idx), as
+analysis.inputs.current_lines reads them (`id`, `sample_idx`, `extracted`, `correct`, `status`). A request
+failure (`no_response`), a judge failure (`judge_error`) or a sample with no current verdict (`unjudged`) has
+no answer read, so it is never a vote; like every failure in the papers' accuracies it is not correct
+(`failed_sample`). The `*_scored` columns leave failed samples out instead, and both kinds
 are counted in their own columns.
 """
 from __future__ import annotations
@@ -33,11 +34,12 @@ from typing import Any, Iterable, Mapping
 import pandas as pd
 
 from analysis.votes import vote_key
+from judge.current import UNJUDGED
 
 PAPER_KS = (1, 3, 4, 8, 16)                                  # OMIBench Eq. (12)
 PAPER_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384)         # OMIBench Eq. (11)
 SATURATION_THRESHOLD = 0.5                                   # OMIBench H.2, absolute GPTScore points
-STATUSES = ("ok", "no_response", "judge_error")
+STATUSES = ("ok", "no_response", "judge_error", UNJUDGED)
 
 Sample = tuple[int, str | None, bool | None]             # (sample_idx, vote key, correct)
 
@@ -162,8 +164,8 @@ def parallel_scaling(verdicts: Mapping[tuple[str, int], dict[str, Any]], records
     the voted prediction with GPTScore; here its correctness is that sample's GPTScore verdict.
 
     Per item and k, the window is samples 0..k−1 (reused from the largest run). A failed sample
-    (`no_response`, `judge_error`) is no vote and not correct (`failed_sample`), as the papers count a
-    failure; the `*_scored` columns instead use only the scored (`ok`) samples, as if failures were
+    (`no_response`, `judge_error`, `unjudged`) is no vote and not correct (`failed_sample`), as the papers
+    count a failure; the `*_scored` columns instead use only the scored (`ok`) samples, as if failures were
     never drawn.
 
     Columns, per k:
@@ -179,8 +181,9 @@ def parallel_scaling(verdicts: Mapping[tuple[str, int], dict[str, Any]], records
       pass_items items with ≥ k samples overall; the others are left out of pass@k only.
       abstained  scored items whose every scored sample in the window abstained (counted wrong).
       vote_conflicts  scored items whose winning key's samples disagree on `correct`.
-      no_response, judge_error  failed samples in the window.
-      missing    sample slots in the window with no verdict line at all (never drawn or never judged).
+      no_response, judge_error, unjudged  failed samples in the window.
+      missing    sample slots in the window with no line at all (never drawn, or never judged where the
+                 verdicts given leave out the unjudged).
     A k for which no item has all k samples drawn (verdict lines for 0..k−1, whatever their status)
     was not run: its accuracy columns are NaN rather than a copy of a smaller k.
 
@@ -223,12 +226,14 @@ def parallel_scaling(verdicts: Mapping[tuple[str, int], dict[str, Any]], records
         row: dict[str, Any] = {"k": k, "maj_at_k": math.nan, "avg_at_k": math.nan, "pass_at_k": math.nan,
                                "maj_at_k_scored": math.nan, "avg_at_k_scored": math.nan, "items": 0,
                                "scored_items": 0, "short": 0, "pass_items": 0, "abstained": 0,
-                               "vote_conflicts": 0, "no_response": 0, "judge_error": 0, "missing": 0}
+                               "vote_conflicts": 0, "no_response": 0, "judge_error": 0, "unjudged": 0,
+                               "missing": 0}
         maj, avg, maj_s, avg_s, pas, complete = [], [], [], [], [], 0
         for item, lines in by_item.items():
             in_window = [v for idx, v in lines.items() if 0 <= idx < k]
             row["no_response"] += sum(v.get("status") == "no_response" for v in in_window)
             row["judge_error"] += sum(v.get("status") == "judge_error" for v in in_window)
+            row["unjudged"] += sum(v.get("status") == UNJUDGED for v in in_window)
             row["missing"] += k - len(in_window)
             complete += len(in_window) == k
             if in_window:

@@ -3,9 +3,10 @@ the failures beside it, repeats, tests.
 
 Two accuracies, both in %:
   acc         correct / judged: every item × sample that was run counts, and a failed request
-              (no_response) or an unparsable judge reply (judge_error) is not correct. This is the
-              papers' accuracy (correct over all N items), so it is the main number and the one set
-              beside the paper's.
+              (no_response), an unparsable judge reply (judge_error) or an outcome with no current
+              verdict (unjudged: judging interrupted, a judge not yet run, or only verdicts of an earlier
+              outcome, record or judge; judge/current.py) is not correct. This is the papers' accuracy
+              (correct over all N items), so it is the main number and the one set beside the paper's.
   acc_scored  correct / scored: over the verdicts the judge scored (status ok) only.
 """
 from __future__ import annotations
@@ -13,15 +14,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from judge.current import UNJUDGED
+
 # The definition every table with an accuracy states in its notes.
-ACC_NOTE = ("Accuracy (acc, %) = correct / every item × sample judged: a failed request (no_response) or an "
-            "unparsable judge reply (judge_error) counts as not correct, as in the papers' accuracy over all "
-            "items; it is the number set beside the paper's. acc_scored = correct / scored verdicts only. "
-            "flagged: responses that addressed the judge (judge/injection.py); an LLM judge's verdict of one "
-            "is replaced by the rule judge's.")
+ACC_NOTE = ("Accuracy (acc, %) = correct / every item × sample run (`judged`): a failed request (no_response), an "
+            "unparsable judge reply (judge_error) or an answer with no current verdict (unjudged: not judged yet, "
+            "or judged only as an earlier outcome, against an earlier record or by another judge model or prompt; "
+            "rerun judge.run) counts as not correct, as in the papers' accuracy over all items; it is the number "
+            "set beside the paper's. acc_scored = correct / scored verdicts only. flagged: responses that "
+            "addressed the judge (judge/injection.py); an LLM judge's verdict of one is replaced by the rule judge's.")
 # What the tables show beside `acc`: the accuracy over scored verdicts, its denominator, the failures and the
 # responses flagged as addressing the judge.
-BESIDE = ["acc_scored", "judged", "scored", "no_response", "judge_error", "flagged"]
+BESIDE = ["acc_scored", "judged", "scored", "no_response", "judge_error", "unjudged", "flagged"]
 
 
 def counted_correct(df: pd.DataFrame) -> pd.Series:
@@ -40,14 +44,16 @@ def flagged(df: pd.DataFrame) -> pd.Series:
 
 def accuracy(df: pd.DataFrame) -> dict[str, float]:
     """acc and acc_scored (%) of a group of judged rows, with the counts: judged (the denominator of
-    acc), scored (of acc_scored), no_response, judge_error and flagged (responses that addressed the judge,
-    judge/injection.py: an LLM judge's verdict of one is the rule judge's; 0 when the rows do not say)."""
+    acc: every answer, unjudged ones too), scored (of acc_scored), no_response, judge_error, unjudged and flagged
+    (responses that addressed the judge, judge/injection.py: an LLM judge's verdict of one is the rule judge's;
+    0 when the rows do not say)."""
     right, ok = counted_correct(df), df["status"].eq("ok")
     out = {"acc": 100 * right.mean() if len(df) else np.nan,
            "acc_scored": 100 * right[ok].mean() if ok.any() else np.nan,
            "judged": len(df), "scored": int(ok.sum()),
            "no_response": int(df["status"].eq("no_response").sum()),
-           "judge_error": int(df["status"].eq("judge_error").sum()), "flagged": int(flagged(df).sum())}
+           "judge_error": int(df["status"].eq("judge_error").sum()),
+           "unjudged": int(df["status"].eq(UNJUDGED).sum()), "flagged": int(flagged(df).sum())}
     return out
 
 
@@ -57,13 +63,13 @@ def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     Repeated samples count as they are (micro-average over item × sample), which for a fixed number
     of repeats per item equals the mean of the per-repeat accuracies.
     """
-    counts = ["judged", "scored", "no_response", "judge_error", "flagged"]
+    counts = ["judged", "scored", "no_response", "judge_error", "unjudged", "flagged"]
     if df.empty:
         return pd.DataFrame(columns=[*by, "acc", "acc_scored", *counts])
     # `accuracy` of every group at once: sums of per-row indicators, so no group is split off as a frame
     rows = df[by].assign(right=counted_correct(df), scored=df["status"].eq("ok"),
                          no_response=df["status"].eq("no_response"), judge_error=df["status"].eq("judge_error"),
-                         flagged=flagged(df))
+                         unjudged=df["status"].eq(UNJUDGED), flagged=flagged(df))
     groups = rows.groupby(by, dropna=False)
     sums, judged = groups.sum(), groups.size()
     out = pd.DataFrame({"acc": 100 * (sums["right"] / judged),
@@ -103,10 +109,11 @@ def rule_disagreement(a: pd.DataFrame, b: pd.DataFrame, by: list[str], names: tu
 
     For names (x, y): `acc_x`, `acc_y` (%, each over its own verdicts, a failure not correct, as `acc`);
     over the answers both judged, `both_judged`, `only_x_correct` and `only_y_correct` (the verdicts on
-    which they disagree, in each direction); `x_missing`: answers y judged and x did not, `y_missing` the
-    reverse. An answer is the same in both when every field of ANSWER_KEY the two frames carry agrees (a
-    verdict of an earlier raw outcome is another answer)."""
+    which they disagree, in each direction); `x_missing`: answers y judged and x did not (x has no current
+    verdict of them: unjudged, or no row), `y_missing` the reverse. An answer is the same in both when every
+    field of ANSWER_KEY the two frames carry agrees (a verdict of an earlier raw outcome is another answer)."""
     x, y = names
+    a, b = (f[~f["status"].eq(UNJUDGED)] if "status" in f else f for f in (a, b))
     key = list(dict.fromkeys([*by, *(c for c in ANSWER_KEY if c in a.columns and c in b.columns)]))
     cols = [*by, f"acc_{x}", f"acc_{y}", "both_judged", f"only_{x}_correct", f"only_{y}_correct",
             f"{x}_missing", f"{y}_missing"]
@@ -183,7 +190,7 @@ def micro_average(acc: list[float], sizes: list[int]) -> float:
 
 # What the process-judge tables show beside their scores: how many answers each mean covers and what the
 # judging cost.
-SCORE_BESIDE = ["judged", "scored", "no_response", "judge_error", "judge_calls", "judge_tokens"]
+SCORE_BESIDE = ["judged", "scored", "no_response", "judge_error", "unjudged", "judge_calls", "judge_tokens"]
 
 
 def score_table(df: pd.DataFrame, by: list[str], fields: list[str], scale: float = 100) -> pd.DataFrame:
@@ -191,8 +198,9 @@ def score_table(df: pd.DataFrame, by: list[str], fields: list[str], scale: float
     (status ok and the field defined), how many that is, the failures, and the judge calls and tokens spent.
     `scale`: 100 turns fractions into % (ToT-Eval); 1 keeps scores as they are (MorphoBench's 0–100, 1–5 ratings).
 
-    A failed request or judge error has no score: it is left out of the means and counted beside them —
-    a reasoning score is not defined for an answer nobody could read, unlike an accuracy, where it is wrong."""
+    A failed request, a judge error or an answer with no current verdict (unjudged) has no score: it is left out
+    of the means and counted beside them — a reasoning score is not defined for an answer nobody could read,
+    unlike an accuracy, where it is wrong."""
     def summarize(g: pd.DataFrame) -> pd.Series:
         ok = g[g["status"].eq("ok")]
         scores = [s for s in ok["score"] if isinstance(s, dict)]
@@ -203,6 +211,7 @@ def score_table(df: pd.DataFrame, by: list[str], fields: list[str], scale: float
             row[f"{f}_n"] = len(values)
         row.update({"judged": len(g), "scored": len(scores), "no_response": int(g["status"].eq("no_response").sum()),
                     "judge_error": int(g["status"].eq("judge_error").sum()),
+                    "unjudged": int(g["status"].eq(UNJUDGED).sum()),
                     "judge_calls": int(g["judge_calls"].fillna(0).sum()), "judge_tokens": int(g["judge_tokens"].fillna(0).sum())})
         return pd.Series(row)
 

@@ -128,8 +128,14 @@ def write_lines(path: Path, lines: Iterator[dict[str, Any]]) -> int:
 
 def analysis_tree(results: Path, data: Path, records: list[dict[str, Any]], models: list[str], seed: int = 2) -> int:
     """Judged + raw + manifest files of omibench cot_boxed (rule judge) for each model, as the pipeline
-    writes them; returns the number of judged lines."""
+    writes them (each verdict names the raw outcome and the record line it judged, so it is current); returns
+    the number of judged lines."""
+    from data.dataset import line_digest
+    from judge.current import outcome_sha
+
     rng = random.Random(seed)
+    digests = {rec["id"]: line_digest(json.dumps(rec, ensure_ascii=False, separators=(",", ":")).encode())
+               for rec in records}
     total = 0
     for model in models:
         raw = results / "raw" / "omibench" / model / "cot_boxed.jsonl"
@@ -144,7 +150,8 @@ def analysis_tree(results: Path, data: Path, records: list[dict[str, Any]], mode
                                 "setting": "cot_boxed", "params": {"max_tokens": 4096, "temperature": 0.0}, **out,
                                 "created": "2025-01-01T00:00:00+0000"})
             ok = out["error"] is None
-            verdicts.append({"id": rec["id"], "sample_idx": 0, "request_key": key, "outcome": f"o{key}",
+            verdicts.append({"id": rec["id"], "sample_idx": 0, "request_key": key,
+                             "outcome": outcome_sha(results_raw[-1]), "record": digests[rec["id"]],
                              "judge": {"name": "rules", "model": None, "prompt_sha": None},
                              "extracted": str(rng.randint(1, 999)) if ok else None,
                              "status": "ok" if ok else "no_response", "correct": (rng.random() < 0.55) if ok else None})

@@ -6,14 +6,16 @@
 
 A judge that asks no model (`rules`, `omibench_c1`) takes no --judge-model.
 
-Verdict files are append-only and keyed by (item, sample, the raw outcome judged, judge, judge prompt,
-judge model): a rerun judges only what is new. A request that failed is recorded as `no_response`, an
-unreadable judge reply as `judge_error`; neither is ever counted as a wrong answer.
+Verdict files are append-only; a verdict is about one raw outcome, judged against one version of the record by
+one judge (name, judge model, prompt hash), and counts only while all three are current (judge/current.py). A
+rerun judges every current outcome without a current verdict, and only those: going back to an earlier prompt,
+judge prompt, judge model or gold finds the verdicts made then. A request that failed, or a reply with no text,
+is recorded as `no_response`, an unreadable judge reply as `judge_error`; neither is ever counted as a wrong
+answer.
 """
 from __future__ import annotations
 
 import argparse
-import hashlib
 import inspect
 import json
 import logging
@@ -27,10 +29,11 @@ from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.interrupt import exits_cleanly
 from infer.manifest import base_manifest
 from infer.preflight import EndpointDown
-from data.dataset import load_records
+from data.dataset import read_records
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
-from judge import injection, parallel
+from judge import current, injection, parallel
+from judge.current import outcome_sha  # noqa: F401  (where readers have found it)
 from judge.judges import DEFAULT_JUDGES, JUDGES, RULES, Ask, Item, Reply, asks_model
 from judge.llm import answer, judge_template
 
@@ -42,24 +45,16 @@ def judged_path(results: Path, bench: str, model: str, setting: str, judge: str)
     return results / "judged" / bench / model / f"{setting}.{judge}.jsonl"
 
 
-def outcome_sha(raw: dict[str, Any]) -> str:
-    """Identifies the raw outcome a verdict is about (a retried request keeps its key, not its reply): the
-    reply and, where the model returned one apart, its reasoning, which process judges review."""
-    text = f"{raw.get('request_key')}\x00{raw.get('response')}\x00{raw.get('error')}"
-    if raw.get("reasoning"):
-        text += f"\x00{raw['reasoning']}"
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def verdict(raw: dict[str, Any], judge: dict[str, Any], record: dict[str, Any] | None = None,
+def verdict(raw: dict[str, Any], judge: dict[str, Any], record: str, rec: dict[str, Any] | None = None,
             **fields: Any) -> dict[str, Any]:
-    """The verdict line of a raw line. A response flagged as addressing the judge gains nothing from an LLM
-    judge: `correct` is the rule judge's verdict, the LLM's kept beside it (judge/injection.py)."""
+    """A verdict line: the raw outcome judged, the record's line digest it was judged against (`record`), the
+    judge. A response flagged as addressing the judge gains nothing from an LLM judge: `correct` is the rule
+    judge's verdict on the record `rec`, the LLM's kept beside it (judge/injection.py)."""
     found = injection.flags(raw.get("response"))
-    if found and judge.get("model") and record is not None:
-        fields = injection.distrusted(fields, record, raw["response"])
+    if found and judge.get("model") and rec is not None:
+        fields = injection.distrusted(fields, rec, raw["response"])
     return {"id": raw["id"], "sample_idx": raw["sample_idx"], "request_key": raw.get("request_key"),
-            "outcome": outcome_sha(raw), "judge": judge, "extracted": None, "correct": None,
+            "outcome": outcome_sha(raw), "record": record, "judge": judge, "extracted": None, "correct": None,
             "status": "ok", "flags": found, **fields}
 
 
@@ -110,25 +105,28 @@ def judge_all(judge: Judge, items: list[Item], cfg: ModelConfig | None, base: Pa
     return out
 
 
-def summarize(lines: list[dict[str, Any]], scores: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Counts of a verdict file. accuracy: the papers' (correct over every item; a failure is not correct),
-    accuracy_scored beside it; a process judge (`scores`: the fields of its verdicts' score) gives the
-    means of its scores over the answers it scored instead."""
+def summarize(lines: list[dict[str, Any]], scores: tuple[str, ...] = (), unjudged: int = 0) -> dict[str, Any]:
+    """Counts of the current verdicts of a raw file's current outcomes (`unjudged`: those without one). accuracy:
+    the papers' (correct over every item; a failure or an unjudged outcome is not correct), accuracy_scored beside
+    it; a process judge (`scores`: the fields of its verdicts' score) gives the means of its scores over the
+    answers it scored instead."""
     ok = [v for v in lines if v["status"] == "ok"]
     correct = sum(1 for v in ok if v["correct"])
+    items = len(lines) + unjudged
     values = {f: [v["score"][f] for v in ok if isinstance((v.get("score") or {}).get(f), (int, float))] for f in scores}
-    labelled = any("labels" in v for v in ok)  # a labelling judge (error taxonomies)
+    labelled = any(v.get("labels") is not None for v in ok)  # a labelling judge (error taxonomies)
     labels = [label for v in ok for label in v.get("labels") or []]
-    return {"items": len(lines), "scored": len(ok), "correct": correct,
+    return {"items": items, "scored": len(ok), "correct": correct,
             "label_counts": {x: labels.count(x) for x in sorted(set(labels))} if labelled else None,
-            "accuracy": correct / len(lines) if lines and not scores and not labelled else None,
+            "accuracy": correct / items if items and not scores and not labelled else None,
             "accuracy_scored": correct / len(ok) if ok and not scores and not labelled else None,
             "score_means": {f: sum(x) / len(x) if x else None for f, x in values.items()} if scores else None,
             "no_response": sum(1 for v in lines if v["status"] == "no_response"),
             "judge_error": sum(1 for v in lines if v["status"] == "judge_error"),
+            "unjudged": unjudged,
             "flagged": sum(1 for v in lines if v.get("flags")),
-            "judge_calls": sum(v.get("judge_calls", 0) for v in lines),
-            "judge_tokens": sum(v.get("judge_tokens", 0) for v in lines)}
+            "judge_calls": sum(v.get("judge_calls") or 0 for v in lines),
+            "judge_tokens": sum(v.get("judge_tokens") or 0 for v in lines)}
 
 
 def describe(s: dict[str, Any]) -> str:
@@ -136,8 +134,9 @@ def describe(s: dict[str, Any]) -> str:
     def pct(x: float | None) -> str:
         return "n/a" if x is None else f"{x:.2%}"
 
-    failures = (f"{s['no_response']} no response, {s['judge_error']} judge error(s), {s['flagged']} flagged as "
-                f"addressing the judge")
+    failures = (f"{s['no_response']} no response, {s['judge_error']} judge error(s), "
+                + (f"{s['unjudged']} unjudged, " if s.get("unjudged") else "")
+                + f"{s['flagged']} flagged as addressing the judge")
     if s.get("score_means") is not None:
         means = ", ".join(f"{k} {'n/a' if v is None else f'{v:.3g}'}" for k, v in s["score_means"].items())
         return f"scored {s['scored']}/{s['items']}, mean {means}; {failures}; {s['judge_calls']} judge calls"
@@ -148,9 +147,14 @@ def describe(s: dict[str, Any]) -> str:
             f"over scored {pct(s['accuracy_scored'])} ({s['correct']}/{s['scored']}); {failures}")
 
 
+# The fields of earlier verdicts a run needs: those its summary counts, and those that tell a judge error apart.
+KEPT = ("status", "correct", "score", "labels", "flags", "judge_calls", "judge_tokens", "error", "raw_judge_reply")
+
+
 def run(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = Path("results"),
         judge_cfg: ModelConfig | None = None, *, prompts: Path = PROMPTS) -> dict[str, Any]:
-    """Judge whatever in the raw file has no verdict yet; return the summary of the whole file."""
+    """Judge every current outcome of the raw file that has no current verdict (judge/current.py); return the
+    summary of the file's current verdicts."""
     if judge not in JUDGES:
         raise ConfigError(f"--judge: unknown judge {judge!r} (known: {', '.join(JUDGES)})")
     spec = JUDGES[judge]
@@ -158,7 +162,9 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
         raise ConfigError(f"--judge {judge} is an LLM judge: give --judge-model configs/models/<m>.yaml")
     if bench not in BENCHMARKS:
         raise ConfigError(f"--bench: unknown benchmark {bench!r} (known: {', '.join(BENCHMARKS)})")
-    records = {rec["id"]: rec for rec in load_records(data, bench, None)}  # checked as inference checks it
+    read = read_records(data, bench)  # checked as inference checks it, with each record's line digest
+    records = {rec["id"]: rec for rec in read.records}
+    digests = {rec["id"]: d for rec, d in zip(read.records, read.digests)}
     raw_file = results / "raw" / bench / model / f"{setting}.jsonl"
     if not raw_file.exists():
         raise ConfigError(f"{raw_file}: no raw outputs (run infer.run first)")
@@ -169,41 +175,43 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
         raise DataError([f"{raw_file}: id: {len(unknown)} raw output(s) for items not in {data}, e.g. {unknown[0]!r}"])
     out_path = judged_path(results, bench, model, setting, judge)
 
-    def vkey(v: dict[str, Any]) -> tuple:
-        return (v["id"], v["sample_idx"], v["outcome"], v["judge"]["prompt_sha"], v["judge"]["model"])
-
     with AppendLog(out_path) as out:
-        existing = load_latest(out_path, key=vkey, keep=("status", "error", "raw_judge_reply"))
-
-        def key_of(r: dict[str, Any]) -> tuple:
-            return (r["id"], r["sample_idx"], outcome_sha(r), judge_id["prompt_sha"], judge_id["model"])
-
+        existing = load_latest(out_path, key=current.verdict_key, keep=KEPT)
+        wanted = {k: current.wanted_key(r, digests[r["id"]], judge_id) for k, r in raw.items()}
         # Judge errors are tried again on every run (the reply cache decides whether that costs a call).
-        todo = [r for r in raw.values() if existing.get(key_of(r), {}).get("status") in (None, "judge_error")]
+        todo = [r for k, r in raw.items() if existing.get(wanted[k], {}).get("status") in (None, "judge_error")]
         new: list[dict[str, Any]] = []
         answered = []
         for r in todo:
-            if r.get("error") is not None or r.get("response") is None:
-                new.append(verdict(r, judge_id, status="no_response", error=r.get("error")))
-            else:
+            if current.answered(r):
                 answered.append(r)
-        items = [Item(records[r["id"]], r["response"], r.get("reasoning"), (r.get("usage") or {}).get("reasoning_tokens"))
-                 for r in answered]
+            else:
+                new.append(verdict(r, judge_id, digests[r["id"]], status="no_response", error=current.no_response(r)))
+        items = [Item(records[r["id"]], r["response"], r.get("reasoning"),
+                      (r.get("usage") or {}).get("reasoning_tokens")) for r in answered]
         fields = judge_all(spec, items, judge_cfg, data.parent, results, prompts)
-        new += [verdict(r, judge_id, records[r["id"]], **f) for r, f in zip(answered, fields)]
+        new += [verdict(r, judge_id, digests[r["id"]], records[r["id"]], **f) for r, f in zip(answered, fields)]
         for v in new:
-            before = existing.get(vkey(v))
+            key = current.verdict_key(v)
+            before = existing.get(key)
             if before and all(before.get(k) == v.get(k) for k in ("status", "error", "raw_judge_reply")):
                 continue  # the same judge error again: nothing new to record
             out.write(v)
-    current = load_latest(out_path, key=lambda v: (v["id"], v["sample_idx"]))
-    current = [v for v in current.values() if (v["id"], v["sample_idx"]) in raw]
-    summary = {**summarize(current, getattr(spec, "scores", ())), "judged_now": len(todo)}
+            existing[key] = {k: v.get(k) for k in KEPT}
+    now = [existing[w] for w in wanted.values() if w in existing]
+    summary = {**summarize(now, getattr(spec, "scores", ()), unjudged=len(wanted) - len(now)),
+               "judged_now": len(todo)}
     raw_manifest = raw_file.with_suffix(".manifest.json")
     stands_for = json.loads(raw_manifest.read_text()).get("stands_for") if raw_manifest.exists() else None
-    write_json_atomic(out_path.with_suffix(".manifest.json"), base_manifest(
+    manifest_path = out_path.with_suffix(".manifest.json")
+    try:
+        before = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+    except ValueError:  # unreadable: it is written again whole
+        before = {}
+    earlier = before.get("judges") or ([before["judge"]] if before.get("judge") else [])
+    write_json_atomic(manifest_path, base_manifest(
         benchmark=bench, model=model, setting=setting, stands_for=stands_for or setting, judge=judge_id,
-        raw=str(raw_file), data=str(data),
+        judges=current.asked_with(earlier, judge_id), raw=str(raw_file), data=str(data),
         judge_model=judge_cfg.public_dict() if judge_cfg else None, summary=summary))
     return summary
 

@@ -5,7 +5,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from data.dataset import line_digest
 from data.jsonl import write_jsonl_atomic
+from judge.current import outcome_sha
 
 
 def write_data(path: Path, records: list[dict[str, Any]]) -> Path:
@@ -26,31 +28,53 @@ def omibench_physics(path: Path) -> Path:
 def make_run(results: Path, bench: str, model: str, setting: str, judge: str, data: Path,
              rows: list[dict[str, Any]]) -> Path:
     """rows: {id, sample_idx=0, correct, status="ok", latency_s=1.0, completion_tokens=10, extracted=None,
-    reasoning_tokens=None, response="…", and for process judges score={…}, judge_calls, judge_tokens, for labelling
-    judges labels=[…], subtypes=[…], and outcome (the raw outcome judged; default o-<id>-<sample_idx>)}; writes
-    results/raw and results/judged files. The manifest says
-    which setting the run stands for as the demo runner does: X+caption (a text-only model's run) stands for X."""
+    reasoning_tokens=None, response="…", reasoning=None (the reasoning text returned apart), and for process judges score={…}, judge_calls, judge_tokens, for labelling
+    judges labels=[…], subtypes=[…], outcome (the raw outcome judged; default: the raw line's, as judge.run writes
+    it) and record (the digest of the record's data line judged against; default: its line in `data`)}; writes
+    results/raw and results/judged files. A raw file is shared by every judge of the run: an answer it already
+    holds is judged as it is (its outcome stays current). The manifest names the judge the verdicts were made by,
+    and says which setting the run stands for as the demo runner does: X+caption (a text-only model's run) stands
+    for X."""
+    digests = {json.loads(line)["id"]: line_digest(line) for line in data.read_bytes().splitlines() if line.strip()}
+    judge_id = {"name": judge, "model": None, "prompt_sha": "x"}
     raw = results / "raw" / bench / model / f"{setting}.jsonl"
     judged = results / "judged" / bench / model / f"{setting}.{judge}.jsonl"
     raw.parent.mkdir(parents=True, exist_ok=True)
     judged.parent.mkdir(parents=True, exist_ok=True)
+    held = {(x["id"], x["sample_idx"]): x for x in map(json.loads, raw.read_text().splitlines())} if raw.exists() \
+        else {}
     with open(raw, "a") as r, open(judged, "a") as j:
         for row in rows:
             idx = row.get("sample_idx", 0)
             status = row.get("status", "ok")
-            r.write(json.dumps({"id": row["id"], "sample_idx": idx, "request_key": f"k-{row['id']}-{idx}",
-                                "response": row.get("response", "answer"), "error": "HTTP 503" if status == "no_response" else None,
-                                "latency_s": row.get("latency_s", 1.0), "finish_reason": "stop",
-                                "usage": {"prompt_tokens": 5, "completion_tokens": row.get("completion_tokens", 10),
-                                          "reasoning_tokens": row.get("reasoning_tokens")}}) + "\n")
+            line = {"id": row["id"], "sample_idx": idx, "request_key": f"k-{row['id']}-{idx}",
+                    "response": row.get("response", "answer"), "reasoning": row.get("reasoning"),
+                    "error": "HTTP 503" if status == "no_response" else None,
+                    "latency_s": row.get("latency_s", 1.0), "finish_reason": "stop",
+                    "usage": {"prompt_tokens": 5, "completion_tokens": row.get("completion_tokens", 10),
+                              "reasoning_tokens": row.get("reasoning_tokens")}}
+            if (row["id"], idx) in held:
+                line = held[(row["id"], idx)]
+            else:
+                r.write(json.dumps(line) + "\n")
+                held[(row["id"], idx)] = line
             j.write(json.dumps({"id": row["id"], "sample_idx": idx, "request_key": f"k-{row['id']}-{idx}",
-                                "outcome": row.get("outcome", f"o-{row['id']}-{idx}"),
-                                "judge": {"name": judge, "model": None, "prompt_sha": "x"},
+                                "outcome": row.get("outcome", outcome_sha(line)),
+                                "record": row.get("record", digests.get(row["id"])), "judge": judge_id,
                                 "extracted": row.get("extracted"), "status": status,
                                 "correct": row.get("correct") if status == "ok" else None,
                                 **{k: row[k] for k in ("score", "judge_calls", "judge_tokens", "labels", "subtypes")
                                    if k in row}}) + "\n")
     stands_for = setting.removesuffix("+caption")
-    judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data), "judge": {"name": judge},
+    judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data), "judge": judge_id,
                                                                 "stands_for": stands_for}))
     return judged
+
+
+def judged_as(results: Path, bench: str, model: str, setting: str, data: Path) -> dict[tuple[str, int], dict[str, Any]]:
+    """(id, sample_idx) → the `outcome` and `record` a verdict of the current raw line of the run names, as
+    judge.run writes them: for verdict lines written by hand."""
+    raw = results / "raw" / bench / model / f"{setting}.jsonl"
+    digests = {json.loads(line)["id"]: line_digest(line) for line in data.read_bytes().splitlines() if line.strip()}
+    lines = {(x["id"], x["sample_idx"]): x for x in map(json.loads, raw.read_text().splitlines())}
+    return {key: {"outcome": outcome_sha(x), "record": digests.get(key[0])} for key, x in lines.items()}

@@ -201,18 +201,14 @@ def test_T4_paper_times_imply_the_reported_accuracy():
 
 def test_F11_token_accounting(env):
     data, res, ctx, _ = env
+    # 02001: no reasoning_tokens from the server, but 30 characters of reasoning text
     verdicts = [{"id": "04001", "correct": True, "completion_tokens": 100, "reasoning_tokens": 60},
-                {"id": "02001", "correct": False, "completion_tokens": 40, "response": "y" * 10},
+                {"id": "02001", "correct": False, "completion_tokens": 40, "response": "y" * 10, "reasoning": "r" * 30},
                 {"id": "02002", "status": "judge_error", "completion_tokens": 20},
                 {"id": "01001", "status": "no_response"}]
     make_run(res, "c2rbench", "thinker", MAIN, "c2rbench_judge", data, verdicts)
     make_run(res, "c2rbench", "thinker", MAIN, "rules", data, [
         {**v, "status": "ok", "correct": False, "extracted": None if v["id"] == "02001" else "x"} for v in verdicts])
-    raw = res / "raw" / "c2rbench" / "thinker" / f"{MAIN}.jsonl"
-    lines = [json.loads(x) for x in raw.read_text().splitlines()]
-    for x in lines:  # 02001: no reasoning_tokens from the server, but 30 characters of reasoning text
-        x["reasoning"] = "r" * 30 if x["id"] == "02001" else None
-    raw.write_text("".join(json.dumps(x) + "\n" for x in lines))
     t = c2rbench_overthinking.build("c2rbench.F11", ctx)
     g = t.table.set_index(["dimension", "group"])[["responses", "reasoning", "answer", "total"]]
     assert g.loc[("category", "Math")].tolist() == [1, 60, 40, 100]

@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 
 import analysis.inputs as inputs
-from analysis.inputs import find_runs, load, load_run
+from analysis.inputs import find_runs, load, load_run, record_digests
+from judge.current import outcome_sha
 from tests.analysis_fixtures import write_data
 
 IDS = ["q0", "q1", 'q"2', "qü3", "q4"]
@@ -27,9 +28,11 @@ def raw_line(rng: random.Random, rid: str, idx: int, **over) -> dict:
     return {**line, **over}
 
 
-def verdict(rng: random.Random, rid: str, idx: int, **over) -> dict:
+def verdict(rng: random.Random, raw: dict, record: str | None, **over) -> dict:
+    """A verdict of the outcome of `raw`, judged against the record whose line has the digest `record`."""
     ok = rng.random() < 0.8
-    line = {"id": rid, "sample_idx": idx, "request_key": f"k{rid}{idx}", "outcome": f"o{rid}{idx}",
+    rid, idx = raw["id"], raw["sample_idx"]
+    line = {"id": rid, "sample_idx": idx, "request_key": f"k{rid}{idx}", "outcome": outcome_sha(raw), "record": record,
             "judge": {"name": "rules", "model": None, "prompt_sha": None}, "extracted": "1" if ok else None,
             "status": "ok" if ok else "no_response", "correct": rng.random() < 0.5 if ok else None,
             "flags": rng.choice([[], [], ["addresses_judge"]])}
@@ -59,6 +62,9 @@ VERDICT_VARIANTS = {
     "numeric extraction": (lambda rng, rid, i: {"extracted": 3}, False, False),
     "0/1 correct": (lambda rng, rid, i: {"correct": 1}, False, False),
     "no outcome": (lambda rng, rid, i: {"outcome": None}, False, True),
+    "another judge": (lambda rng, rid, i: {"judge": {"name": "rules", "model": "jm", "prompt_sha": "p",
+                                                     "constrained": True}}, False, True),
+    "no judge": (lambda rng, rid, i: {"judge": None}, False, True),
 }
 
 
@@ -101,20 +107,26 @@ def test_pyarrow_gives_the_frame_json_gives(tmp_path, data, raw_kind, verdict_ki
     keys = [(rid, i) for rid in IDS for i in range(2)]
     (raw_over, raw_every, raw_exact), (ver_over, ver_every, ver_exact) = RAW_VARIANTS[raw_kind], \
         VERDICT_VARIANTS[verdict_kind]
-    raw = [raw_line(rng, rid, i, **(raw_over(rng, rid, i) if raw_every or n % 3 == 0 else {}))
-           for n, (rid, i) in enumerate(keys)]
+    digests = record_digests(data)
+    first = [raw_line(rng, rid, i, **(raw_over(rng, rid, i) if raw_every or n % 3 == 0 else {}))
+             for n, (rid, i) in enumerate(keys)]
     # retried: the last line of a key is current
-    raw += [raw_line(rng, rid, i, **(raw_over(rng, rid, i) if raw_every else {})) for rid, i in keys[:3]]
-    verdicts = [verdict(rng, rid, i, **(ver_over(rng, rid, i) if ver_every or n % 2 == 0 else {}))
-                for n, (rid, i) in enumerate(reversed(keys[1:]))]  # in another order, one outcome unjudged
-    verdicts += [verdict(rng, *keys[4], **(ver_over(rng, *keys[4]) if ver_every else {}))]  # re-judged
+    again = [raw_line(rng, rid, i, **(raw_over(rng, rid, i) if raw_every else {})) for rid, i in keys[:3]]
+    now = {(r["id"], r["sample_idx"]): r for r in first + again}
+    every = {**(ver_over(rng, *keys[0]) if ver_every else {})}  # what every line holds
+    verdicts = [verdict(rng, {**now[keys[0]], "response": "an earlier reply"}, digests[keys[0][0]], **every)]
+    verdicts += [verdict(rng, now[key], digests[key[0]], **(ver_over(rng, *key) if ver_every or n % 2 == 0 else {}))
+                 for n, key in enumerate(reversed(keys[1:]))]  # in another order, one outcome unjudged
+    verdicts += [verdict(rng, now[keys[4]], digests[keys[4][0]], **(ver_over(rng, *keys[4]) if ver_every else {}))]
+    verdicts += [verdict(rng, now[keys[5]], "another record", **every)]  # against another version of the record
+    raw = first + again
     write(res / "raw" / "omibench" / "m" / "s.jsonl", raw)
     judged = res / "judged" / "omibench" / "m" / "s.rules.jsonl"
     write(judged, verdicts, style="spaced")
     judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data)}))
     fast, slow, by_pyarrow = both_ways(find_runs(res, "omibench")[0])
     pd.testing.assert_frame_equal(fast, slow, check_exact=True)
-    assert len(fast) > 0
+    assert len(fast) == len(keys) and fast.set_index(["id", "sample_idx"]).loc[keys[0], "status"] == "unjudged"
     assert by_pyarrow is (raw_exact and ver_exact)  # read by pyarrow wherever it can be exact
 
 
@@ -123,9 +135,10 @@ def test_pyarrow_gives_the_frame_json_gives(tmp_path, data, raw_kind, verdict_ki
 def test_a_cut_or_blank_tail_is_read_line_by_line(tmp_path, data, tail):
     rng = random.Random(0)
     res = tmp_path / "results"
-    write(res / "raw" / "omibench" / "m" / "s.jsonl", [raw_line(rng, rid, 0) for rid in IDS])
+    raws = [raw_line(rng, rid, 0) for rid in IDS]
+    write(res / "raw" / "omibench" / "m" / "s.jsonl", raws)
     judged = res / "judged" / "omibench" / "m" / "s.rules.jsonl"
-    write(judged, [verdict(rng, rid, 0) for rid in IDS], tail=tail)
+    write(judged, [verdict(rng, r, record_digests(data)[r["id"]]) for r in raws], tail=tail)
     judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data)}))
     fast, slow, by_pyarrow = both_ways(find_runs(res, "omibench")[0])
     pd.testing.assert_frame_equal(fast, slow, check_exact=True)
@@ -135,9 +148,10 @@ def test_a_cut_or_blank_tail_is_read_line_by_line(tmp_path, data, tail):
 def test_the_cached_frame_is_shared_by_tables_but_never_changed_by_one(tmp_path, data):
     rng = random.Random(1)
     res = tmp_path / "results"
-    write(res / "raw" / "omibench" / "m" / "s.jsonl", [raw_line(rng, rid, 0) for rid in IDS])
+    raws = [raw_line(rng, rid, 0) for rid in IDS]
+    write(res / "raw" / "omibench" / "m" / "s.jsonl", raws)
     judged = res / "judged" / "omibench" / "m" / "s.rules.jsonl"
-    write(judged, [verdict(rng, rid, 0) for rid in IDS])
+    write(judged, [verdict(rng, r, record_digests(data)[r["id"]]) for r in raws])
     judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data)}))
     run = find_runs(res, "omibench")[0]
     first = load(res, "omibench", ["s"], "rules")
@@ -151,5 +165,6 @@ def test_the_cached_frame_is_shared_by_tables_but_never_changed_by_one(tmp_path,
     assert inputs._load_run.cache_info().hits >= 2  # read once, shared
 
     with open(judged, "a") as f:  # re-judged: read again
-        f.write(json.dumps({**verdict(rng, "q0", 0), "correct": True, "status": "ok"}) + "\n")
+        line = {**verdict(rng, raws[0], record_digests(data)["q0"]), "correct": True, "status": "ok"}
+        f.write(json.dumps(line) + "\n")
     assert load(res, "omibench", ["s"], "rules").set_index("id").loc["q0", "correct"] is True

@@ -19,7 +19,7 @@ from analysis.reference import REFERENCE
 from analysis.run import registry
 from analysis.stats import micro_average
 from analysis.table import Context, MissingInputs
-from tests.analysis_fixtures import make_run, write_data
+from tests.analysis_fixtures import make_run, write_data, judged_as
 
 SUBJ = ["Biology", "Biology", "Physics", "Physics", "Mathematics", "Chemistry"]
 
@@ -53,10 +53,11 @@ def judge_lines(results: Path, model: str, setting: str, data: Path, evaluator: 
     `flagged` addressed the judge."""
     path = results / "judged" / "omibench" / model / f"{setting}.omibench_gptscore.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
+    about = judged_as(results, "omibench", model, setting, data)
     with open(path, "a") as f:
         for rid, v in verdicts.items():
             status = "judge_error" if v == "err" else "ok"
-            f.write(json.dumps({"id": rid, "sample_idx": idx, "outcome": "o", "status": status, "extracted": None,
+            f.write(json.dumps({"id": rid, "sample_idx": idx, **about[(rid, idx)], "status": status, "extracted": None,
                                 "correct": v if status == "ok" else None, "flags": ["fake_verdict"] if rid in flagged else [],
                                 "judge": {"name": "omibench_gptscore", "model": evaluator, "prompt_sha": "p"}}) + "\n")
     path.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data)}))

@@ -12,6 +12,7 @@ from PIL import Image
 
 from analysis import browse
 from analysis.browse import RunPage, write_browsers
+from judge.current import outcome_sha
 
 BENCH, MODEL, SETTING = "omibench", "m1", "cot_boxed"
 SCRIPT_ID = "a3</script>"  # an id that would end the page's script if it were not escaped
@@ -24,9 +25,12 @@ def _jsonl(path: Path, lines: list[dict]) -> None:
         f.writelines(json.dumps(line) + "\n" for line in lines)
 
 
-def _verdict(rid: str, judge: str, status: str = "ok", correct: bool | None = None, **more) -> dict:
-    return {"id": rid, "sample_idx": 0, "judge": {"name": judge, "model": None if judge == "rules" else "jm",
-                                                  "prompt_sha": "x"},
+def _verdict(results: Path, rid: str, judge: str, status: str = "ok", correct: bool | None = None, **more) -> dict:
+    """A verdict of the current outcome of `rid` in the run's raw file."""
+    raw = [json.loads(x) for x in (results / "raw" / BENCH / MODEL / f"{SETTING}.jsonl").read_text().splitlines()]
+    now = [x for x in raw if x["id"] == rid][-1]
+    return {"id": rid, "sample_idx": 0, "outcome": outcome_sha(now),
+            "judge": {"name": judge, "model": None if judge == "rules" else "jm", "prompt_sha": "x"},
             "extracted": more.pop("extracted", None), "correct": correct, "status": status,
             "flags": more.pop("flags", []), **more}
 
@@ -59,15 +63,18 @@ def results(tmp_path: Path) -> Path:
         {"data": {"path": str(data)}, "stands_for": SETTING, "params": {"temperature": 0}, "n": 1}))
     judged = results / "judged" / BENCH / MODEL
     _jsonl(judged / f"{SETTING}.rules.jsonl", [
-        _verdict("a1", "rules", correct=True, extracted="3"), _verdict("a2", "rules", correct=False, extracted="A"),
-        _verdict(SCRIPT_ID, "rules", correct=False, flags=["judge_directed"]),
-        _verdict("a4", "rules", "no_response", error="HTTP 503: overloaded"), _verdict("a5", "rules", correct=False)])
+        _verdict(results, "a1", "rules", correct=True, extracted="3"),
+        _verdict(results, "a2", "rules", correct=False, extracted="A"),
+        _verdict(results, SCRIPT_ID, "rules", correct=False, flags=["judge_directed"]),
+        _verdict(results, "a4", "rules", "no_response", error="HTTP 503: overloaded"),
+        _verdict(results, "a5", "rules", correct=False)])
     _jsonl(judged / f"{SETTING}.omibench_gptscore.jsonl", [
-        _verdict("a1", "omibench_gptscore", correct=True, raw_judge_reply="ANSWER: consistent"),
-        _verdict("a2", "omibench_gptscore", correct=True),
-        _verdict(SCRIPT_ID, "omibench_gptscore", "judge_error", error="judge reply could not be parsed",
+        _verdict(results, "a1", "omibench_gptscore", correct=True, raw_judge_reply="ANSWER: consistent"),
+        _verdict(results, "a2", "omibench_gptscore", correct=True),
+        _verdict(results, SCRIPT_ID, "omibench_gptscore", "judge_error", error="judge reply could not be parsed",
                  raw_judge_reply="<i>no idea</i></script>", flags=["judge_directed"]),
-        _verdict("a4", "omibench_gptscore", "no_response"), _verdict("a5", "omibench_gptscore", correct=False)])
+        _verdict(results, "a4", "omibench_gptscore", "no_response"),
+        _verdict(results, "a5", "omibench_gptscore", correct=False)])
     return results
 
 
@@ -92,7 +99,7 @@ def _items(page: Path) -> list[dict]:
 def test_counts_per_filter_follow_the_main_judge(results):
     [page] = write_browsers(results)
     assert page == RunPage(BENCH, MODEL, SETTING, _page(results), items=5, correct=2, wrong=1, failed=2,
-                           flagged=1, disagree=1)
+                           flagged=1, disagree=1, unjudged=0)
     index = _index(page.path)
     assert index["ids"] == ["a1", "a2", SCRIPT_ID, "a4", "a5"]  # data order
     bits = dict(zip(index["ids"], index["f"]))
@@ -110,7 +117,7 @@ def test_counts_per_filter_follow_the_main_judge(results):
 
 def test_rules_decide_when_the_llm_judge_gave_no_verdict(results):
     judged = results / "judged" / BENCH / MODEL / f"{SETTING}.omibench_gptscore.jsonl"
-    judged.write_text("".join(json.dumps(_verdict(rid, "omibench_gptscore", "judge_error")) + "\n"
+    judged.write_text("".join(json.dumps(_verdict(results, rid, "omibench_gptscore", "judge_error")) + "\n"
                               for rid in ("a1", "a2", SCRIPT_ID, "a4", "a5")))
     [page] = write_browsers(results)
     assert (page.correct, page.wrong, page.failed, page.disagree) == (1, 3, 5, 0)
@@ -183,7 +190,7 @@ def test_page_is_kept_when_inputs_are_unchanged_and_rewritten_when_a_verdict_cha
     assert all(p.stat().st_mtime_ns == 1_000_000_000_000_000_000 for p in outputs)
 
     _jsonl(results / "judged" / BENCH / MODEL / f"{SETTING}.omibench_gptscore.jsonl",
-           [_verdict("a5", "omibench_gptscore", correct=True)])
+           [_verdict(results, "a5", "omibench_gptscore", correct=True)])
     [again] = write_browsers(results)
     assert all(p.stat().st_mtime_ns != 1_000_000_000_000_000_000 for p in outputs)
     assert (again.correct, again.wrong) == (3, 0)

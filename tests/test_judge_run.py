@@ -177,12 +177,14 @@ def test_judgement_and_json_parsers():
                                                  ("morphobench", "morphobench_correctness", '{"reasoning": "", "is_correct": 1}')])
 def test_final_answer_judges_see_the_extracted_answer_and_the_gold_only(tmp_path, scripted_server, bench, judge, reply):
     """C²RBench Fig. 6 and MorphoBench Eq. 16: the judge compares the LLM's final answer with the ground
-    truth; it is not shown the question or the reasoning. A response with no answer is wrong unasked."""
+    truth; it is not shown the question or the reasoning. A response that states no answer (only a reasoning
+    block) is wrong unasked; a reply of no text at all is no response."""
     records = [{"id": i, "benchmark": bench, "question": f"SECRET-QUESTION-{i}", "images": [], "choices": [],
-                "answer": ["12"], "answer_type": "numeric"} for i in "ab"]
+                "answer": ["12"], "answer_type": "numeric"} for i in "abc"]
     raws = [{"id": "a", "sample_idx": 0, "request_key": "1", "error": None,
              "response": "REASONING-TRACE: 3 times 4, not 13.\nAnswer: 12"},
-            {"id": "b", "sample_idx": 0, "request_key": "2", "error": None, "response": "   "}]
+            {"id": "b", "sample_idx": 0, "request_key": "2", "error": None, "response": "<think>13?</think>"},
+            {"id": "c", "sample_idx": 0, "request_key": "3", "error": None, "response": "   "}]
     srv = scripted_server(script=lambda body, attempt: Reply.ok(reply))
     data, _ = setup(tmp_path, bench, raws, records)
     s = run(bench, data, "m", "s", judge, tmp_path / "results", judge_config(tmp_path, srv.base_url))
@@ -193,7 +195,8 @@ def test_final_answer_judges_see_the_extracted_answer_and_the_gold_only(tmp_path
     v = {x["id"]: x for x in verdicts(tmp_path, judge, bench)}
     assert (v["a"]["correct"], v["a"]["extracted"]) == (True, "12")
     assert (v["b"]["correct"], v["b"]["stage"], v["b"]["status"]) == (False, "no_final_answer", "ok")
-    assert (s["correct"], s["items"]) == (1, 2)
+    assert (v["c"]["correct"], v["c"]["status"]) == (None, "no_response")
+    assert (s["correct"], s["items"], s["no_response"]) == (1, 3, 1)
 
 
 def test_the_setting_a_run_stands_for_goes_from_the_raw_manifest_to_the_verdicts(tmp_path):

@@ -299,7 +299,7 @@ def test_an_empty_trace_is_no_response_and_costs_no_call(tmp_path, scripted_serv
     for name in ("morphobench_reasoning", "morphobench_hint"):
         s = judge(tmp_path, srv, name)
         (v,) = verdicts(tmp_path, name, "morphobench")
-        assert v["status"] == "no_response" and "empty reasoning trace" in v["error"] and "score" not in v
+        assert v["status"] == "no_response" and "empty reply" in v["error"] and "score" not in v
         assert s["no_response"] == 1
     assert srv.count == 0
 

@@ -4,7 +4,7 @@
 "use strict";
 (function () {
   const X = window.BROWSE_INDEX;
-  const BITS = { all: 0, correct: 1, wrong: 2, failed: 4, flagged: 8, disagree: 16 };
+  const BITS = { all: 0, correct: 1, wrong: 2, failed: 4, flagged: 8, disagree: 16, unjudged: 32 };
   const chunks = {}, pending = {};
   const state = { filter: "all", query: "", page: 0 };
   let shown = [], ticket = 0;
@@ -71,7 +71,7 @@
       e.appendChild(el("code", null, v.extracted));
       box.appendChild(e);
     }
-    if (v.stale) box.appendChild(el("div", "warn", "judges an earlier outcome of this request"));
+    if (v.stale) box.appendChild(el("div", "warn", "no current verdict: the last one " + v.stale));
     if (v.error) box.appendChild(el("div", "bad plain", v.error));
     if (v.reply) box.appendChild(fold("judge reply", el("div", "text", v.reply)));
     return box;
@@ -90,7 +90,7 @@
     box.dataset.id = it.id;
     box.dataset.sample = it.s;
     h.appendChild(el("span", null, it.id + (X.samples ? " #" + it.s : "")));
-    for (const name of ["correct", "wrong", "failed", "flagged", "disagree"]) {
+    for (const name of ["correct", "wrong", "failed", "flagged", "disagree", "unjudged"]) {
       if (bits & BITS[name]) h.appendChild(el("span", "tag " + name, name === "disagree" ? "judges disagree" : name));
     }
     box.appendChild(h);
@@ -116,7 +116,7 @@
     if (it.error) box.appendChild(el("div", "bad plain", "request failed: " + it.error));
     box.appendChild(el("div", "muted", meta(it)));
     box.appendChild(el("div", "label", "verdicts"));
-    if (!it.verdicts.length) box.appendChild(el("div", "muted", "not judged"));
+    if (!it.verdicts.length) box.appendChild(el("div", "muted", "no judge has run"));
     for (const v of it.verdicts) box.appendChild(verdict(v));
     return box;
   }
@@ -134,7 +134,7 @@
 
   function update() {
     const q = state.query.trim().toLowerCase(), bit = BITS[state.filter];
-    const counts = { all: 0, correct: 0, wrong: 0, failed: 0, flagged: 0, disagree: 0 };
+    const counts = { all: 0, correct: 0, wrong: 0, failed: 0, flagged: 0, disagree: 0, unjudged: 0 };
     shown = [];
     for (let i = 0; i < X.ids.length; i++) {
       if (q && X.ids[i].toLowerCase().indexOf(q) < 0) continue;
