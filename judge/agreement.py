@@ -6,6 +6,10 @@
 `pair` compares two verdict files on the items both scored: the four quadrants, Cohen's κ, Spearman ρ,
 and a seeded random sample of disagreements written out for review (with question, gold and response
 when --data and --raw are given). `repeats` gives the mean and standard deviation of accuracy.
+
+A verdict counts only for the outcome it judged (judge/current.py): where a verdict file's raw file is known
+(--raw, or the one `judge.run` read, under results/raw/), each raw line's current verdict is read, an outcome
+without one is `unjudged`; a verdict file from elsewhere, with no raw file, is read by its last line per item.
 """
 from __future__ import annotations
 
@@ -17,18 +21,48 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from data.dataset import line_digest
 from data.jsonl import iter_jsonl, write_json_atomic, write_jsonl_atomic
 from infer.store import load_latest
+from judge import current as currency
 
 
-def current(path: Path) -> dict[tuple, dict[str, Any]]:
-    """The current verdict of every (item, sample) of a judged file, whatever its status."""
-    return load_latest(path, key=lambda v: (v["id"], v["sample_idx"]))
+def raw_beside(path: Path, judge: str | None) -> Path | None:
+    """The raw file `judge.run` judged into `path` (results/judged/<bench>/<model>/<setting>.<judge>.jsonl →
+    results/raw/<bench>/<model>/<setting>.jsonl), if that is where `path` lies and the raw file exists."""
+    suffix = f".{judge}.jsonl"
+    if judge is None or len(path.parts) < 4 or path.parts[-4] != "judged" or not path.name.endswith(suffix):
+        return None
+    raw = path.parents[3] / "raw" / path.parts[-3] / path.parts[-2] / (path.name[:-len(suffix)] + ".jsonl")
+    return raw if raw.is_file() else None
 
 
-def scored(path: Path) -> dict[tuple, dict[str, Any]]:
-    """The current verdict of each (id, sample_idx), judge and request failures left out."""
-    return {k: v for k, v in current(path).items() if v["status"] == "ok"}
+def digests_of(data: Path) -> dict[str, str]:
+    """id → the digest of the record's line in a data file, as verdicts name the record they judged."""
+    with open(data, "rb") as f:
+        return {str(json.loads(line)["id"]): line_digest(line) for line in f if line.strip()}
+
+
+def current(path: Path, raw: Path | None = None, data: Path | None = None) -> dict[tuple, dict[str, Any]]:
+    """The current verdict of every (item, sample) of a judged file, whatever its status: by judge/current.py's
+    rule when the raw file is known (`raw`, else the one beside it), an outcome without one `unjudged`; else the
+    last line of each item (a verdict file from elsewhere)."""
+    manifest_path = path.with_suffix(".manifest.json")
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {}
+    lines = [v for _, v in iter_jsonl(path)]
+    judge = currency.judge_asked(manifest, lambda: lines[-1] if lines else None)
+    raw = raw or raw_beside(path, (judge or {}).get("name"))
+    if raw is None:
+        return load_latest(path, key=lambda v: (v["id"], v["sample_idx"]))
+    raws = list(load_latest(raw, key=lambda r: (r["id"], r["sample_idx"])).values())
+    found = currency.current(lines, raws, digests_of(data) if data else None, judge)
+    return {(r["id"], r["sample_idx"]): found.get((r["id"], r["sample_idx"]))
+            or {"id": r["id"], "sample_idx": r["sample_idx"], "status": currency.UNJUDGED} for r in raws}
+
+
+def scored(path: Path, raw: Path | None = None, data: Path | None = None) -> dict[tuple, dict[str, Any]]:
+    """The current verdict of each (id, sample_idx), judge and request failures and unjudged outcomes left out."""
+    return {k: v for k, v in current(path, raw, data).items() if v["status"] == "ok"}
 
 
 def cohen_kappa(a: list[bool], b: list[bool]) -> float | None:
@@ -116,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "repeats":
         print(json.dumps(repeat_stats(args.runs), indent=2))
         return 0
-    a, b = scored(args.a), scored(args.b)
+    a, b = scored(args.a, args.raw, args.data), scored(args.b, args.raw, args.data)
     records = {r["id"]: r for _, r in iter_jsonl(args.data)} if args.data else None
     raw = load_latest(args.raw, key=lambda r: (r["id"], r["sample_idx"])) if args.raw else None
     summary = {"a": str(args.a), "b": str(args.b), **compare(a, b)}

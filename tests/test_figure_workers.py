@@ -183,7 +183,7 @@ def test_tables_that_draw_are_built_first_and_reported_in_order(tmp_path, monkey
     built = []
     build = run.build
     monkeypatch.setattr(run, "build", lambda table_id, *args: built.append(table_id) or build(table_id, *args))
-    run.main(["c2rbench.T3", "omibench.F4a", "omibench.T2", "--results", str(tmp_path / "results"),
+    run.main(["c2rbench.T3", "omibench.F4a", "omibench.T2", "--quiet", "--results", str(tmp_path / "results"),
               "--figures", str(tmp_path / "fig")])
     assert built == ["omibench.F4a", "c2rbench.T3", "omibench.T2"]  # its figure is drawn while the others build
     printed = [line.split(":")[0] for line in capsys.readouterr().out.splitlines()]
