@@ -29,7 +29,8 @@ from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.interrupt import exits_cleanly
 from infer.manifest import base_manifest
 from infer.preflight import EndpointDown
-from data.dataset import read_records
+from data.dataset import missing_data, read_records
+from infer.run import raw_path
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
 from judge import current, injection, parallel
@@ -56,6 +57,10 @@ def verdict(raw: dict[str, Any], judge: dict[str, Any], record: str, rec: dict[s
     return {"id": raw["id"], "sample_idx": raw["sample_idx"], "request_key": raw.get("request_key"),
             "outcome": outcome_sha(raw), "record": record, "judge": judge, "extracted": None, "correct": None,
             "status": "ok", "flags": found, **fields}
+
+
+def no_raw(raw_file: Path) -> str:
+    return f"{raw_file}: no raw outputs of this model and setting yet (run python -m infer.run first)"
 
 
 def judge_identity(judge: Judge, cfg: ModelConfig | None, prompts: Path) -> dict[str, Any]:
@@ -165,9 +170,9 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
     read = read_records(data, bench)  # checked as inference checks it, with each record's line digest
     records = {rec["id"]: rec for rec in read.records}
     digests = {rec["id"]: d for rec, d in zip(read.records, read.digests)}
-    raw_file = results / "raw" / bench / model / f"{setting}.jsonl"
+    raw_file = raw_path(results, bench, model, setting)
     if not raw_file.exists():
-        raise ConfigError(f"{raw_file}: no raw outputs (run infer.run first)")
+        raise ConfigError(no_raw(raw_file))
     judge_id = judge_identity(spec, judge_cfg, prompts)
     raw = load_latest(raw_file, key=lambda r: (r["id"], r["sample_idx"]))
     unknown = sorted({k[0] for k in raw} - records.keys())
@@ -230,6 +235,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", type=Path, default=Path("results"))
     args = ap.parse_args(argv)
     judges = DEFAULT_JUDGES.get(args.bench, [RULES]) if args.judge == ["default"] else args.judge
+    raw_file = raw_path(args.results, args.bench, args.model, args.setting)
+    for missing, why in ((args.data, missing_data(args.data, args.bench)), (raw_file, no_raw(raw_file))):
+        if not missing.is_file():  # every judge needs it: said once
+            print(f"error: {why}", file=sys.stderr)
+            return 1
     status, down = 0, False
     for judge in judges:
         if down and asks_model(judge):  # its judge model does not answer: said once

@@ -404,3 +404,20 @@ def test_help_names_only_paths_that_exist(module):
     files = tracked()
     missing = sorted({p for p in named_paths(help_texts(module), files) if not exists(p, files)})
     assert missing == [], f"python -m {module} --help names {missing}"
+
+
+def test_judge_run_with_every_default_judge_says_a_missing_input_once(tmp_path, capsys):
+    """Every judge of `--judge default` needs the data file and the raw file: what is missing is one line, not
+    one per judge, and nothing is written."""
+    from judge import run as judge_run
+
+    args = ["--bench", "omibench", "--model", "m", "--setting", "cot_boxed", "--judge", "default",
+            "--results", str(tmp_path / "results")]
+    assert judge_run.main(["--data", str(tmp_path / "none.jsonl"), *args]) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "none.jsonl" in line and "python -m data.convert omibench" in line
+    data = write_data(tmp_path / "omibench.jsonl", [{"id": "q0", "benchmark": "omibench", "answer": ["1"]}])
+    assert judge_run.main(["--data", str(data), *args]) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "raw/omibench/m/cot_boxed.jsonl: no raw outputs" in line and "python -m infer.run first" in line
+    assert not (tmp_path / "results" / "judged").exists()
