@@ -41,22 +41,22 @@ def _message(before: dict[Path, int]) -> str:
     return f"interrupted: {saved[last]} answers saved in {last}{rest}; rerun the same command to resume"
 
 
-def exits_cleanly(main: Callable[[list[str] | None], int]) -> Callable[[list[str] | None], int]:
+def exits_cleanly(main: Callable[..., int]) -> Callable[..., int]:
     """A command's `main`, stopped by Ctrl-C or SIGTERM with one line and exit code 130 or 143. A guarded
     main called by another (pipeline.demo runs pipeline.experiments in its process) leaves the report to
     the outermost."""
 
     @functools.wraps(main)
-    def guarded(argv: list[str] | None = None) -> int:
+    def guarded(argv: list[str] | None = None, **kwargs: Any) -> int:
         global _depth
         if _depth or threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
-            return main(argv)
+            return main(argv, **kwargs)
         before = dict(store.written)
         # Ctrl-C works even where the command was started with SIGINT ignored (a background job of a script)
         previous = signal.signal(signal.SIGINT, signal.default_int_handler), signal.signal(signal.SIGTERM, _on_sigterm)
         _depth += 1
         try:
-            return main(argv)
+            return main(argv, **kwargs)
         except KeyboardInterrupt:
             print(_message(before), file=sys.stderr)
             return 128 + (_received[0] if _received else signal.SIGINT)

@@ -197,7 +197,8 @@ def test_agreement_of_files_that_do_not_exist_is_an_error_not_an_empty_compariso
 def test_the_demo_profile_without_the_demo_sets_says_to_make_them(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(experiments, "ROOT", tmp_path)  # a checkout where run_all.sh has not made them yet
     results = tmp_path / "results"
-    assert experiments.main(["--only", "omibench.T2", "--results", str(results)]) == 1
+    totals = experiments.Totals()  # as pipeline.demo calls it, through the command's Ctrl-C guard
+    assert experiments.main(["--only", "omibench.T2", "--results", str(results)], totals=totals) == 1
     out, err = capsys.readouterr()
     assert "data/demo/build/omibench.jsonl: no such file (1 run(s) of omibench.T2); bash run_all.sh makes it" \
            in out.splitlines()
