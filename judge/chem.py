@@ -23,9 +23,9 @@ As Se Br Kr Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr N
 Tm Yb Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No Lr Rf
 Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv Ts Og D""".split())
 
-_ARROW = re.compile(r"\s*(?:→|⟶|⇌|⇄|⟷|↔|<=>|<->|->|\\rightleftharpoons|\\longrightarrow|\\rightarrow|\\to\b"
-                    r"|(?<![=<>!])=(?![=>]))\s*")
-_STRICT_ARROW = re.compile(r"→|⟶|⇌|⇄|⟷|↔|<=>|<->|->|\\rightleftharpoons|\\longrightarrow|\\rightarrow|\\to\b")
+_ARROWS = r"→|⟶|⇌|⇄|⟷|↔|<=>|<->|->|\\rightleftharpoons|\\longrightarrow|\\rightarrow|\\to\b"
+_ARROW = re.compile(rf"\s*(?:{_ARROWS}|(?<![=<>!])=(?![=>]))\s*")  # an equation's arrow, or "=" between sides
+_STRICT_ARROW = re.compile(_ARROWS)
 _DOT = "•·⋅∙"
 _RADICAL = re.compile(rf"\\bullet|\\cdot|[{_DOT}]")
 _STATE = re.compile(r"\((?:aq|s|l|g)\)$")
