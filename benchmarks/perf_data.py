@@ -131,6 +131,7 @@ def analysis_tree(results: Path, data: Path, records: list[dict[str, Any]], mode
     writes them (each verdict names the raw outcome and the record line it judged, so it is current); returns
     the number of judged lines."""
     from data.dataset import line_digest
+    from infer.layout import judged_path, manifest_of, raw_path
     from judge.current import outcome_sha
 
     rng = random.Random(seed)
@@ -138,8 +139,8 @@ def analysis_tree(results: Path, data: Path, records: list[dict[str, Any]], mode
                for rec in records}
     total = 0
     for model in models:
-        raw = results / "raw" / "omibench" / model / "cot_boxed.jsonl"
-        judged = results / "judged" / "omibench" / model / "cot_boxed.rules.jsonl"
+        raw = raw_path(results, "omibench", model, "cot_boxed")
+        judged = judged_path(results, "omibench", model, "cot_boxed", "rules")
         results_raw, verdicts = [], []
         for rec in records:
             key = f"k{rng.getrandbits(64):016x}"
@@ -157,7 +158,7 @@ def analysis_tree(results: Path, data: Path, records: list[dict[str, Any]], mode
                              "status": "ok" if ok else "no_response", "correct": (rng.random() < 0.55) if ok else None})
         write_lines(raw, iter(results_raw))
         total += write_lines(judged, iter(verdicts))
-        judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data), "judge": {"name": "rules"}}))
+        manifest_of(judged).write_text(json.dumps({"data": str(data), "judge": {"name": "rules"}}))
     return total
 
 

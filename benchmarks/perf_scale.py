@@ -59,8 +59,9 @@ PHASES = ("read_records", "plan", "Finished")  # what infer.run does before send
 def timed_resume(cfg: Any, data: Path, pristine: Path, results: Path) -> dict[str, float]:
     """infer.run.run on the prepared files, with its phases timed by wrapping infer.run's own functions."""
     import infer.run as R
+    from infer.layout import raw_path
 
-    raw = R.raw_path(results, "omibench", cfg.name, SETTING)
+    raw = raw_path(results, "omibench", cfg.name, SETTING)
     raw.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(pristine, raw)
     marks: dict[str, float] = defaultdict(float)

@@ -21,6 +21,7 @@ from infer.client import ChatClient, RetryPolicy
 from infer.config import ModelConfig
 from infer.image_placeholder import PARAM as PLACEHOLDER, place_images, without_placeholder
 from infer.launch import Launch, Node, plan_for
+from infer.layout import server_log_dir
 from infer.preflight import live_urls
 from infer.render import to_wire
 from infer.server import serve
@@ -177,5 +178,5 @@ def send(pending: list[Request], cfg: ModelConfig, params: dict[str, Any], write
         return send_offline(pending, cfg, params, write, node)
     if not cfg.launches_server:
         return asyncio.run(_send(pending, cfg, urls or live_urls(cfg), params, write, label))
-    with serve(cfg, results / "logs", servers(pending, cfg, params, node)) as started:
+    with serve(cfg, server_log_dir(results), servers(pending, cfg, params, node)) as started:
         return asyncio.run(_send(pending, cfg, started, params, write, label))

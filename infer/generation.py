@@ -14,9 +14,11 @@ modifiers (`+temp0.7`, `+max512`, `+think`); an experiment may not override what
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from infer.config import ConfigError, ModelConfig
+from infer.layout import raw_path
 
 PARAM_KEYS = ("max_tokens", "temperature", "top_p")
 THINKING = ("on", "off", "highest")
@@ -77,6 +79,6 @@ def conflicts(effective: dict[tuple[str, str, str], dict[str, dict[str, Any]]]) 
         distinct = {repr(sorted(p.items())) for p in by_exp.values()}
         if len(distinct) > 1:
             what = "; ".join(f"{e}: {p}" for e, p in sorted(by_exp.items()))
-            problems.append(f"results/raw/{bench}/{model}/{setting}.jsonl is shared by experiments that send "
+            problems.append(f"{raw_path(Path('results'), bench, model, setting)} is shared by experiments that send "
                             f"different parameters — {what}")
     return problems

@@ -20,6 +20,7 @@ from typing import Any
 from data.files import file_version
 from data.records import IMAGE_TAG, image_tags, letters
 from infer.attachments import AttachmentError, files_block
+from infer.layout import RESULTS, derived_dir
 from infer.templates import Template
 
 class RenderError(ValueError):
@@ -79,7 +80,7 @@ def _mark(text: str) -> str:
     return IMAGE_TAG.sub(lambda m: f"\x00{m.group(1)}\x00", text)
 
 
-DERIVED = Path(__file__).resolve().parent.parent / "results" / "derived"
+DERIVED = derived_dir(RESULTS)
 
 
 def _untag(text: str) -> str:

@@ -42,6 +42,7 @@ from typing import Any, Iterator
 from data.files import file_version
 from data.jsonl import bulk_read, write_json_atomic
 from infer.config import ModelConfig
+from infer.layout import inputs_cache_of
 from infer.prompting import Prompter
 
 log = logging.getLogger(__name__)
@@ -161,7 +162,7 @@ class Finished:
 
     def __init__(self, path: Path, context: str, n: int):
         self.path, self.context, self.n = path, context, n
-        self.cache_path = path.with_suffix(".inputs.json")
+        self.cache_path = inputs_cache_of(path)
         self.earlier: dict[tuple[str, str, int], int] | None = None  # read when first needed
         self.reused: list[int] = []  # offsets of the earlier lines this run makes current again
         self.latest = read_outcomes(path)

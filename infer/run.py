@@ -25,6 +25,7 @@ from infer.manifest import base_manifest, sha256_file
 from infer.icl import DEFAULT_SHOTS, SEED as ICL_SEED
 from infer.interrupt import exits_cleanly
 from infer.launch import GPU_MEMORY_GB, Node, visible_gpus
+from infer.layout import derived_dir, manifest_of, raw_path
 from infer.prompting import LaterMessages, Prompter
 from infer.render import RenderError, has_images
 from infer.settings import parse_setting
@@ -33,10 +34,6 @@ from infer.store import AppendLog, LockedError
 from infer.templates import PROMPTS, TemplateError
 
 log = logging.getLogger(__name__)
-
-
-def raw_path(results: Path, bench: str, model: str, setting: str) -> Path:
-    return results / "raw" / bench / model / f"{setting}.jsonl"
 
 
 def plan(records: Records, base: Path, prompter: Prompter, cfg: ModelConfig, params: dict[str, Any],
@@ -87,11 +84,12 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     sent and `servers` the servers that would be started (their commands).
 
     `stands_for`: the setting of the paper this run stands for, recorded in the manifest for the
-    tables (a text-only model runs X+caption for the image setting X); by default the setting itself."""
+    tables (a text-only model runs X+caption for the image setting X: infer/layout.py); by default the setting
+    itself."""
     if bench not in BENCHMARKS:
         raise ConfigError(f"--bench: unknown benchmark {bench!r} (known: {', '.join(BENCHMARKS)})")
     spec = parse_setting(setting)
-    prompter = Prompter(bench, spec, prompts=prompts, derived=results / "derived")
+    prompter = Prompter(bench, spec, prompts=prompts, derived=derived_dir(results))
     params = cfg.generation_params(spec.thinking, **{**spec.overrides, **(overrides or {})})
     path = raw_path(results, bench, cfg.name, setting)
 
@@ -144,7 +142,7 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     counts = {"records": n_records, "requests": total, "sent": len(pending), "reused": len(finished.reused),
               "ok": stats["ok"], "failed": stats["failed"], "failed_by_cause": stats["causes"],
               "unrenderable": len(failures), "excluded": len(prompter.excluded_ids)}
-    write_json_atomic(path.with_suffix(".manifest.json"), base_manifest(
+    write_json_atomic(manifest_of(path), base_manifest(
         benchmark=bench, setting=setting, stands_for=stands_for or setting,
         data={"path": str(data), "sha256": sha256_file(data)},
         templates={**prompter.shas(), **cfg.system_shas()}, model=cfg.public_dict(), params=params, n=n, limit=limit, counts=counts,

@@ -17,6 +17,7 @@ from typing import Any, Iterator
 
 from infer.config import ModelConfig, ServerSpec
 from infer.launch import Launch, Needs, fill, plan
+from infer.layout import server_log_path
 
 log = logging.getLogger(__name__)
 
@@ -120,8 +121,7 @@ def _started(cfg: ModelConfig, launches: list[Launch], log_dir: Path) -> Iterato
         for i, launch in enumerate(launches):
             port = free_port()
             cmd = [fill(a, {"port": str(port)}) for a in launch.command]
-            suffix = f"-{i}" if len(launches) > 1 else ""
-            log_path = log_dir / f"server-{cfg.name}{suffix}.log"
+            log_path = server_log_path(log_dir, cfg.name, i if len(launches) > 1 else None)
             log.info("starting model server for %s on port %d%s (log: %s)", cfg.name, port,
                      f", GPUs {','.join(map(str, launch.gpus))}" if launch.gpus else "", log_path)
             with open(log_path, "w") as log_file:

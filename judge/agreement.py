@@ -23,18 +23,19 @@ from typing import Any
 
 from data.dataset import line_digest
 from data.jsonl import iter_jsonl, write_json_atomic, write_jsonl_atomic
+from infer.layout import manifest_of, parse_judged
 from infer.store import load_latest
 from judge import current as currency
 
 
 def raw_beside(path: Path, judge: str | None) -> Path | None:
-    """The raw file `judge.run` judged into `path` (results/judged/<bench>/<model>/<setting>.<judge>.jsonl →
-    results/raw/<bench>/<model>/<setting>.jsonl), if that is where `path` lies and the raw file exists."""
-    suffix = f".{judge}.jsonl"
-    if judge is None or len(path.parts) < 4 or path.parts[-4] != "judged" or not path.name.endswith(suffix):
+    """The raw file `judge.run` judged into `path` with `judge` (infer/layout.py: the judged file of a setting
+    and judge → the setting's raw file), if that is where `path` lies and the raw file exists."""
+    try:
+        parts = parse_judged(path)
+    except ValueError:  # a verdict file from elsewhere
         return None
-    raw = path.parents[3] / "raw" / path.parts[-3] / path.parts[-2] / (path.name[:-len(suffix)] + ".jsonl")
-    return raw if raw.is_file() else None
+    return parts.raw if judge is not None and parts.judge == judge and parts.raw.is_file() else None
 
 
 def digests_of(data: Path) -> dict[str, str]:
@@ -47,7 +48,7 @@ def current(path: Path, raw: Path | None = None, data: Path | None = None) -> di
     """The current verdict of every (item, sample) of a judged file, whatever its status: by judge/current.py's
     rule when the raw file is known (`raw`, else the one beside it), an outcome without one `unjudged`; else the
     last line of each item (a verdict file from elsewhere)."""
-    manifest_path = path.with_suffix(".manifest.json")
+    manifest_path = manifest_of(path)
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {}
     lines = [v for _, v in iter_jsonl(path)]
     judge = currency.judge_asked(manifest, lambda: lines[-1] if lines else None)

@@ -16,6 +16,7 @@ from typing import Any
 
 from infer.calls import Request, checked_endpoints, request_key, send
 from infer.config import ModelConfig
+from infer.layout import judge_cache_path
 from infer.render import RenderError, render_spec
 from infer.store import AppendLog, load_latest
 from infer.templates import PROMPTS, Template, load_template
@@ -31,7 +32,7 @@ def judge_template(prompt: str, prompts: Path = PROMPTS) -> Template:
 
 
 def judge_log(results: Path, cfg: ModelConfig) -> Path:
-    return results / "judge_cache" / f"{cfg.name}.jsonl"
+    return judge_cache_path(results, cfg.name)
 
 
 def _replies(path: Path) -> dict[str, dict[str, Any]]:

@@ -27,10 +27,10 @@ from data.jsonl import DataError, write_json_atomic
 from data.records import BENCHMARKS
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.interrupt import exits_cleanly
+from infer.layout import judged_path, manifest_of, raw_path, stands_for
 from infer.manifest import base_manifest
 from infer.preflight import EndpointDown
 from data.dataset import missing_data, read_records
-from infer.run import raw_path
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
 from judge import current, injection, parallel
@@ -40,10 +40,6 @@ from judge.llm import answer, judge_template
 
 log = logging.getLogger(__name__)
 Judge = Any  # a judge of judge/judges.py: `name`, `prompts`, `steps(item)` (and `version` for rules)
-
-
-def judged_path(results: Path, bench: str, model: str, setting: str, judge: str) -> Path:
-    return results / "judged" / bench / model / f"{setting}.{judge}.jsonl"
 
 
 def verdict(raw: dict[str, Any], judge: dict[str, Any], record: str, rec: dict[str, Any] | None = None,
@@ -206,16 +202,16 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
     now = [existing[w] for w in wanted.values() if w in existing]
     summary = {**summarize(now, getattr(spec, "scores", ()), unjudged=len(wanted) - len(now)),
                "judged_now": len(todo)}
-    raw_manifest = raw_file.with_suffix(".manifest.json")
-    stands_for = json.loads(raw_manifest.read_text()).get("stands_for") if raw_manifest.exists() else None
-    manifest_path = out_path.with_suffix(".manifest.json")
+    raw_manifest_path = manifest_of(raw_file)
+    raw_manifest = json.loads(raw_manifest_path.read_text()) if raw_manifest_path.exists() else None
+    manifest_path = manifest_of(out_path)
     try:
         before = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     except ValueError:  # unreadable: it is written again whole
         before = {}
     earlier = before.get("judges") or ([before["judge"]] if before.get("judge") else [])
     write_json_atomic(manifest_path, base_manifest(
-        benchmark=bench, model=model, setting=setting, stands_for=stands_for or setting, judge=judge_id,
+        benchmark=bench, model=model, setting=setting, stands_for=stands_for(setting, raw_manifest), judge=judge_id,
         judges=current.asked_with(earlier, judge_id), raw=str(raw_file), data=str(data),
         judge_model=judge_cfg.public_dict() if judge_cfg else None, summary=summary))
     return summary

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from data.jsonl import DataError, read_jsonl, write_jsonl_atomic
 from infer.config import ConfigError, load_model_config
-from infer.run import raw_path, run
+from infer.layout import raw_path
+from infer.run import run
 from infer.store import load_latest
 
 log = logging.getLogger(__name__)

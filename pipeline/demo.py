@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from data import convert
-from infer import server
+from infer import layout, server
 from infer.config import load_model_config
 from infer.experiment_spec import DEMO_MODEL, ROOT
 from infer.interrupt import exits_cleanly
@@ -31,13 +31,14 @@ BUILD = Path("data/demo/build")  # paths from the repository's root, where run_a
 ADAPTED = BUILD / "official" / "morphobench_adapted"
 MODEL = DEMO_MODEL.relative_to(ROOT)
 SOURCE_ITEMS = 2  # per family: enough for every adapted split to have items
-ADAPT_LOGS = "adapt/*/*/*.jsonl"  # every adaptation call, one line each (pipeline/adapt/calls.py)
+ADAPT_LOGS = layout.ADAPTATION_LOGS  # every adaptation call, one line each (pipeline/adapt/calls.py)
 
 
 def steps(results: Path) -> list[tuple[str, list[str]]]:
     """(command, its arguments) of each step, in order."""
-    model = load_model_config(MODEL).name
-    raw = results / "raw" / "morphobench" / model / "with_hints+caption.jsonl"  # its answers in morphobench.T1-T2
+    cfg = load_model_config(MODEL)
+    setting, _ = experiments.demo_setting("with_hints", cfg)  # the text-only model's with_hints+caption
+    raw = layout.raw_path(results, "morphobench", cfg.name, setting)  # its answers in morphobench.T1-T2
     adapt_args = ["--data", str(BUILD / "morphobench.jsonl"), "--model", str(MODEL), "--out", str(ADAPTED),
                   "--limit", str(SOURCE_ITEMS), "--results", str(results), "--max-tokens", "256"]
     return [

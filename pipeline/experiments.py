@@ -28,7 +28,7 @@ from tqdm import tqdm
 
 from analysis.experiments import RUNS_OF, nearest
 from data.jsonl import DataError, parse_line
-from infer import generation, server
+from infer import generation, layout, server
 from infer import run as infer_run
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.launch import Node
@@ -45,7 +45,7 @@ from judge.judges import asks_model
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
 PIXEL_MODES = ("io", "icq", "first", "composite")
-JUDGE_LOGS = "judge_cache/*.jsonl"  # every judge call, one line each (judge/llm.py)
+JUDGE_LOGS = layout.JUDGE_CACHES  # every judge call, one line each (judge/llm.py)
 
 
 def demo_setting(setting: str, cfg: ModelConfig) -> tuple[str | None, str]:
@@ -57,7 +57,7 @@ def demo_setting(setting: str, cfg: ModelConfig) -> tuple[str | None, str]:
         return setting, ""
     if spec.mode in PIXEL_MODES:
         return None, f"'{spec.mode}' needs an image model ({cfg.name} reads text only)"
-    return setting + "+caption", ""
+    return layout.caption_stand_in(setting), ""
 
 
 @dataclass
@@ -213,8 +213,9 @@ class Totals:
                 f"prompt made current again), {self.failed} failed, "
                 f"{self.requests - self.sent - self.reused} already done; {self.judge_calls} judge call(s) sent, "
                 f"{self.judge_failed} failed",
-                f"results: {results / 'raw'}/ (model outputs), {results / 'judged'}/ (verdicts); the report: "
-                f"python -m analysis.run --all --report --results {results} ({results / 'report.html'})"]
+                f"results: {layout.raw_dir(results)}/ (model outputs), {layout.judged_dir(results)}/ (verdicts); the "
+                f"report: python -m analysis.run --all --report --results {results} "
+                f"({layout.report_path(results, 'html')})"]
 
 
 def log_sizes(results: Path, pattern: str) -> dict[Path, int]:
@@ -238,7 +239,7 @@ def calls_since(results: Path, pattern: str, sizes: dict[Path, int]) -> tuple[in
 
 def run_counts(job: Job, results: Path, since: float) -> Totals:
     """The model requests of a run, from the manifest it wrote (written after `since`; none if it wrote none)."""
-    manifest = infer_run.raw_path(results, job.exp.benchmark, job.cfg.name, job.setting).with_suffix(".manifest.json")
+    manifest = layout.manifest_of(layout.raw_path(results, job.exp.benchmark, job.cfg.name, job.setting))
     if not manifest.exists() or manifest.stat().st_mtime < since:
         return Totals()
     c = json.loads(manifest.read_text(encoding="utf-8")).get("counts", {})

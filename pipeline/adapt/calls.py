@@ -25,6 +25,7 @@ from tqdm import tqdm
 
 from infer.calls import Request, request_key, send
 from infer.config import ModelConfig
+from infer.layout import adaptation_log_path
 from infer.render import RenderError, render_spec
 from infer.store import AppendLog, load_latest
 from infer.templates import PROMPTS, Template, load_template
@@ -78,7 +79,7 @@ def read_json(reply: str) -> Any:
 
 
 def log_path(results: Path, cfg: ModelConfig, family: str) -> Path:
-    return results / "adapt" / BENCH / cfg.name / f"{family}.jsonl"
+    return adaptation_log_path(results, BENCH, cfg.name, family)
 
 
 class Caller:
