@@ -33,6 +33,7 @@ from analysis.inputs import (ROOT, Run, every_line, find_runs, latest, read_json
                              shown)
 from data.files import file_version
 from data.records import IMAGE_TAG, image_tags
+from infer import layout
 from infer.prompting import Prompter
 from infer.settings import parse_setting
 from infer.templates import PROMPTS
@@ -197,9 +198,9 @@ def data_of(manifest: dict[str, Any], results: Path) -> Path | None:
 
 
 def header(bench: str, model: str, setting: str, manifest: dict[str, Any], data: Path | None, view: RunView) -> str:
-    e, stands_for = html.escape, manifest.get("stands_for")
+    e, stands_for = html.escape, layout.stands_for(setting, manifest)
     return (f"<h1>{e(bench)} / {e(model)} / {e(setting)}</h1>"
-            + (f"<p>stands for the setting {e(stands_for)}</p>" if stands_for not in (None, setting) else "")
+            + (f"<p>stands for the setting {e(stands_for)}</p>" if stands_for != setting else "")
             + f"<p>data: {e(shown(data)) if data else 'unknown (no raw manifest)'}; "
             f"params: {e(json.dumps(manifest.get('params') or {}, ensure_ascii=False))}</p>"
             f"<p>judges: {e(', '.join(view.judges)) or 'none yet'}. Correct / wrong as judged by <b>"
@@ -246,7 +247,7 @@ class RunView:
             self.notes.append(f"data file unreadable: {type(e).__name__}: {e}")
         try:
             self.prompter = Prompter(bench, parse_setting(setting), list(self.records.values()), prompts,
-                                     derived=results / "derived")
+                                     derived=layout.derived_dir(results))
             used = manifest.get("templates")  # the template hashes the run was sent with
             if used and set(self.prompter.shas().values()) != set(used.values()):
                 self.notes.append("The prompt template changed since this run: the prompts shown are rendered "
@@ -256,7 +257,7 @@ class RunView:
             self.notes.append(self.prompt_error)
         position = {rid: i for i, rid in enumerate(self.records)}
         self.keys = sorted(raw, key=lambda k: (position.get(k[0], len(position)), str(k[0]), k[1]))
-        self.media, self.base = results / "browse" / "media", data.parent if data else results
+        self.media, self.base = layout.browse_media_dir(results), data.parent if data else results
 
     def item(self, key: Any) -> tuple[dict[str, Any], int]:
         """One answer's details and its filter bits."""
@@ -280,19 +281,19 @@ class RunView:
 
 def write_run(results: Path, bench: str, model: str, setting: str, judged: list[Run]) -> RunPage:
     """Write one run's page and chunks, or keep them when none of their inputs changed."""
-    raw_path = results / "raw" / bench / model / f"{setting}.jsonl"
-    manifest = read_json(raw_path.with_suffix(".manifest.json"))
+    raw_path = layout.raw_path(results, bench, model, setting)
+    manifest = read_json(layout.manifest_of(raw_path))
     data, (prompts, templates) = data_of(manifest, results), prompts_of(manifest, bench)
-    page = results / "browse" / bench / model / f"{setting}.html"
-    stamp_path = page.with_name(f"{setting}.stamp.json")
-    files = [raw_path, raw_path.with_suffix(".manifest.json"), *(r.path for r in judged), *templates, data]
+    page = layout.browse_page(results, bench, model, setting)
+    stamp_path = layout.browse_stamp(page)
+    files = [raw_path, layout.manifest_of(raw_path), *(r.path for r in judged), *templates, data]
     inputs = json.loads(json.dumps({"code": CODE, "files": {str(p): file_version(p) for p in files if p}}))
     try:
         stamp = read_json(stamp_path)
     except ValueError:  # unreadable: written again
         stamp = {}
     if stamp.get("inputs") == inputs and page.exists() and all(
-            page.with_name(f"{setting}.items-{k:04d}.js").exists() for k in range(stamp["chunks"])):
+            layout.browse_chunk(page, k).exists() for k in range(stamp["chunks"])):
         return RunPage(bench, model, setting, page, **stamp["counts"])
 
     view = RunView(results, bench, setting, latest(raw_path), judged, manifest, data, prompts)
@@ -300,16 +301,16 @@ def write_run(results: Path, bench: str, model: str, setting: str, judged: list[
     for k in range(0, len(view.keys), CHUNK):  # a chunk at a time: a large run is never held rendered whole
         items = [view.item(key) for key in view.keys[k:k + CHUNK]]
         flags += [b for _, b in items]
-        _write(page.with_name(f"{setting}.items-{k // CHUNK:04d}.js"),
+        _write(layout.browse_chunk(page, k // CHUNK),
                f"browseChunk({k // CHUNK},{js_json([i for i, _ in items])});\n")
     n_chunks = (len(view.keys) + CHUNK - 1) // CHUNK
-    for old in page.parent.glob(f"{setting}.items-[0-9][0-9][0-9][0-9].js"):  # setting names hold no * ? [
-        if int(old.name[-7:-3]) >= n_chunks:  # left by a larger earlier run
+    for k, old in layout.browse_chunks(page).items():
+        if k >= n_chunks:  # left by a larger earlier run
             old.unlink()
     counts = {"items": len(flags), **{f: sum(1 for b in flags if b & bit) for f, bit in BITS.items()}}
     index = {"ids": [str(k[0]) for k in view.keys], "s": [k[1] for k in view.keys], "f": flags, "chunk": CHUNK,
              "per": PER_PAGE, "samples": any(k[1] != 0 for k in view.keys) or (manifest.get("n") or 1) > 1,
-             "base": quote(f"{setting}.items-", safe="+=,@")}
+             "base": quote(layout.browse_chunk_prefix(page), safe="+=,@")}
     head = header(bench, model, setting, manifest, data, view)
     _write(page, page_html(f"{bench}/{model}/{setting}", head, index, {"all": len(flags), **counts}))
     _write(stamp_path, json.dumps({"inputs": inputs, "chunks": n_chunks, "counts": counts}, indent=1))
@@ -320,11 +321,10 @@ def write_run(results: Path, bench: str, model: str, setting: str, judged: list[
 def write_browsers(results: Path) -> list[RunPage]:
     """A page for every raw file under `results` (kept as it is when none of its inputs changed)."""
     results = Path(results)
-    runs = sorted(results.glob("raw/*/*/*.jsonl"))
-    judged = {bench: find_runs(results, bench) for bench in sorted({p.parents[1].name for p in runs})}
+    runs = [layout.parse_raw(p) for p in layout.raw_files(results)]
+    judged = {bench: find_runs(results, bench) for bench in sorted({r.bench for r in runs})}
     pages = []
-    for raw in tqdm(runs, desc="browse", unit="run", disable=None):
-        bench, model, setting = raw.parents[1].name, raw.parent.name, raw.name[: -len(".jsonl")]
+    for _, bench, model, setting in tqdm(runs, desc="browse", unit="run", disable=None):
         mine = [r for r in judged[bench] if r.model == model and r.setting == setting]
         pages.append(write_run(results, bench, model, setting, mine))
     return pages
@@ -339,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     for p in pages:
         print(f"{p.path}: {p.items} items ({p.correct} correct, {p.wrong} wrong, {p.failed} failed"
               + (f", {p.unjudged} unjudged" if p.unjudged else "") + ")")
-    print(f"{len(pages)} run page(s) under {args.results / 'browse'}")
+    print(f"{len(pages)} run page(s) under {layout.browse_dir(args.results)}")
     return 0
 
 

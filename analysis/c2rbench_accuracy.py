@@ -102,7 +102,7 @@ def build(table_id: str, ctx: Context) -> Table:
         table.insert(1, "MLLM", table["model"].map(kinds))
     fail = long[long["key"] == "Overall"] if "Overall" in set(long["key"]) else long
     extra = {"Failures and accuracy over scored tasks": fail[["model", "acc", *BESIDE]], **extra}
-    fig = draw(bars, table, keys, CAPTIONS[table_id].split(" — ")[1], path=ctx.figures / f"{table_id}.png",
+    fig = draw(bars, table, keys, CAPTIONS[table_id].split(" — ")[1], path=ctx.figure(table_id),
                xlabel=xlabel)
     return Table(CAPTIONS[table_id] + " Failures (no response, judge error) count as not correct.",
                  table, vs_paper=beside_paper(long.rename(columns={"key": ref_key}), table_id, [ref_key]),

@@ -120,7 +120,7 @@ def build(table_id: str, ctx: Context) -> Table:
         none=("method", n("none")), mean_reasoning_chars=("reasoning_chars", "mean"), clipped=("clipped", "sum"),
     ).reset_index()
     failures = df.groupby("model")["status"].value_counts().unstack(fill_value=0).reset_index()
-    fig = draw(figure, table, group_names(tok), path=ctx.figures / f"{table_id}.png")
+    fig = draw(figure, table, group_names(tok), path=ctx.figure(table_id))
     return Table(
         "C²RBench Fig. 11 — overthinking analysis across task category, level, score and final-answer presence: "
         "mean reasoning, answer and total tokens per response.",

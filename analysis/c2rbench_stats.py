@@ -76,7 +76,7 @@ def build(table_id: str, ctx: Context) -> Table:
     long = pd.DataFrame([{"stat": "tasks", "acc": float(len(rec))},
                          *({"stat": f"mean_steps {r.level}", "acc": r.mean_steps} for r in levels.itertuples())])
     long["model"] = DATASET
-    fig = draw(figure, table, hist, path=ctx.figures / f"{table_id}.png")
+    fig = draw(figure, table, hist, path=ctx.figure(table_id))
     return Table(
         "C²RBench Figs. 3–5 — proportion of the subsets (Fig. 3), difficulty levels in each subset (Fig. 4) and "
         "the distribution of annotated reasoning steps (Fig. 5).",

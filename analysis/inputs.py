@@ -7,9 +7,9 @@ results/judged/<bench>/<model>/<setting>.<judge>.jsonl, a table reads for each c
 verdict by the one rule of judge/current.py (the verdict of that very outcome, judged against the record's line
 in the data file now, by the judge last asked for), never simply the last verdict line; an outcome without one is
 read as status `unjudged`, so it stays in every count and denominator. A run stands for the setting of the paper
-its manifest names (`stands_for`: the demo's X+caption stands for X), else for its own. Whatever is read is
-cached per version of the file (its mtime and size), so `analysis.run --all` reads each file once and a
-rewritten file is read again.
+its manifest names (`stands_for`: the demo's X+caption stands for X; infer/layout.py), else for its own.
+Whatever is read is cached per version of the file (its mtime and size), so `analysis.run --all` reads each file
+once and a rewritten file is read again.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, TypeVar
+from typing import Any, Callable, Hashable, TypeVar
 
 import pandas as pd
 import pyarrow as pa
@@ -30,6 +30,8 @@ from analysis.experiments import experiment
 from data.dataset import line_digest
 from data.files import file_version
 from data.jsonl import DataError, bulk_read, parse_line, problem
+from infer import layout
+from infer.layout import stand_in  # noqa: F401  (where table modules find it)
 from infer.store import load_latest
 from judge import current
 
@@ -140,20 +142,20 @@ class Run:
 
     @property
     def raw(self) -> Path:
-        return self.path.parents[3] / "raw" / self.bench / self.model / f"{self.setting}.jsonl"
+        return layout.parse_judged(self.path).raw
 
     @property
     def manifest(self) -> dict[str, Any]:
-        return read_json(self.path.with_suffix(".manifest.json"))
+        return read_json(layout.manifest_of(self.path))
 
     @property
     def raw_manifest(self) -> dict[str, Any]:
-        return read_json(self.raw.with_suffix(".manifest.json"))
+        return read_json(layout.manifest_of(self.raw))
 
     @property
     def stands_for(self) -> str:
         """The experiment's setting this run stands for, as its manifests record it; else its own."""
-        return self.manifest.get("stands_for") or self.raw_manifest.get("stands_for") or self.setting
+        return layout.stands_for(self.setting, self.manifest, self.raw_manifest)
 
     @property
     def judge_asked(self) -> dict[str, Any] | None:
@@ -193,19 +195,11 @@ def _last_line(path: Path) -> dict[str, Any] | None:
 def find_runs(results: Path, bench: str, judge: str | None = None) -> list[Run]:
     """Every judged file of a benchmark (optionally of one judge), in path order."""
     runs = []
-    for path in sorted((results / "judged" / bench).glob("*/*.jsonl")):
-        setting, _, judge_name = path.name[: -len(".jsonl")].rpartition(".")
-        if judge is None or judge_name == judge:
-            runs.append(Run(bench, path.parent.name, setting, judge_name, path))
+    for path in layout.judged_files(results, bench):
+        parts = layout.parse_judged(path)
+        if judge is None or parts.judge == judge:
+            runs.append(Run(bench, parts.model, parts.setting, parts.judge, path))
     return runs
-
-
-def stand_in(runs: Iterable[Run], setting: str) -> Run | None:
-    """Of one model's runs under one judge, the run that stands for `setting`: the run of that name, else
-    one whose manifest says it stands for it."""
-    runs = list(runs)
-    return (next((r for r in runs if r.setting == setting), None)
-            or next((r for r in runs if r.stands_for == setting), None))
 
 
 def chosen_runs(results: Path, bench: str, settings: list[str], judge: str) -> list[tuple[str, Run]]:
@@ -230,7 +224,7 @@ def load_run(run: Run) -> pd.DataFrame:
 def read_run(run: Run) -> pd.DataFrame:
     """The cached frame of `load_run` itself, for reading only: callers must not change it."""
     return _load_run(run, (file_version(run.path), file_version(run.raw), file_version(run.data) if run.data else None,
-                           file_version(run.path.with_suffix(".manifest.json"))))
+                           file_version(layout.manifest_of(run.path))))
 
 
 # The fields of raw and verdict lines a table may read, for analysis.columns (the other fields are skipped).

@@ -132,7 +132,7 @@ def build(table_id: str, ctx: Context) -> Table:
     per_split = per_split[["split", *table.columns]]
     unknown = sorted({v for lv in FIELDS for v in labelled[lv] if v not in TAXONOMY[lv]})
     generated = _generated(ctx)
-    fig = draw(figure, labelled[[*FIELDS, "leaf"]], path=ctx.figures / f"{table_id}.png", scope=scope)
+    fig = draw(figure, labelled[[*FIELDS, "leaf"]], path=ctx.figure(table_id), scope=scope)
     long = table.assign(model="dataset", metric="coverage (%)").rename(columns={"coverage (%)": "coverage"})
     return Table(
         f"MorphoBench Figure 9 — taxonomy diversity of the {scope}: per level and for the leaves, coverage of "

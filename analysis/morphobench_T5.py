@@ -27,7 +27,7 @@ def build(table_id: str, ctx: Context) -> Table:
     df = df.assign(level=pd.to_numeric(df["level"]).astype(int))
     long = accuracy_table(df, ["model", "level"])
     table = long.pivot_table(index="level", columns="model", values="acc", aggfunc="first").rename_axis(columns=None)
-    figure = draw(_figure, long, path=ctx.figures / f"{table_id}.png")
+    figure = draw(_figure, long, path=ctx.figure(table_id))
     return Table(
         "MorphoBench Table 5 — accuracy (%) per difficulty level on MORPHO-G's circuit black boxes (level = number "
         "of input terminals); six options: five SPICE netlists and None of the above (chance: 16.7%).",

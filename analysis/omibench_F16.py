@@ -76,12 +76,12 @@ def build(table_id: str, ctx: Context) -> Table:
     if not rows:
         raise MissingInputs(f"no model has both a {RULE} and a {MODEL} verdict file of {SETTING}")
     table = pd.DataFrame(rows)
-    sheet = ctx.results / "tables" / f"{table_id}.disagreements.jsonl"
+    sheet = ctx.table_file(table_id, "disagreements.jsonl")
     sheet.parent.mkdir(parents=True, exist_ok=True)
     sheet.write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in review), encoding="utf-8")
 
     # the counts per model only: the verdicts and the review sample stay here
-    path = draw(figure, table[["model", *QUADRANTS.values(), "items"]], path=ctx.figures / f"{table_id}.png")
+    path = draw(figure, table[["model", *QUADRANTS.values(), "items"]], path=ctx.figure(table_id))
     shown = pd.DataFrame(review).assign(response=lambda d: d["response"].astype(str).str.slice(0, 160)) if review \
         else pd.DataFrame(columns=["model", "id"])
     return Table("OMIBench Figure 16 — agreement of the rule judge (C.1's match accuracy, omibench_c1) and the model "

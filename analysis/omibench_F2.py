@@ -84,7 +84,7 @@ def build(table_id: str, ctx: Context) -> Table:
         wide,
         vs_paper=beside_paper(long, table_id, ["subject", "statistic"], value="number"),
         # the image-count distribution, not the per-item frame
-        figure=draw(figure, long, df["images"].value_counts().sort_index(), path=ctx.figures / f"{table_id}.png"),
+        figure=draw(figure, long, df["images"].value_counts().sort_index(), path=ctx.figure(table_id)),
         notes=["Lengths are whitespace words with [IMAGEn] tags removed (question text only, options excluded); "
                "the paper counts tokens of an unnamed tokenizer, so its 210.12 / 420.18 are not the same unit.",
                "Images = entries of `images` (a file repeated within an item counts each time).",

@@ -124,11 +124,11 @@ def build(table_id: str, ctx: Context) -> Table:
         return Table("OMIBench Fig. 3(a) — Spearman rank correlation across models of OMIBench with "
                      "OlympiadBench and with MMIU, and of OlympiadBench with MMIU.", corr,
                      vs_paper=beside_paper(corr, table_id, ["metric", "pair"], value="rho"), extra={"Scores (%)": table},
-                     figure=draw(scatter, table, corr, x, path=ctx.figures / f"{table_id}.png"), notes=notes,
+                     figure=draw(scatter, table, corr, x, path=ctx.figure(table_id)), notes=notes,
                      provenance=Provenance(sources))
     return Table("OMIBench Fig. 3(d) — per-model scores (%) on OMIBench, MMIU and OlympiadBench.",
                  table.sort_values(x, ascending=False, na_position="last").reset_index(drop=True),
-                 extra={"Spearman ρ": corr}, figure=draw(bars, table, x, path=ctx.figures / f"{table_id}.png"),
+                 extra={"Spearman ρ": corr}, figure=draw(bars, table, x, path=ctx.figure(table_id)),
                  notes=notes + ["The paper prints no numbers for Fig. 3(d) (MMIU: even the weakest models "
                                 "above 40%; OMIBench: the best around 40%), so there is no reference file."],
                  provenance=Provenance(sources))

@@ -88,7 +88,7 @@ def build(table_id: str, ctx: Context) -> Table:
         wide,
         extra={"Items per bin": items.reset_index(),
                "Per bin with failures": long[["metric", "model", "images", "acc", *BESIDE]], RULE_GAP: gap},
-        figure=draw(figure, long, bins, path=ctx.figures / f"{table_id}.png"),
+        figure=draw(figure, long, bins, path=ctx.figure(table_id)),
         provenance=Provenance(runs),
         notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model"]),
                "Images per item = entries of the item's `images`. The paper states only that single-image "

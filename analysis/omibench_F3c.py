@@ -29,7 +29,7 @@ def build(table_id: str, ctx: Context) -> Table:
                        settings_wide(long_k, tests_k, SETTINGS).assign(items="K > 1")], ignore_index=True)
     table = table[["model", "metric", "items", *[c for c in table if c not in ("model", "metric", "items")]]]
     table = table.sort_values(["model", "metric"], kind="stable").reset_index(drop=True)
-    fig = draw(bar_figure, long, SETTINGS, path=ctx.figures / f"{table_id}.png",
+    fig = draw(bar_figure, long, SETTINGS, path=ctx.figure(table_id),
                title="OMIBench Fig. 3(c): first image only vs all images")
     return Table(
         "OMIBench Fig. 3(c) — all images vs first image only vs no image: accuracy (%) per model, Δ and exact "

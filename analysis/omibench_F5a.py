@@ -57,7 +57,7 @@ def build(table_id: str, ctx: Context) -> Table:
     # the paper's budgets and any budget another curve has: written "not run" where a curve has no point
     gaps = not_run_at({f"{model} ({metric})": dict(zip(g["budget"], g["acc"])) for (model, metric), g in groups},
                       PAPER_BUDGETS)
-    path = draw(line_figure, curves, path=ctx.figures / f"{table_id}.png", log2_x=True, ylabel="score (%)",
+    path = draw(line_figure, curves, path=ctx.figure(table_id), log2_x=True, ylabel="score (%)",
                 missing=gaps, xlabel="maximum new tokens L_max (log2 scale)",
                 title="OMIBench Fig. 5(a): sequential scaling")
     return Table(

@@ -108,7 +108,7 @@ def build(table_id: str, ctx: Context) -> Table:
         .sort_values(["family", "metric", "params_total_b"]).reset_index(drop=True)
     sat = saturation(df)
 
-    path = draw(figure, df, sat, path=ctx.figures / f"{table_id}.png")
+    path = draw(figure, df, sat, path=ctx.figure(table_id))
     notes = [ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model"]),
              "Families are model names without the size token (family_of); the paper's curves are InternVL and "
              "QwenVL from Table 2 (1B–241B), typed in data/reference/omibench.F5b.csv.",

@@ -64,7 +64,7 @@ def build(table_id: str, ctx: Context) -> Table:
     # k beyond the samples a run drew is written "not run" at its place
     gaps = not_run_at({f"{model} {metric}": dict(zip(np.log2(g["k"]), g["maj_at_k"]))
                        for (model, metric), g in scaled.groupby(["model", "metric"])})
-    path = draw(line_figure, curves, path=ctx.figures / f"{table_id}.png", legend_size=6,
+    path = draw(line_figure, curves, path=ctx.figure(table_id), legend_size=6,
                 xlabel="log2 k (number of samples)", ylabel="score (%)",
                 title="OMIBench Fig. 5(c): parallel scaling (majority vote)", missing=gaps,
                 empty="no run drew a sample to vote on")

@@ -94,7 +94,7 @@ def build(table_id: str, ctx: Context) -> Table:
 
     groups = table[["model", "shots", "metric"]].astype(str).agg(" / ".join, axis=1).tolist()
     conds = table.reindex(columns=order)  # every condition of the figure: one no model ran is said too
-    path = draw(figure, groups, conds, path=ctx.figures / f"{table_id}.png")
+    path = draw(figure, groups, conds, path=ctx.figure(table_id))
     fails = df[["model", "shots", "metric", "condition", "setting", "acc", *BESIDE]]
     gaps = [f"{c} for {g}" for g, (_, row) in zip(groups, conds.iterrows()) for c in order if pd.isna(row[c])]
     return Table(

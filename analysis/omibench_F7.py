@@ -33,7 +33,7 @@ def build(table_id: str, ctx: Context) -> Table:
         f"of {failed.population_text()} (GPTScore's), per model and over all models, with the counts of every state.",
         table,
         vs_paper=beside_paper(overall_long.merge(SOURCES, how="cross"), table_id, ["class", "source"], value="share"),
-        figure=labels.share_bars(table, list(CLASSES.values()), ctx.figures / f"{table_id}.png",
+        figure=labels.share_bars(table, list(CLASSES.values()), ctx.figure(table_id),
                                  "OMIBench Fig. 7: first fatal error of the failed answers"),
         notes=[*failed.notes,
                population_note(failed),

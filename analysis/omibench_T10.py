@@ -147,7 +147,7 @@ def build(table_id: str, ctx: Context) -> Table:
             table[f"Δ{metric} Total"] = [row[f"{metric} Total"] - base_total.get((row["base"], metric), np.nan)
                                          for _, row in table.iterrows()]
     fails = long[long["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
-    path = draw(figure, table, path=ctx.figures / f"{table_id}.png")
+    path = draw(figure, table, path=ctx.figure(table_id))
     caption = ("OMIBench Table 10 — ACC and Score (GPTScore) (%) per subject of external-tool frameworks on GPT-4o "
                "and GPT-5; base rows are our CoT-boxed runs" if table_id == "omibench.T10" else
                "OMIBench Figure 6(b)(c) — tool-based (e.g. GPT-4o + Visual Sketchpad) and internal (e.g. Emu-3.5) "

@@ -109,6 +109,6 @@ def build(table_id: str, ctx: Context) -> Table:
     return Table("OMIBench Fig. 4(c) — Qwen3-VL Thinking vs Instruct: total ACC (C.1's rule, and the careful "
                  "rule) and GPTScore (%) of each size and the difference (the paper: thinking ahead by about 10%).",
                  table, vs_paper=beside_paper_rules(total, table_id, ["metric", "subject"], ref_id="omibench.T4"),
-                 extra=extra, figure=draw(figure, long, ran, path=ctx.figures / f"{table_id}.png"),
+                 extra=extra, figure=draw(figure, long, ran, path=ctx.figure(table_id)),
                  provenance=Provenance(sources),
                  notes=notes + ["Numbers beside the paper's come from its Table 4 (the figure's source)."])

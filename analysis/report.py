@@ -17,6 +17,7 @@ from analysis.inputs import find_runs
 from analysis.provenance import counts as provenance_counts
 from analysis.reference import load_reference, paper_of
 from analysis.table import Context, Table, markdown, relative
+from infer import layout
 
 PAPERS = {"think360": "Think360°", "omibench": "OMIBench", "mira": "MIRA", "c2rbench": "C²RBench",
           "morphobench": "MorphoBench"}
@@ -75,7 +76,7 @@ def _failures(ctx: Context) -> list[str]:
     """Request and judge failures, and answers without a current verdict, of every judged file, counted in its
     current outcomes as the tables read them."""
     lines = []
-    for bench in sorted(p.name for p in (ctx.results / "judged").glob("*") if p.is_dir()):
+    for bench in layout.judged_benchmarks(ctx.results):
         for run in find_runs(ctx.results, bench):
             c = provenance_counts(run)
             if c["no_response"] or c["judge_error"] or c["unjudged"]:
@@ -106,6 +107,7 @@ def _summary_lines(outcomes: dict[str, Outcome], modules: dict[str, ModuleType])
 
 def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleType],
                    run_links: dict[tuple[str, str, str], str] | None = None) -> Path:
+    path = layout.report_path(ctx.results, "md")
     head, lacking = _summary_lines(outcomes, modules)
     parts = ["# Reproduction report\n", f"_{time.strftime('%Y-%m-%d %H:%M')}_ — {head}\n", "## Contents\n"]
     for bench, ids in _by_paper(outcomes).items():
@@ -119,7 +121,7 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
             o = outcomes[table_id]
             if o.state != "ok" or o.table is None:
                 continue
-            link = f"figures/{o.table.figure.name}" if o.table.figure else None
+            link = layout.link(path, layout.figure_copy(ctx.results, o.table.figure)) if o.table.figure else None
             parts += [markdown(table_id, o.table, link, level=2), f"_{failure_line(counts(o.table, table_id))}_\n"]
     failures = _failures(ctx)
     parts.append("\n# Failures (not correct in every acc; left out of acc_scored)\n"
@@ -127,7 +129,6 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
     if run_links:
         parts.append("\n# Runs (item browsers)\n" + "\n".join(f"- [{'/'.join(k)}]({link})"
                                                           for k, link in sorted(run_links.items())) + "\n")
-    path = ctx.results / "report.md"
     path.write_text(relative("\n".join(parts), ctx.results), encoding="utf-8")
     return path
 
@@ -207,7 +208,7 @@ def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, Mo
             f"<h3><a href='#failures'>Failures</a></h3>{'<h3><a href=#runs>Runs</a></h3>' if run_links else ''}</nav>"
             f"<main><h1>Reproduction report</h1><p class='muted'>{time.strftime('%Y-%m-%d %H:%M')}</p>"
             + "".join(summary) + "".join(body) + "".join(tail) + "</main></body></html>")
-    path = ctx.results / "report.html"
+    path = layout.report_path(ctx.results, "html")
     path.write_text(relative(page, ctx.results), encoding="utf-8")
     return path
 

@@ -28,6 +28,7 @@ from analysis.plot import draw
 from analysis.report import Outcome, write_report
 from analysis.experiments import RUNS_OF, nearest, tables_reading
 from analysis.table import Context, MissingInputs, terminal, write
+from infer import layout
 
 log = logging.getLogger(__name__)
 BENCH_PREFIXES = ("think360_", "omibench_", "mira_", "c2rbench_", "morphobench_")
@@ -74,7 +75,7 @@ def written(table_id: str, ctx: Context, built: Outcome, figure_error: str | Non
     if figure_error:
         log.error("%s failed: %s", table_id, figure_error)
         return Outcome("error", figure_error)
-    _, md = write(table_id, built.table, ctx.results / "tables")
+    _, md = write(table_id, built.table, ctx.results)
     return Outcome("ok", str(md), built.table)
 
 
@@ -139,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         from analysis.browse import write_browsers  # reads raw files and judges' prompts: only for the report
 
         pages = write_browsers(ctx.results)  # every run's items, linked from the report
-        links = {(p.bench, p.model, p.setting): p.path.relative_to(ctx.results).as_posix() for p in pages}
+        report = layout.report_path(ctx.results, "md")  # the .html beside it: both link the pages alike
+        links = {(p.bench, p.model, p.setting): layout.link(report, p.path) for p in pages}
         print(f"report: {write_report(ctx, outcomes, modules, links)}")
     return status
 

@@ -1,5 +1,6 @@
-"""What a table script asks for (a Context: verdicts, runs, the data file) and what it returns (a Table),
-and how a table is written: results/tables/<id>.csv, <id>.provenance.json beside it, and <id>.md."""
+"""What a table script asks for (a Context: verdicts, runs, the data file, where its figure goes) and what it
+returns (a Table), and how a table is written: results/tables/<id>.csv, <id>.provenance.json beside it, and <id>.md
+(infer/layout.py)."""
 from __future__ import annotations
 
 import json
@@ -11,6 +12,7 @@ import pandas as pd
 
 from analysis.inputs import ROOT, DataFile, MissingInputs, Run, chosen_runs, data_file, load
 from analysis.provenance import JudgeChoice, Provenance
+from infer import layout
 from judge.judges import DEFAULT_JUDGES, RULES, asks_model
 
 EMPTY_CELL = "—"  # NaN: a setting not run, or a quantity undefined for the row (the table's notes say which)
@@ -20,9 +22,17 @@ __all__ = ["ROOT", "Context", "MissingInputs", "Table", "terminal", "write"]
 
 @dataclass
 class Context:
-    results: Path = ROOT / "results"
-    figures: Path = ROOT / "figures"
+    results: Path = layout.RESULTS
+    figures: Path = layout.FIGURES
     data: dict[str, Path] = field(default_factory=dict)  # a benchmark's data file, instead of inputs.data_file's
+
+    def figure(self, table_id: str) -> Path:
+        """Where the table's figure is drawn."""
+        return layout.figure_path(self.figures, table_id)
+
+    def table_file(self, table_id: str, kind: str) -> Path:
+        """A further file of the table beside its .csv (kind: e.g. `disagreements.jsonl`)."""
+        return layout.table_file(self.results, table_id, kind)
 
     def verdicts(self, bench: str, settings: list[str], judge: str = RULES) -> pd.DataFrame:
         df = load(self.results, bench, settings, judge)
@@ -134,21 +144,21 @@ def relative(text: str, results: Path) -> str:
     return text
 
 
-def write(table_id: str, t: Table, out_dir: Path) -> tuple[Path, Path]:
-    """Write <id>.csv, <id>.provenance.json and <id>.md; return the csv and md paths. The figure is also
-    copied to results/figures/ (out_dir's sibling), which the .md links relatively, so that the results
-    folder can be moved or shared on its own."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    csv, md = out_dir / f"{table_id}.csv", out_dir / f"{table_id}.md"
+def write(table_id: str, t: Table, results: Path) -> tuple[Path, Path]:
+    """Write <id>.csv, <id>.provenance.json and <id>.md under `results`; return the csv and md paths. The figure
+    is also copied under `results`, which the .md links relatively, so that the results folder can be moved or
+    shared on its own."""
+    csv, md = layout.table_file(results, table_id, "csv"), layout.table_file(results, table_id, "md")
+    csv.parent.mkdir(parents=True, exist_ok=True)
     t.table.to_csv(csv, index=False)
-    (out_dir / f"{table_id}.provenance.json").write_text(
+    layout.table_file(results, table_id, "provenance.json").write_text(
         json.dumps(t.provenance.as_json(table_id), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     link = None
     if t.figure and t.figure.exists():
-        copy = out_dir.parent / "figures" / t.figure.name
+        copy = layout.figure_copy(results, t.figure)
         copy.parent.mkdir(exist_ok=True)
         if copy.resolve() != t.figure.resolve():
             shutil.copyfile(t.figure, copy)
-        link = f"../figures/{copy.name}"
-    md.write_text(relative(markdown(table_id, t, link), out_dir.parent), encoding="utf-8")
+        link = layout.link(md, copy)
+    md.write_text(relative(markdown(table_id, t, link), results), encoding="utf-8")
     return csv, md

@@ -58,7 +58,7 @@ def build(table_id: str, ctx: Context) -> Table:
                             "cognitive-capability annotations)")
     freq, matrix = co_occurrence(recs, "skills", common.SKILLS)
     q_freq, q_matrix = co_occurrence(recs, "question_type", common.QUESTION_TYPES)
-    path = draw(figure, freq, matrix, path=ctx.figures / f"{table_id}.png")
+    path = draw(figure, freq, matrix, path=ctx.figure(table_id))
     table = freq.merge(matrix.reset_index(names="category"), on="category")
     return Table(
         "Think360° Figure 5 — frequency distribution (left) and co-occurrence (right) of the cognitive skills "

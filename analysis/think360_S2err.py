@@ -27,7 +27,7 @@ def build(table_id: str, ctx: Context) -> Table:
         "model, with the counts of every state.",
         table,
         vs_paper=beside_paper(long, table_id, ["category"], value="share"),
-        figure=labels.share_bars(table, list(CATEGORIES.values()), ctx.figures / f"{table_id}.png",
+        figure=labels.share_bars(table, list(CATEGORIES.values()), ctx.figure(table_id),
                                  "Think360° Fig. S2: error categories of the failed answers"),
         notes=[*failed.notes,
                "Paper (Appendix C, Doubao-1.5-Thinking-Vision-Pro and Claude-Opus-4-Thinking; Fig. S2's caption names "

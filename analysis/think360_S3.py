@@ -69,7 +69,7 @@ def build(table_id: str, ctx: Context) -> Table:
     counts = word_counts(questions)
     stats = length_stats(lengths).assign(model=common.PAPER_NAME)
     # only the words drawn are handed over: `counts` holds every distinct word
-    path = draw(figure, counts.head(TOP), lengths, path=ctx.figures / f"{table_id}.png")
+    path = draw(figure, counts.head(TOP), lengths, path=ctx.figure(table_id))
     edges = pd.cut(pd.Series(lengths), bins=range(0, max(lengths, default=0) + BIN + 1, BIN), right=False)
     histogram = edges.value_counts(sort=False).rename_axis("words").reset_index(name="questions")
     histogram["words"] = histogram["words"].astype(str)

@@ -98,7 +98,7 @@ def build(table_id: str, ctx: Context) -> Table:
     table = ratios(both).merge(both, on="model")
     left_out = ([f"{pair}: not run" for pair in missing]
                 + [f"{r.model} / {r.partner}: judged apart" for r in mixed.itertuples(index=False)])
-    path = draw(figure, table, left_out, path=ctx.figures / f"{table_id}.png")
+    path = draw(figure, table, left_out, path=ctx.figure(table_id))
     long = table.melt(id_vars="model", value_vars=[f"{m}_ratio" for m in METRICS], var_name="metric",
                       value_name="score")
     notes += [f"Pairs [thinking, non-thinking] from {CONFIG.relative_to(ROOT)}, both sides Table 3's {setting} "

@@ -67,7 +67,7 @@ def build(table_id: str, ctx: Context) -> Table:
     table.insert(1, "judge", table["model"].map(summary.drop_duplicates("model").set_index("model")["judge"]))
     order = {m: i for i, m in enumerate(common.paper_order(list(table["model"]), table_id))}
     table = table.sort_values("model", key=lambda s: s.map(order), ignore_index=True)
-    path = draw(figure, table, path=ctx.figures / f"{table_id}.png")
+    path = draw(figure, table, path=ctx.figure(table_id))
     notes = []
     as_caption = df[(df["input"] == "IQ") & (df["run_setting"] != df["setting"])]["model"].unique()
     if len(as_caption):

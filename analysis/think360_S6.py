@@ -64,7 +64,7 @@ def build(table_id: str, ctx: Context) -> Table:
     table.insert(3, "token", table["model"].map(overall["token"]))
     table.insert(1, "system", [system(t, k) for t, k in zip(table["time_s"], table["token"])])
     table = table.sort_values(["system", "ALL"], ascending=[True, False], ignore_index=True)
-    path = draw(figure, table, types, path=ctx.figures / f"{table_id}.png")
+    path = draw(figure, table, types, path=ctx.figure(table_id))
     gaps = table.set_index("model")[types].isna()
     no_items = [f"{m} ({', '.join(row[row].index)})" for m, row in gaps.iterrows() if row.any()]
     counts = summary[summary["question_type"] != "ALL"][["model", "question_type", "acc", *BESIDE]]

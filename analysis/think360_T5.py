@@ -58,7 +58,7 @@ def build(table_id: str, ctx: Context) -> Table:
         table[["model", *METRICS.values(), "Acc", *(f"{f}_n" for f in METRICS), "no_trajectory", *SCORE_BESIDE]],
         vs_paper=beside_paper(long, table_id, ["metric"], value="score"),
         extra={"Spearman ρ with Acc (paper: ToT-Width 0.9218, ToT-Depth 0.8492)": rho},
-        figure=draw(_scatter, table, path=ctx.figures / f"{table_id}.png"),
+        figure=draw(_scatter, table, path=ctx.figure(table_id)),
         notes=[
             "ToT-Eval (judge think360_tot): the model's complete reasoning trajectory — the reasoning it returned "
             "apart, then its final response — is extracted as a tree of verbatim steps (the paper's ToT Extraction "

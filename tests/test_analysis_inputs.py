@@ -9,6 +9,7 @@ import pytest
 from analysis import mira_tasks, omibench_T2
 from analysis.inputs import find_runs, load_run, stand_in
 from analysis.table import Context, MissingInputs, Table, write
+from infer.layout import manifest_of, table_file
 from tests.analysis_fixtures import make_run, write_data
 
 
@@ -19,7 +20,7 @@ def data(tmp_path):
 
 
 def set_stands_for(judged, value):
-    manifest = judged.with_suffix(".manifest.json")
+    manifest = manifest_of(judged)
     m = json.loads(manifest.read_text())
     if value is None:
         m.pop("stands_for")
@@ -75,8 +76,8 @@ def test_one_judge_policy_per_model_recorded_in_the_provenance(tmp_path):
     assert table.loc["only-llm", "Convex Hull D"] == 0.0          # its failures count, not correct
     assert {(r.model, r.judge) for r in t.provenance.runs} == {("llm", "mira_judge"), ("failed", "rules"),
                                                                 ("only-llm", "mira_judge")}
-    csv, md = write("mira.T4", t, tmp_path / "tables")
-    side = json.loads((tmp_path / "tables" / "mira.T4.provenance.json").read_text())
+    csv, md = write("mira.T4", t, tmp_path)
+    side = json.loads(table_file(tmp_path, "mira.T4", "provenance.json").read_text())
     assert side["judge_choice"]["models"]["failed"] == {"judge": "rules", "llm_scored": 0, "not_judged": []}
     assert {f["judge"]["name"] for f in side["judged_files"]} == {"mira_judge", "rules"}
     assert len(side["judged_files"]) == 9 and side["judged_files"][0]["stands_for"] in levels
@@ -91,7 +92,7 @@ def test_the_data_file_of_a_table(tmp_path, data):
 
 def test_a_table_without_runs_still_writes_its_provenance(tmp_path):
     write("x.T1", Table("A caption.", pd.DataFrame({"a": [1]})), tmp_path)
-    assert json.loads((tmp_path / "x.T1.provenance.json").read_text()) == {
+    assert json.loads(table_file(tmp_path, "x.T1", "provenance.json").read_text()) == {
         "table": "x.T1", "judged_files": [], "judge_choice": None, "data": None}
     with pytest.raises(MissingInputs, match="omibench"):
         omibench_T2.build("omibench.T2", Context(tmp_path / "none", tmp_path))

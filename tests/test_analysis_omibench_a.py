@@ -291,7 +291,7 @@ def test_T6_composite_vs_multi_image(tmp_path, data):
     assert rows.loc["Δ single − multi", "ACC Biology"] == 50.0 and rows.loc["Δ single − multi", "ACC Total"] == 25.0
     paper = t.vs_paper.set_index(["setting", "metric", "subject"])
     assert paper.loc[("cot_boxed+composite", "ACC", "Total"), "paper"] == 33.71
-    _, md = write("omibench.T6", t, tmp_path / "tables")   # every part of it can be written
+    _, md = write("omibench.T6", t, tmp_path)   # every part of it can be written
     assert "Paired test single vs multi" in md.read_text(encoding="utf-8")
 
 
