@@ -7,6 +7,7 @@ from typing import Any
 
 from data.dataset import line_digest
 from data.jsonl import write_jsonl_atomic
+from infer.layout import judged_path, manifest_of, raw_path
 from judge.current import outcome_sha
 
 
@@ -37,8 +38,8 @@ def make_run(results: Path, bench: str, model: str, setting: str, judge: str, da
     for X."""
     digests = {json.loads(line)["id"]: line_digest(line) for line in data.read_bytes().splitlines() if line.strip()}
     judge_id = {"name": judge, "model": None, "prompt_sha": "x"}
-    raw = results / "raw" / bench / model / f"{setting}.jsonl"
-    judged = results / "judged" / bench / model / f"{setting}.{judge}.jsonl"
+    raw = raw_path(results, bench, model, setting)
+    judged = judged_path(results, bench, model, setting, judge)
     raw.parent.mkdir(parents=True, exist_ok=True)
     judged.parent.mkdir(parents=True, exist_ok=True)
     held = {(x["id"], x["sample_idx"]): x for x in map(json.loads, raw.read_text().splitlines())} if raw.exists() \
@@ -66,15 +67,14 @@ def make_run(results: Path, bench: str, model: str, setting: str, judge: str, da
                                 **{k: row[k] for k in ("score", "judge_calls", "judge_tokens", "labels", "subtypes")
                                    if k in row}}) + "\n")
     stands_for = setting.removesuffix("+caption")
-    judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data), "judge": judge_id,
-                                                                "stands_for": stands_for}))
+    manifest_of(judged).write_text(json.dumps({"data": str(data), "judge": judge_id, "stands_for": stands_for}))
     return judged
 
 
 def judged_as(results: Path, bench: str, model: str, setting: str, data: Path) -> dict[tuple[str, int], dict[str, Any]]:
     """(id, sample_idx) → the `outcome` and `record` a verdict of the current raw line of the run names, as
     judge.run writes them: for verdict lines written by hand."""
-    raw = results / "raw" / bench / model / f"{setting}.jsonl"
+    raw = raw_path(results, bench, model, setting)
     digests = {json.loads(line)["id"]: line_digest(line) for line in data.read_bytes().splitlines() if line.strip()}
     lines = {(x["id"], x["sample_idx"]): x for x in map(json.loads, raw.read_text().splitlines())}
     return {key: {"outcome": outcome_sha(x), "record": digests.get(key[0])} for key, x in lines.items()}

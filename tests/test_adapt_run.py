@@ -11,6 +11,7 @@ import pytest
 
 from data.convert import convert
 from data.jsonl import read_jsonl
+from infer.layout import adaptation_log_path
 from pipeline.adapt.__main__ import main
 from pipeline.adapt.run import reasoning, recognition
 from tests.adapt_fixtures import (BAR_TRACE, CUES, GRAPH, HINTS, MISLEADING, PERTURB, demo_data, good_model,
@@ -80,7 +81,7 @@ def test_a_rerun_repeats_no_call(tmp_path, data, scripted_server):
     recognition(data, cfg, tmp_path / "out", limit=2, results=tmp_path / "results")
     assert srv.count == sent
     assert {p: p.read_bytes() for p in (tmp_path / "out").rglob("data.jsonl")} == before
-    log = tmp_path / "results" / "adapt" / "morphobench" / "adapter" / "reasoning.jsonl"
+    log = adaptation_log_path(tmp_path / "results", "morphobench", "adapter", "reasoning")
     assert len(log.read_text().splitlines()) == 3  # graph, helpful and misleading hints of the bar item
 
 

@@ -65,25 +65,27 @@ def test_only_the_verdict_of_the_current_outcome_counts(tmp_path):
     """A judged file read where judge.run wrote it: each raw line's current verdict (judge/current.py), so a
     verdict of an earlier outcome — a reply since replaced — is not compared, and a verdict an earlier line
     superseded counts again when its outcome comes back."""
+    from infer.layout import judged_path, raw_path
     from judge.current import outcome_sha
 
-    raw_dir, judged = tmp_path / "raw" / "omibench" / "m", tmp_path / "judged" / "omibench" / "m"
-    raw_dir.mkdir(parents=True)
-    judged.mkdir(parents=True)
+    raw_file = raw_path(tmp_path, "omibench", "m", "s")
+    judged = {name: judged_path(tmp_path, "omibench", "m", "s", name) for name in "abc"}
+    raw_file.parent.mkdir(parents=True)
+    judged["a"].parent.mkdir(parents=True)
     old = {"id": "q0", "sample_idx": 0, "request_key": "k0", "error": None, "response": "\\boxed{1}"}
     new = {**old, "request_key": "k1", "response": "\\boxed{2}"}
     q1 = {"id": "q1", "sample_idx": 0, "request_key": "k2", "error": None, "response": "\\boxed{3}"}
-    write(raw_dir / "s.jsonl", [old, q1, new])  # q0's current outcome is `new`
+    write(raw_file, [old, q1, new])  # q0's current outcome is `new`
 
     def line(raw, name, correct):
         return {"id": raw["id"], "sample_idx": 0, "outcome": outcome_sha(raw), "status": "ok", "correct": correct,
                 "judge": {"name": name, "model": None, "prompt_sha": "1"}}
 
-    a = write(judged / "s.a.jsonl", [line(old, "a", True), line(q1, "a", True), line(new, "a", False)])
-    b = write(judged / "s.b.jsonl", [line(new, "b", True), line(q1, "b", True), line(old, "b", False)])
+    a = write(judged["a"], [line(old, "a", True), line(q1, "a", True), line(new, "a", False)])
+    b = write(judged["b"], [line(new, "b", True), line(q1, "b", True), line(old, "b", False)])
     # b's last line of q0 judged the old outcome: its current verdict of q0 is the earlier line, of `new`
     assert {k: x["correct"] for k, x in scored(b).items()} == {("q0", 0): True, ("q1", 0): True}
     assert {k: x["correct"] for k, x in scored(a).items()} == {("q0", 0): False, ("q1", 0): True}
-    write(judged / "s.c.jsonl", [line(old, "c", True), line(q1, "c", False)])  # never judged `new`
-    assert set(scored(judged / "s.c.jsonl")) == {("q1", 0)}
-    assert repeat_stats([judged / "s.c.jsonl"])["accuracy"] == [0.0]  # q0 unjudged: not correct, counted
+    write(judged["c"], [line(old, "c", True), line(q1, "c", False)])  # never judged `new`
+    assert set(scored(judged["c"])) == {("q1", 0)}
+    assert repeat_stats([judged["c"]])["accuracy"] == [0.0]  # q0 unjudged: not correct, counted

@@ -12,6 +12,7 @@ from analysis import c2rbench_accuracy, c2rbench_human, c2rbench_overthinking, c
 from analysis.reference import load_reference
 from analysis.stats import accuracy_table
 from analysis.table import Context, MissingInputs
+from infer.layout import manifest_of, raw_path
 from tests.analysis_fixtures import make_run, write_data
 
 MAIN, TEXT = c2r.MAIN, c2r.TEXT
@@ -89,7 +90,7 @@ def test_F7_F8_subsets_levels_judge_choice_and_failures(env):
 def test_F9_multimodal_subset(env):
     data, res, ctx, _ = env
     make_run(res, "c2rbench", "gpt-4o", MAIN, "c2rbench_judge", data, rows({"01001": False, "04001": True}))
-    (res / "raw" / "c2rbench" / "gpt-4o" / f"{MAIN}.manifest.json").write_text(
+    manifest_of(raw_path(res, "c2rbench", "gpt-4o", MAIN)).write_text(
         json.dumps({"model": {"modalities": ["text", "image"]}}))
     t = c2rbench_accuracy.build("c2rbench.F9", ctx)
     row = t.table.iloc[0]

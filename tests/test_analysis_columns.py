@@ -12,6 +12,7 @@ import pytest
 
 import analysis.inputs as inputs
 from analysis.inputs import find_runs, load, load_run, record_digests
+from infer.layout import judged_path, manifest_of, raw_path
 from judge.current import outcome_sha
 from tests.analysis_fixtures import write_data
 
@@ -120,10 +121,10 @@ def test_pyarrow_gives_the_frame_json_gives(tmp_path, data, raw_kind, verdict_ki
     verdicts += [verdict(rng, now[keys[4]], digests[keys[4][0]], **(ver_over(rng, *keys[4]) if ver_every else {}))]
     verdicts += [verdict(rng, now[keys[5]], "another record", **every)]  # against another version of the record
     raw = first + again
-    write(res / "raw" / "omibench" / "m" / "s.jsonl", raw)
-    judged = res / "judged" / "omibench" / "m" / "s.rules.jsonl"
+    write(raw_path(res, "omibench", "m", "s"), raw)
+    judged = judged_path(res, "omibench", "m", "s", "rules")
     write(judged, verdicts, style="spaced")
-    judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data)}))
+    manifest_of(judged).write_text(json.dumps({"data": str(data)}))
     fast, slow, by_pyarrow = both_ways(find_runs(res, "omibench")[0])
     pd.testing.assert_frame_equal(fast, slow, check_exact=True)
     assert len(fast) == len(keys) and fast.set_index(["id", "sample_idx"]).loc[keys[0], "status"] == "unjudged"
@@ -136,10 +137,10 @@ def test_a_cut_or_blank_tail_is_read_line_by_line(tmp_path, data, tail):
     rng = random.Random(0)
     res = tmp_path / "results"
     raws = [raw_line(rng, rid, 0) for rid in IDS]
-    write(res / "raw" / "omibench" / "m" / "s.jsonl", raws)
-    judged = res / "judged" / "omibench" / "m" / "s.rules.jsonl"
+    write(raw_path(res, "omibench", "m", "s"), raws)
+    judged = judged_path(res, "omibench", "m", "s", "rules")
     write(judged, [verdict(rng, r, record_digests(data)[r["id"]]) for r in raws], tail=tail)
-    judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data)}))
+    manifest_of(judged).write_text(json.dumps({"data": str(data)}))
     fast, slow, by_pyarrow = both_ways(find_runs(res, "omibench")[0])
     pd.testing.assert_frame_equal(fast, slow, check_exact=True)
     assert not by_pyarrow and len(fast) == len(IDS)
@@ -149,10 +150,10 @@ def test_the_cached_frame_is_shared_by_tables_but_never_changed_by_one(tmp_path,
     rng = random.Random(1)
     res = tmp_path / "results"
     raws = [raw_line(rng, rid, 0) for rid in IDS]
-    write(res / "raw" / "omibench" / "m" / "s.jsonl", raws)
-    judged = res / "judged" / "omibench" / "m" / "s.rules.jsonl"
+    write(raw_path(res, "omibench", "m", "s"), raws)
+    judged = judged_path(res, "omibench", "m", "s", "rules")
     write(judged, [verdict(rng, r, record_digests(data)[r["id"]]) for r in raws])
-    judged.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data)}))
+    manifest_of(judged).write_text(json.dumps({"data": str(data)}))
     run = find_runs(res, "omibench")[0]
     first = load(res, "omibench", ["s"], "rules")
     reference = first.copy()

@@ -13,6 +13,7 @@ from analysis import stats
 from analysis.omibench_T2 import build
 from analysis.run import main, registry
 from analysis.table import Context, MissingInputs
+from infer.layout import report_path, table_file
 from tests.analysis_fixtures import make_run, write_data
 
 
@@ -84,12 +85,12 @@ def test_analysis_run_writes_the_paper_comparable_accuracy(tmp_path):
              [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}, {"id": "q2", "status": "no_response"},
               {"id": "q3", "status": "judge_error"}])
     assert main(["omibench.T2", "--report", "--results", str(res), "--figures", str(tmp_path / "fig")]) == 0
-    assert pd.read_csv(res / "tables" / "omibench.T2.csv").loc[0, "ACC Total"] == 25.0   # 1 of 4
-    md = (res / "tables" / "omibench.T2.md").read_text(encoding="utf-8")
+    assert pd.read_csv(table_file(res, "omibench.T2", "csv")).loc[0, "ACC Total"] == 25.0   # 1 of 4
+    md = table_file(res, "omibench.T2", "md").read_text(encoding="utf-8")
     assert md_row(md, "ACC", "Total", "GPT-4o", "25.00", "24.05", "0.95")             # ours, paper, diff
     assert md_row(md, "gpt-4o", "ACC", "25.00", "50.00", "4", "2", "1", "1")          # acc, acc_scored, counts
     assert stats.ACC_NOTE in md
-    assert "Failures (not correct in every acc" in (res / "report.md").read_text(encoding="utf-8")
+    assert "Failures (not correct in every acc" in report_path(res, "md").read_text(encoding="utf-8")
 
 
 def test_missing_inputs_are_said_not_raised(tmp_path, capsys):

@@ -19,6 +19,7 @@ from analysis.reference import REFERENCE
 from analysis.run import registry
 from analysis.stats import micro_average
 from analysis.table import Context, MissingInputs
+from infer.layout import judged_path, manifest_of, raw_path, table_file
 from tests.analysis_fixtures import make_run, write_data, judged_as
 
 SUBJ = ["Biology", "Biology", "Physics", "Physics", "Mathematics", "Chemistry"]
@@ -51,7 +52,7 @@ def judge_lines(results: Path, model: str, setting: str, data: Path, evaluator: 
                 flagged=()):
     """Append omibench_gptscore verdicts of one judge model (several evaluators share one file); the ids in
     `flagged` addressed the judge."""
-    path = results / "judged" / "omibench" / model / f"{setting}.omibench_gptscore.jsonl"
+    path = judged_path(results, "omibench", model, setting, "omibench_gptscore")
     path.parent.mkdir(parents=True, exist_ok=True)
     about = judged_as(results, "omibench", model, setting, data)
     with open(path, "a") as f:
@@ -60,7 +61,7 @@ def judge_lines(results: Path, model: str, setting: str, data: Path, evaluator: 
             f.write(json.dumps({"id": rid, "sample_idx": idx, **about[(rid, idx)], "status": status, "extracted": None,
                                 "correct": v if status == "ok" else None, "flags": ["fake_verdict"] if rid in flagged else [],
                                 "judge": {"name": "omibench_gptscore", "model": evaluator, "prompt_sha": "p"}}) + "\n")
-    path.with_suffix(".manifest.json").write_text(json.dumps({"data": str(data)}))
+    manifest_of(path).write_text(json.dumps({"data": str(data)}))
 
 
 def ref(table_id: str) -> pd.DataFrame:
@@ -152,7 +153,7 @@ def test_family_of():
 
 def icl_run(res, data, setting, verdicts, excluded, model="m"):
     rule_runs(res, model, setting, data, rows(*verdicts))
-    (res / "raw" / "omibench" / model / f"{setting}.manifest.json").write_text(json.dumps({"excluded_ids": excluded}))
+    manifest_of(raw_path(res, "omibench", model, setting)).write_text(json.dumps({"excluded_ids": excluded}))
 
 
 def test_F6a_same_items_demos_excluded(env):
@@ -362,7 +363,7 @@ def test_F16_quadrants_and_review_sheet(env):
     assert row["model_acc_scored"] == pytest.approx(200 / 3)
     sample = t.extra["Disagreement sample for review"]
     assert list(sample["id"]) == ["q1"] and sample["gold"].iloc[0] == ["2"]
-    assert (res / "tables" / "omibench.F16.disagreements.jsonl").read_text().count("\n") == 1
+    assert table_file(res, "omibench.F16", "disagreements.jsonl").read_text().count("\n") == 1
 
 
 def test_sig_runs_the_papers_three_tests_on_their_experiments(env):

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from infer.layout import manifest_of, raw_path
 from tests.scripted_server import scripted_server  # noqa: F401  (fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,7 +116,7 @@ def sent_questions(srv) -> list[str]:
 
 
 def raw_by_id(tmp_path: Path, name: str, bench: str, setting: str) -> dict[str, dict]:
-    path = tmp_path / "results" / "raw" / bench / name / f"{setting}.jsonl"
+    path = raw_path(tmp_path / "results", bench, name, setting)
     return {x["id"]: x for x in map(json.loads, path.read_text().splitlines())}
 
 
@@ -222,7 +223,7 @@ def test_model_config_with_a_typo(tmp_path, fields, what):
     no_traceback(p)
     assert re.search(r"^error: " + re.escape(str(cfg)) + r": " + what, p.stderr, re.M), p.stderr
     # the same config as an LLM judge
-    raw = tmp_path / "results" / "raw" / "omibench" / "m" / "s.jsonl"
+    raw = raw_path(tmp_path / "results", "omibench", "m", "s")
     raw.parent.mkdir(parents=True)
     write_lines(raw, [{"id": "a0", "sample_idx": 0, "request_key": "k", "response": "\\boxed{1}", "error": None}])
     p = judge(tmp_path, data, "--judge-model", str(cfg), judge_name="omibench_gptscore")
@@ -236,7 +237,7 @@ def test_model_config_with_a_typo(tmp_path, fields, what):
 
 
 def raw_outputs(tmp_path: Path, lines: list) -> Path:
-    raw = tmp_path / "results" / "raw" / "omibench" / "m" / "s.jsonl"
+    raw = raw_path(tmp_path / "results", "omibench", "m", "s")
     raw.parent.mkdir(parents=True)
     return write_lines(raw, lines)
 
@@ -258,14 +259,14 @@ def test_corrupt_line_in_the_middle_of_a_raw_file_when_judging(tmp_path):
 def test_corrupt_line_in_the_middle_of_a_raw_file_when_resuming_inference(tmp_path):
     data = write_lines(tmp_path / "d.jsonl", [record(0), record(1)])
     cfg = model_config(tmp_path, name="m")
-    raw = tmp_path / "results" / "raw" / "omibench" / "m" / "cot_boxed.jsonl"
+    raw = raw_path(tmp_path / "results", "omibench", "m", "cot_boxed")
     raw.parent.mkdir(parents=True)
     write_lines(raw, [raw_line(0), b"\x00\x00garbage", raw_line(1)])
     before = raw.read_bytes()
     p = infer(tmp_path, data, cfg)
     clear_error(p, f"{raw}:2", "-", r"corrupt result line")
     assert raw.read_bytes() == before
-    assert not raw.with_suffix(".manifest.json").exists()
+    assert not manifest_of(raw).exists()
 
 
 BAD_JUDGE_DATA = {

@@ -12,6 +12,8 @@ from PIL import Image
 
 from analysis import browse
 from analysis.browse import RunPage, write_browsers
+from infer.layout import (browse_chunk, browse_chunks, browse_media_dir, browse_page, browse_stamp, judged_path,
+                          manifest_of, raw_path)
 from judge.current import outcome_sha
 
 BENCH, MODEL, SETTING = "omibench", "m1", "cot_boxed"
@@ -27,7 +29,7 @@ def _jsonl(path: Path, lines: list[dict]) -> None:
 
 def _verdict(results: Path, rid: str, judge: str, status: str = "ok", correct: bool | None = None, **more) -> dict:
     """A verdict of the current outcome of `rid` in the run's raw file."""
-    raw = [json.loads(x) for x in (results / "raw" / BENCH / MODEL / f"{SETTING}.jsonl").read_text().splitlines()]
+    raw = [json.loads(x) for x in raw_path(results, BENCH, MODEL, SETTING).read_text().splitlines()]
     now = [x for x in raw if x["id"] == rid][-1]
     return {"id": rid, "sample_idx": 0, "outcome": outcome_sha(now),
             "judge": {"name": judge, "model": None if judge == "rules" else "jm", "prompt_sha": "x"},
@@ -51,7 +53,7 @@ def results(tmp_path: Path) -> Path:
                   {**base, "id": "a4", "question": "Anything", "answer": ["1"]},
                   {**base, "id": "a5", "question": "See [IMAGE0]", "images": ["img/missing.png"], "answer": ["2"]}])
     results = tmp_path / "results"
-    raw = results / "raw" / BENCH / MODEL / f"{SETTING}.jsonl"
+    raw = raw_path(results, BENCH, MODEL, SETTING)
     ok = {"sample_idx": 0, "error": None, "finish_reason": "stop", "usage": {"completion_tokens": 7}, "latency_s": 1.5}
     _jsonl(raw, [{**ok, "id": "a2", "response": None, "error": "HTTP 500"},  # superseded by the next a2 line
                  {**ok, "id": "a1", "response": "\\boxed{3}", "reasoning": "three dots"},
@@ -59,16 +61,15 @@ def results(tmp_path: Path) -> Path:
                  {**ok, "id": SCRIPT_ID, "response": HOSTILE},
                  {**ok, "id": "a4", "response": None, "error": "HTTP 503: overloaded"},
                  {**ok, "id": "a5", "response": "\\boxed{7}"}])
-    raw.with_suffix(".manifest.json").write_text(json.dumps(
+    manifest_of(raw).write_text(json.dumps(
         {"data": {"path": str(data)}, "stands_for": SETTING, "params": {"temperature": 0}, "n": 1}))
-    judged = results / "judged" / BENCH / MODEL
-    _jsonl(judged / f"{SETTING}.rules.jsonl", [
+    _jsonl(judged_path(results, BENCH, MODEL, SETTING, "rules"), [
         _verdict(results, "a1", "rules", correct=True, extracted="3"),
         _verdict(results, "a2", "rules", correct=False, extracted="A"),
         _verdict(results, SCRIPT_ID, "rules", correct=False, flags=["judge_directed"]),
         _verdict(results, "a4", "rules", "no_response", error="HTTP 503: overloaded"),
         _verdict(results, "a5", "rules", correct=False)])
-    _jsonl(judged / f"{SETTING}.omibench_gptscore.jsonl", [
+    _jsonl(judged_path(results, BENCH, MODEL, SETTING, "omibench_gptscore"), [
         _verdict(results, "a1", "omibench_gptscore", correct=True, raw_judge_reply="ANSWER: consistent"),
         _verdict(results, "a2", "omibench_gptscore", correct=True),
         _verdict(results, SCRIPT_ID, "omibench_gptscore", "judge_error", error="judge reply could not be parsed",
@@ -79,7 +80,7 @@ def results(tmp_path: Path) -> Path:
 
 
 def _page(results: Path) -> Path:
-    return results / "browse" / BENCH / MODEL / f"{SETTING}.html"
+    return browse_page(results, BENCH, MODEL, SETTING)
 
 
 def _index(page: Path) -> dict:
@@ -89,7 +90,7 @@ def _index(page: Path) -> dict:
 
 def _items(page: Path) -> list[dict]:
     items = []
-    for chunk in sorted(page.parent.glob(f"{SETTING}.items-*.js")):
+    for _, chunk in sorted(browse_chunks(page).items()):
         text = chunk.read_text(encoding="utf-8")
         k, body = re.fullmatch(r"browseChunk\((\d+),(.*)\);\n", text, re.S).groups()
         items += json.loads(body)
@@ -116,7 +117,7 @@ def test_counts_per_filter_follow_the_main_judge(results):
 
 
 def test_rules_decide_when_the_llm_judge_gave_no_verdict(results):
-    judged = results / "judged" / BENCH / MODEL / f"{SETTING}.omibench_gptscore.jsonl"
+    judged = judged_path(results, BENCH, MODEL, SETTING, "omibench_gptscore")
     judged.write_text("".join(json.dumps(_verdict(results, rid, "omibench_gptscore", "judge_error")) + "\n"
                               for rid in ("a1", "a2", SCRIPT_ID, "a4", "a5")))
     [page] = write_browsers(results)
@@ -127,7 +128,7 @@ def test_rules_decide_when_the_llm_judge_gave_no_verdict(results):
 def test_a_prompt_changed_since_the_run_is_said(results):
     [page] = write_browsers(results)
     assert "prompt template changed" not in page.path.read_text(encoding="utf-8")
-    manifest = results / "raw" / BENCH / MODEL / f"{SETTING}.manifest.json"
+    manifest = manifest_of(raw_path(results, BENCH, MODEL, SETTING))
     template = browse.PROMPTS / BENCH / "cot_boxed.txt"
     manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "templates": {str(template): "0" * 16}}))
     [page] = write_browsers(results)
@@ -157,7 +158,7 @@ def test_items_show_record_prompt_response_and_verdicts(results):
 
 def test_media_copied_downscaled_and_linked_relatively(results):
     [page] = write_browsers(results)
-    media = list((results / "browse" / "media").iterdir())
+    media = list(browse_media_dir(results).iterdir())
     assert len(media) == 1 and re.fullmatch(r"[0-9a-f]{16}\.png", media[0].name)
     with Image.open(media[0]) as im:
         assert max(im.size) == browse.MEDIA_PX
@@ -165,7 +166,7 @@ def test_media_copied_downscaled_and_linked_relatively(results):
     assert src == f"../../media/{media[0].name}" and (page.path.parent / src).resolve() == media[0].resolve()
     moved = results.parent / "moved"
     results.rename(moved)  # links are relative: the folder can move
-    assert (moved / "browse" / BENCH / MODEL / src).resolve().exists()
+    assert (browse_page(moved, BENCH, MODEL, SETTING).parent / src).resolve().exists()
 
 
 def test_html_special_text_is_escaped_in_the_emitted_scripts(results):
@@ -173,7 +174,7 @@ def test_html_special_text_is_escaped_in_the_emitted_scripts(results):
     html = page.path.read_text(encoding="utf-8")
     assert html.count("</script>") == 2  # the index's and the code's own: none from the data
     assert SCRIPT_ID not in html and "a3\\u003c/script\\u003e" in html
-    chunk = page.path.with_name(f"{SETTING}.items-0000.js").read_text(encoding="utf-8")
+    chunk = browse_chunk(page.path, 0).read_text(encoding="utf-8")
     for raw in ("</script>", "<b>", "<i>", "&", "\u2028"):
         assert raw not in chunk
     items = {i["id"]: i for i in _items(page.path)}
@@ -183,13 +184,13 @@ def test_html_special_text_is_escaped_in_the_emitted_scripts(results):
 
 def test_page_is_kept_when_inputs_are_unchanged_and_rewritten_when_a_verdict_changes(results):
     [page] = write_browsers(results)
-    outputs = [page.path, page.path.with_name(f"{SETTING}.items-0000.js"), page.path.with_name(f"{SETTING}.stamp.json")]
+    outputs = [page.path, browse_chunk(page.path, 0), browse_stamp(page.path)]
     for path in outputs:
         os.utime(path, ns=(1_000_000_000_000_000_000, 1_000_000_000_000_000_000))
     assert write_browsers(results) == [page]
     assert all(p.stat().st_mtime_ns == 1_000_000_000_000_000_000 for p in outputs)
 
-    _jsonl(results / "judged" / BENCH / MODEL / f"{SETTING}.omibench_gptscore.jsonl",
+    _jsonl(judged_path(results, BENCH, MODEL, SETTING, "omibench_gptscore"),
            [_verdict(results, "a5", "omibench_gptscore", correct=True)])
     [again] = write_browsers(results)
     assert all(p.stat().st_mtime_ns != 1_000_000_000_000_000_000 for p in outputs)
@@ -199,13 +200,12 @@ def test_page_is_kept_when_inputs_are_unchanged_and_rewritten_when_a_verdict_cha
 def test_items_are_chunked_and_stale_chunks_removed(results, monkeypatch):
     monkeypatch.setattr(browse, "CHUNK", 2)
     [page] = write_browsers(results)
-    chunks = sorted(p.name for p in page.path.parent.glob(f"{SETTING}.items-*.js"))
-    assert chunks == [f"{SETTING}.items-{k:04d}.js" for k in range(3)]
+    assert sorted(page.path.parent.glob("*.js")) == [browse_chunk(page.path, k) for k in range(3)]
     assert _index(page.path)["chunk"] == 2 and [i["id"] for i in _items(page.path)][-1] == "a5"
     monkeypatch.setattr(browse, "CHUNK", 200)
-    _jsonl(results / "raw" / BENCH / MODEL / f"{SETTING}.jsonl", [{"id": "a4", "sample_idx": 0, "response": "1"}])
+    _jsonl(raw_path(results, BENCH, MODEL, SETTING), [{"id": "a4", "sample_idx": 0, "response": "1"}])
     write_browsers(results)
-    assert [p.name for p in page.path.parent.glob(f"{SETTING}.items-*.js")] == [f"{SETTING}.items-0000.js"]
+    assert list(page.path.parent.glob("*.js")) == [browse_chunk(page.path, 0)]
 
 
 def test_page_has_the_hooks_a_browser_test_uses(results):

@@ -15,6 +15,7 @@ from data.files import read_yaml
 from data.jsonl import write_jsonl_atomic
 from data.records import BENCHMARKS
 from infer.experiment_spec import EXPERIMENTS, PAPER_MODELS
+from infer.layout import adaptation_log_path, judged_dir, raw_dir, raw_path, report_path
 from pipeline import demo, experiments
 from tests.analysis_fixtures import make_run, write_data
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
@@ -273,8 +274,8 @@ def test_a_sweep_ends_with_requests_sent_reused_failed_and_judge_calls(tmp_path,
         out = capsys.readouterr().out.splitlines()
         return out[out.index("== paper profile, in all ==") + 1:]
 
-    where = (f"results: {results}/raw/ (model outputs), {results}/judged/ (verdicts); the report: python -m "
-             f"analysis.run --all --report --results {results} ({results}/report.html)")
+    where = (f"results: {raw_dir(results)}/ (model outputs), {judged_dir(results)}/ (verdicts); the report: python -m "
+             f"analysis.run --all --report --results {results} ({report_path(results, 'html')})")
     # 4 sent, the failed one among them; the judge model is asked about the 3 answers
     assert sweep(0.5) == ["1 run(s): 4 request(s) sent, 0 reused (answers to an earlier prompt made current again), "
                           "1 failed, 0 already done; 3 judge call(s) sent, 0 failed", where]
@@ -297,7 +298,7 @@ def test_the_demo_sums_both_sweeps_and_counts_the_adaptation_calls(tmp_path, mon
         return 0
 
     def adapt(args):
-        log = results / "adapt" / "morphobench" / "m" / f"{args[0]}.jsonl"
+        log = adaptation_log_path(results, "morphobench", "m", args[0])
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "a") as f:
             f.write(json.dumps({"request_key": "k", "error": None}) + "\n"
@@ -312,7 +313,7 @@ def test_the_demo_sums_both_sweeps_and_counts_the_adaptation_calls(tmp_path, mon
     assert out[out.index("== the demo, in all ==") + 1] == (
         "41 run(s): 134 request(s) sent, 1 reused (answers to an earlier prompt made current again), 2 failed, "
         "9 already done; 189 judge call(s) sent, 1 failed; 4 adaptation call(s) sent, 2 failed")
-    assert out[-1].startswith(f"results: {results}/raw/ (model outputs)")
+    assert out[-1].startswith(f"results: {raw_dir(results)}/ (model outputs)")
 
 
 # --- judge.rules names what it could not match ----------------------------------------------------------
@@ -420,5 +421,5 @@ def test_judge_run_with_every_default_judge_says_a_missing_input_once(tmp_path, 
     data = write_data(tmp_path / "omibench.jsonl", [{"id": "q0", "benchmark": "omibench", "answer": ["1"]}])
     assert judge_run.main(["--data", str(data), *args]) == 1
     (line,) = capsys.readouterr().err.strip().splitlines()
-    assert "raw/omibench/m/cot_boxed.jsonl: no raw outputs" in line and "python -m infer.run first" in line
-    assert not (tmp_path / "results" / "judged").exists()
+    assert f"{raw_path(tmp_path / 'results', 'omibench', 'm', 'cot_boxed')}: no raw outputs" in line
+    assert "python -m infer.run first" in line and not judged_dir(tmp_path / "results").exists()

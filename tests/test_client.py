@@ -7,7 +7,8 @@ from PIL import Image
 
 from data.jsonl import write_jsonl_atomic
 from infer.config import ConfigError, load_model_config
-from infer.run import raw_path, run
+from infer.layout import manifest_of, raw_path
+from infer.run import run
 from tests.scripted_server import Reply, ScriptedServer, scripted_server  # noqa: F401  (fixture)
 
 
@@ -159,9 +160,9 @@ def test_the_manifest_says_which_setting_the_run_stands_for(tmp_path, scripted_s
     cfg = model_config(tmp_path, [srv.base_url])
     go(tmp_path, cfg, data_file(tmp_path, n=1), setting="cot_boxed")
     go(tmp_path, cfg, data_file(tmp_path, n=1), setting="cot_boxed+text", stands_for="cot_boxed")
-    raw = tmp_path / "results" / "raw" / "omibench" / cfg.name
-    assert json.loads((raw / "cot_boxed.manifest.json").read_text())["stands_for"] == "cot_boxed"
-    assert json.loads((raw / "cot_boxed+text.manifest.json").read_text())["stands_for"] == "cot_boxed"
+    for setting in ("cot_boxed", "cot_boxed+text"):
+        manifest = manifest_of(raw_path(tmp_path / "results", "omibench", cfg.name, setting))
+        assert json.loads(manifest.read_text())["stands_for"] == "cot_boxed"
 
 
 def test_reasoning_is_kept_apart_from_the_answer(tmp_path, scripted_server):

@@ -7,7 +7,8 @@ import pytest
 
 from data.jsonl import write_jsonl_atomic
 from infer.config import load_model_config
-from infer.run import raw_path, run
+from infer.layout import manifest_of, raw_path
+from infer.run import run
 from infer.server import serve
 
 pytestmark = pytest.mark.e2e
@@ -40,7 +41,7 @@ def test_real_model_writes_raw_outputs_and_resumes_with_zero_requests(tmp_path):
         assert x["usage"]["completion_tokens"] > 0 and x["usage"]["prompt_tokens"] > 0
         assert x["finish_reason"] in ("stop", "length") and x["latency_s"] > 0
         assert x["params"] == {"max_tokens": 24, "temperature": 0.0}
-    manifest = json.loads(path.with_suffix(".manifest.json").read_text())
+    manifest = json.loads(manifest_of(path).read_text())
     assert manifest["counts"]["ok"] == 3 and len(manifest["data"]["sha256"]) == 64
     assert [p for p in manifest["templates"]] == [str(Path("prompts/omibench/cot_boxed.txt").resolve())]
 

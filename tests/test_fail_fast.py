@@ -22,8 +22,9 @@ import pytest
 
 from data.jsonl import write_jsonl_atomic
 from infer.config import load_model_config
+from infer.layout import judge_cache_path, judged_path, raw_path
 from infer.preflight import EndpointDown
-from infer.run import raw_path, run
+from infer.run import run
 from judge.run import run as judge_run
 from pipeline.experiments import EXPERIMENTS, Job, RunFailed, load_experiment, run_job
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
@@ -163,7 +164,7 @@ def test_a_failed_judge_call_keeps_each_attempt_in_the_verdict(tmp_path, scripte
                                                backoff_base=0.01))
     s = judge_run("omibench", data, "m", SETTING, "omibench_gptscore", results, judge_cfg)
     assert s["judge_error"] == 1
-    (v,) = lines(results / "judged" / "omibench" / "m" / f"{SETTING}.omibench_gptscore.jsonl")
+    (v,) = lines(judged_path(results, "omibench", "m", SETTING, "omibench_gptscore"))
     assert v["status"] == "judge_error" and v["error"].startswith("RetryableError: HTTP 500")
     (call,) = v["failed_calls"]
     assert call["attempts"] == 3 and call["attempt_errors"] == ["HTTP 503", "HTTP 500", "HTTP 500"]
@@ -206,7 +207,7 @@ def test_an_experiment_run_where_none_succeeded_is_judged_then_an_error(tmp_path
               ["rules"], {})
     with pytest.raises(RunFailed, match=r"^none of the 3 requests sent succeeded: 3 × HTTP 502 after 2 attempts$"):
         run_job(job, tmp_path / "results")
-    verdicts = lines(tmp_path / "results" / "judged" / "omibench" / "m" / f"{SETTING}.rules.jsonl")
+    verdicts = lines(judged_path(tmp_path / "results", "omibench", "m", SETTING, "rules"))
     assert [v["status"] for v in verdicts] == ["no_response"] * 3  # counted in the tables as failures
 
 
@@ -280,7 +281,7 @@ def test_sigterm_while_judging_saves_the_judge_replies_and_the_same_command_resu
     results = tmp_path / "results"
     data, _ = write_data(tmp_path, N_SLOW), write_raw(results, N_SLOW)
     args = judge_args(data, write_config(tmp_path, [srv.base_url], name="judge", concurrency=4), results)
-    cache, err = results / "judge_cache" / "judge.jsonl", tmp_path / "stderr"
+    cache, err = judge_cache_path(results, "judge"), tmp_path / "stderr"
     with open(err, "w") as f:
         proc = subprocess.Popen([sys.executable, "-m", *map(str, args)], cwd=ROOT, stdout=subprocess.DEVNULL,
                                 stderr=f, stdin=subprocess.DEVNULL)
@@ -294,7 +295,7 @@ def test_sigterm_while_judging_saves_the_judge_replies_and_the_same_command_resu
     assert "Traceback" not in stderr and 8 <= len(saved) < N_SLOW
     assert stderr.splitlines()[-1] == (f"interrupted: {len(saved)} answers saved in {cache}; "
                                        "rerun the same command to resume")
-    verdicts = results / "judged" / "omibench" / "m" / f"{SETTING}.omibench_gptscore.jsonl"
+    verdicts = judged_path(results, "omibench", "m", SETTING, "omibench_gptscore")
     assert not verdicts.exists()  # written at the end of judging: none yet, and no empty file left
 
     asked = srv.count

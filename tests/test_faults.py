@@ -20,8 +20,9 @@ import pytest
 import infer.client
 from data.jsonl import write_jsonl_atomic
 from infer.config import load_model_config
-from infer.run import raw_path, run
-from judge.run import judged_path, run as judge_run
+from infer.layout import judged_path, raw_path
+from infer.run import run
+from judge.run import run as judge_run
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 
 MODEL = "faulty"

@@ -12,6 +12,7 @@ import pytest
 
 from analysis import background, plot
 from analysis.table import ROOT, Context
+from infer.layout import table_file
 from tests.analysis_fixtures import make_run, omibench_physics
 
 
@@ -138,7 +139,7 @@ def test_analysis_run_reports_a_figure_error_as_the_tables_error_and_writes_noth
     out = capsys.readouterr().out
     assert "omibench.F4a: error: figure omibench.F4a.png: ZeroDivisionError" in out
     assert "omibench.T2: ok" in out
-    assert not (res / "tables" / "omibench.F4a.md").exists() and (res / "tables" / "omibench.T2.md").exists()
+    assert not table_file(res, "omibench.F4a", "md").exists() and table_file(res, "omibench.T2", "md").exists()
     assert not list((tmp_path / "fig").glob("omibench.F4a*"))
 
 

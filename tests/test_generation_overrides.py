@@ -2,6 +2,7 @@
 loads, applied in the paper profile, sent, recorded in the raw lines and hashed into the request keys; and
 experiments sharing a raw file must agree on them."""
 import json
+from pathlib import Path
 
 import pytest
 
@@ -10,7 +11,8 @@ from infer import generation
 from pipeline import experiments
 from infer.config import ConfigError, load_model_config
 from pipeline.experiments import EXPERIMENTS, load_experiment, shared_file_conflicts
-from infer.run import raw_path, run
+from infer.layout import raw_path
+from infer.run import run
 from infer.store import load_latest
 from tests.scripted_server import scripted_server  # noqa: F401  (fixture)
 
@@ -108,7 +110,7 @@ def test_experiments_sharing_a_raw_file_must_agree(tmp_path, capsys):
     b = write(tmp_path, "b", added_models={"gpt-4o": "y"})
     c = write(tmp_path, "c", settings=["cot_general"], added_models={"gpt-4o": "z"})   # another file: fine
     problems = shared_file_conflicts([load_experiment(p) for p in (a, b, c)])
-    assert len(problems) == 1 and "results/raw/mira/gpt-4o/direct.jsonl" in problems[0]
+    assert len(problems) == 1 and str(raw_path(Path("results"), "mira", "gpt-4o", "direct")) in problems[0]
     assert experiments.main([str(a), str(b), "--profile", "paper"]) == 1
     assert "send different parameters" in capsys.readouterr().err
 

@@ -13,6 +13,7 @@ import pytest
 from infer import launch, server
 from infer.config import ConfigError, ModelConfig, ServerSpec, load_model_config
 from infer.launch import Needs, Node
+from infer.layout import server_log_dir, server_log_path
 from tests import gpu_interfaces as real
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -161,7 +162,8 @@ def write_data(path: Path, n: int) -> Path:
 
 
 def test_one_server_per_group_requests_spread_over_all_and_all_stopped(tmp_path):
-    from infer.run import raw_path, run
+    from infer.layout import raw_path
+    from infer.run import run
     data = write_data(tmp_path / "d.jsonl", 24)
     counts = run("omibench", data, fake_engine(), "cot_boxed", tmp_path / "res", node=Node((0, 1, 2, 3)))
     assert counts["ok"] == 24
@@ -171,8 +173,8 @@ def test_one_server_per_group_requests_spread_over_all_and_all_stopped(tmp_path)
     assert sorted(s["gpus"] for s in seen) == ["0,1", "2,3"], "one server per tensor-parallel group, both used"
     assert all(s["tp"] == 2 and s["max_model_len"] == 1024 and s["limit_mm_per_prompt"] == '{"image": 1}' for s in seen)
     assert all(not listening(f"http://127.0.0.1:{s['port']}") for s in seen), "servers stopped after the run"
-    logs = sorted(p.name for p in (tmp_path / "res" / "logs").iterdir())
-    assert logs == ["server-fake-0.log", "server-fake-1.log"]
+    logs = server_log_dir(tmp_path / "res")  # one log per server
+    assert sorted(logs.iterdir()) == [server_log_path(logs, "fake", 0), server_log_path(logs, "fake", 1)]
 
 
 def test_servers_are_stopped_on_ctrl_c(tmp_path):
@@ -206,7 +208,8 @@ def test_dry_run_prints_the_servers_it_would_start_and_writes_nothing(tmp_path, 
 
 
 def test_replicas_start_copies_of_a_cpu_server_and_requests_spread_over_them(tmp_path):
-    from infer.run import raw_path, run
+    from infer.layout import raw_path
+    from infer.run import run
     spec = ServerSpec([sys.executable, str(ROOT / "tests" / "fake_engine_server.py"), "--port", "{port}"],
                       replicas=2, startup_timeout=60)
     cfg = ModelConfig(name="cpu", model="cpu-model", server=spec, concurrency=1, max_tokens=16)

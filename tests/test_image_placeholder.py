@@ -27,7 +27,8 @@ from infer import engines
 from infer.config import ConfigError, load_model_config
 from infer.image_placeholder import place_images
 from infer.launch import Node
-from infer.run import raw_path, run
+from infer.layout import raw_path
+from infer.run import run
 from tests import gpu_interfaces as real
 from tests.scripted_server import scripted_server  # noqa: F401  (fixture)
 from tests.test_offline_engines import Calls

@@ -7,6 +7,7 @@ import pytest
 
 from data.jsonl import write_jsonl_atomic
 from infer.config import load_model_config
+from infer.layout import raw_path
 from judge import parse
 from judge.injection import flags
 from judge.rules import final_answer, score
@@ -77,7 +78,7 @@ def test_every_llm_judge_follows_its_judge_not_the_response(tmp_path, scripted_s
     srv = scripted_server(script=lambda body, attempt: Reply.ok(NEGATIVE[judge]))
     data = tmp_path / "d.jsonl"
     write_jsonl_atomic(data, [{**GOLD, "id": name, "benchmark": bench} for name in ATTACKS])
-    raw = tmp_path / "results" / "raw" / bench / "m" / "s.jsonl"
+    raw = raw_path(tmp_path / "results", bench, "m", "s")
     raw.parent.mkdir(parents=True)
     raw.write_text("".join(json.dumps({"id": n, "sample_idx": 0, "request_key": n, "response": r, "error": None}) + "\n"
                            for n, r in ATTACKS.items()))

@@ -14,6 +14,7 @@ import pytest
 from analysis.stats import accuracy
 from data.jsonl import iter_jsonl, write_jsonl_atomic
 from infer.config import load_model_config
+from infer.layout import judged_dir, judged_path, raw_path
 from infer.templates import PLACEHOLDER, PROMPTS, load_template
 from judge import injection
 from judge.injection import boundary, flags
@@ -84,7 +85,7 @@ def judge_run(tmp_path, name, srv, tricked, prompts=PROMPTS, results="results"):
     write_jsonl_atomic(data, [{"id": i, "benchmark": bench, "question": "How many in all?", "images": [],
                                "choices": [], "answer": [gold], "answer_type": "numeric"} for i, _, gold, _ in cases])
     setting = "tricked" if tricked else "clean"
-    raw = tmp_path / results / "raw" / bench / "m" / f"{setting}.jsonl"
+    raw = raw_path(tmp_path / results, bench, "m", setting)
     raw.parent.mkdir(parents=True, exist_ok=True)
     lines = [{"id": i, "sample_idx": 0, "request_key": i,
               "response": TRICKS[t](clean_response(given), given, gold) if tricked else clean_response(given),
@@ -93,7 +94,7 @@ def judge_run(tmp_path, name, srv, tricked, prompts=PROMPTS, results="results"):
     cfg_path = tmp_path / "judge.yaml"
     cfg_path.write_text(f"name: j\nmodel: j\nbase_urls: [{srv.base_url}]\nmodalities: [text]\nmax_retries: 0\n")
     s = run(bench, data, "m", setting, name, tmp_path / results, load_model_config(cfg_path), prompts=prompts)
-    judged = tmp_path / results / "judged" / bench / "m" / f"{setting}.{name}.jsonl"
+    judged = judged_path(tmp_path / results, bench, "m", setting, name)
     return s, {v["id"]: v for _, v in iter_jsonl(judged)}
 
 
@@ -124,7 +125,7 @@ def test_tricks_gain_nothing(tmp_path, scripted_server, name, gullible):
     assert accuracy(rows)["flagged"] == len(verdicts)
     # a rerun with the verdicts gone is answered by the judge's cache: not one call
     calls = srv.count
-    shutil.rmtree(tmp_path / "results" / "judged")
+    shutil.rmtree(judged_dir(tmp_path / "results"))
     again, verdicts_again = judge_run(tmp_path, name, srv, tricked=True)
     assert srv.count == calls and again["accuracy"] == tricked["accuracy"]
     assert {i: v["llm_correct"] for i, v in verdicts_again.items()} == {i: v["llm_correct"] for i, v in verdicts.items()}

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from infer.config import load_model_config
+from infer.layout import judged_dir
 from judge import grammars, ratings, reviewer, taxonomy
 from judge.judges import JUDGES, Item, Reply as JudgeReply
 from judge.run import run
@@ -404,7 +405,7 @@ def test_a_constrained_labelling_judge_sends_its_grammar_and_still_parses_the_re
     assert s["judge_error"] == 2 and s["scored"] == 0  # a grammar the server ignored gives no label
     # an unconstrained (paper) judge model gets no grammar
     srv2 = scripted_server(script=lambda body, attempt: Reply.ok("CATEGORY: 2"))
-    (tmp_path / "results" / "judged").rename(tmp_path / "old")
+    judged_dir(tmp_path / "results").rename(tmp_path / "old")
     s = run("omibench", data, "m", "s", "omibench_error", tmp_path / "results", judge_config(tmp_path, srv2.base_url))
     assert srv2.requests and all("grammar" not in r for r in srv2.requests) and s["scored"] == 2
 

@@ -5,6 +5,7 @@ import pytest
 
 from data.jsonl import write_jsonl_atomic
 from infer.config import load_model_config
+from infer.layout import judge_cache_path, judged_dir, judged_path, manifest_of, raw_path
 from judge import parse
 from judge.run import run
 from tests.scripted_judge import quoted
@@ -24,14 +25,14 @@ def setup(tmp_path, bench="omibench", raws=None, records=None):
         {"id": "b", "sample_idx": 0, "request_key": "k2", "response": "The answer is A", "error": None},
         {"id": "c", "sample_idx": 0, "request_key": "k3", "response": None, "error": "HTTPError: 503"},
     ]
-    raw = tmp_path / "results" / "raw" / bench / "m" / "s.jsonl"
+    raw = raw_path(tmp_path / "results", bench, "m", "s")
     raw.parent.mkdir(parents=True)
     raw.write_text("".join(json.dumps(r) + "\n" for r in raws))
     return data, raw
 
 
 def verdicts(tmp_path, judge, bench="omibench"):
-    path = tmp_path / "results" / "judged" / bench / "m" / f"s.{judge}.jsonl"
+    path = judged_path(tmp_path / "results", bench, "m", "s", judge)
     return [json.loads(x) for x in path.read_text().splitlines()]
 
 
@@ -80,7 +81,7 @@ def test_llm_judge_cache_and_judge_errors(tmp_path, scripted_server):
     run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
     assert srv.count == 2 and len(verdicts(tmp_path, "omibench_gptscore")) == 3
     # a new verdict file for the same judge (e.g. results moved) costs no call: the judge's log is its cache
-    (tmp_path / "results" / "judged").rename(tmp_path / "old")
+    judged_dir(tmp_path / "results").rename(tmp_path / "old")
     s = run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
     assert srv.count == 2 and (s["correct"], s["judge_error"]) == (1, 1)
     # a sampling judge may answer differently, so b's judge error is asked again, until the reply repeats
@@ -202,9 +203,9 @@ def test_final_answer_judges_see_the_extracted_answer_and_the_gold_only(tmp_path
 def test_the_setting_a_run_stands_for_goes_from_the_raw_manifest_to_the_verdicts(tmp_path):
     """A text-only model runs X+caption for the image setting X: the tables read X from the manifests."""
     data, raw = setup(tmp_path)
-    raw.with_suffix(".manifest.json").write_text(json.dumps({"setting": "s", "stands_for": "cot_boxed"}))
+    manifest_of(raw).write_text(json.dumps({"setting": "s", "stands_for": "cot_boxed"}))
     run("omibench", data, "m", "s", "rules", tmp_path / "results")
-    judged = tmp_path / "results" / "judged" / "omibench" / "m" / "s.rules.manifest.json"
+    judged = manifest_of(judged_path(tmp_path / "results", "omibench", "m", "s", "rules"))
     assert json.loads(judged.read_text())["stands_for"] == "cot_boxed"
 
 
@@ -215,20 +216,20 @@ def test_a_judge_call_is_an_inference_request_logged_as_a_raw_line(tmp_path, scr
     data, _ = setup(tmp_path)
     cfg = judge_config(tmp_path, srv.base_url)
     run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
-    log_path = tmp_path / "results" / "judge_cache" / "j.jsonl"
+    log_path = judge_cache_path(tmp_path / "results", "j")
     lines = [json.loads(x) for x in log_path.read_text().splitlines()]
     assert len(lines) == srv.count == 2
     for line in lines:
         assert {"id", "sample_idx", "request_key", "model", "setting", "params", "response", "usage",
                 "latency_s", "attempts", "error", "created"} <= set(line)
         assert line["model"] == "j" and line["setting"] == "judge:omibench_gptscore" and line["error"] is None
-    (tmp_path / "results" / "judged").rename(tmp_path / "old")
+    judged_dir(tmp_path / "results").rename(tmp_path / "old")
     run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
     assert srv.count == 2
     # a log of the earlier form: {"key", "judge", "reply", "usage"} per reply
     log_path.write_text("".join(json.dumps({"key": x["request_key"], "judge": "omibench_gptscore",
                                             "reply": x["response"], "usage": x["usage"]}) + "\n" for x in lines))
-    (tmp_path / "results" / "judged").rename(tmp_path / "old2")
+    judged_dir(tmp_path / "results").rename(tmp_path / "old2")
     s = run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
     assert srv.count == 2 and s["correct"] == 2
 
@@ -244,11 +245,11 @@ def test_a_constrained_judge_model_gets_each_replys_grammar_and_says_so(tmp_path
     assert all(r["grammar"].startswith('root ::= "ANSWER: "') for r in srv.requests)
     (v, *_) = verdicts(tmp_path, "omibench_gptscore")
     assert v["judge"]["constrained"] is True and v["judge"]["prompt_sha"].endswith("+grammar")
-    line = json.loads((tmp_path / "results" / "judge_cache" / "small.jsonl").read_text().splitlines()[0])
+    line = json.loads(judge_cache_path(tmp_path / "results", "small").read_text().splitlines()[0])
     assert "grammar" in line["params"]
     # the papers' judges are not constrained unless configured
     srv2 = scripted_server(script=lambda body, attempt: Reply.ok("ANSWER: consistent"))
-    (tmp_path / "results" / "judged").rename(tmp_path / "old")
+    judged_dir(tmp_path / "results").rename(tmp_path / "old")
     run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", judge_config(tmp_path, srv2.base_url))
     assert srv2.requests and all("grammar" not in r for r in srv2.requests)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import sympy
 
+from infer.layout import judged_path, raw_path
 from judge import formula, match, mathverify, parallel, prose
 from judge.judges import Item, RuleJudge
 from judge.match import MatchError, canonical, latex_form
@@ -154,7 +155,7 @@ def test_judge_run_writes_the_same_verdict_file_in_processes(tmp_path, monkeypat
     data = tmp_path / "d.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in records))
     for results in (tmp_path / "one", tmp_path / "pool"):
-        raw = results / "raw" / "omibench" / "m" / "s.jsonl"
+        raw = raw_path(results, "omibench", "m", "s")
         raw.parent.mkdir(parents=True)
         raw.write_text("".join(json.dumps({"id": f"q{i}", "sample_idx": 0, "request_key": f"k{i}",
                                            "response": response, "error": None}) + "\n"
@@ -165,8 +166,8 @@ def test_judge_run_writes_the_same_verdict_file_in_processes(tmp_path, monkeypat
     monkeypatch.setattr(parallel, "idle_cores", lambda: 2.0)  # as on an idle machine, whatever else runs
     monkeypatch.setattr(parallel, "cores", lambda: 2)
     run("omibench", data, "m", "s", "rules", tmp_path / "pool")
-    judged = "judged/omibench/m/s.rules.jsonl"
-    assert (tmp_path / "pool" / judged).read_bytes() == (tmp_path / "one" / judged).read_bytes()
+    pool, one = (judged_path(tmp_path / r, "omibench", "m", "s", "rules") for r in ("pool", "one"))
+    assert pool.read_bytes() == one.read_bytes()
 
 
 def test_math_verify_is_imported_once_before_the_workers_start_not_in_each():

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from data.jsonl import write_jsonl_atomic
+from infer.layout import judge_cache_path, judged_path, manifest_of, raw_path
 from judge.run import outcome_sha
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 
@@ -46,7 +47,7 @@ def write_config(tmp_path: Path, url: str, name: str = MODEL, **extra) -> Path:
 
 
 def raw_file(results: Path) -> Path:
-    return results / "raw" / "omibench" / MODEL / f"{SETTING}.jsonl"
+    return raw_path(results, "omibench", MODEL, SETTING)
 
 
 def infer_cmd(data: Path, cfg: Path, results: Path) -> list[str]:
@@ -179,7 +180,7 @@ def test_sigkill_mid_run_then_resume_loses_nothing_and_duplicates_nothing(tmp_pa
     again = run_to_end(infer_cmd(data, cfg, results), logs, "again")
     assert srv.count == before and "sent 0 " in again.stdout()
     assert count_lines(raw_file(results)) == N_RECORDS * N_SAMPLES
-    manifest = json.loads(raw_file(results).with_suffix(".manifest.json").read_text())
+    manifest = json.loads(manifest_of(raw_file(results)).read_text())
     assert manifest["counts"]["sent"] == 0 and manifest["counts"]["requests"] == N_RECORDS * N_SAMPLES
 
 
@@ -271,8 +272,8 @@ def test_sigkill_mid_judging_then_resume_gives_one_verdict_per_outcome(tmp_path,
     raw_file(results).parent.mkdir(parents=True)
     raw_file(results).write_text("".join(json.dumps(r) + "\n" for r in raws))
     judge_cfg = write_config(tmp_path, srv.base_url, name="judge")
-    cache = results / "judge_cache" / "judge.jsonl"
-    judged = results / "judged" / "omibench" / MODEL / f"{SETTING}.omibench_gptscore.jsonl"
+    cache = judge_cache_path(results, "judge")
+    judged = judged_path(results, "omibench", MODEL, SETTING, "omibench_gptscore")
     logs = tmp_path / "logs"
     logs.mkdir()
 

@@ -18,7 +18,8 @@ import pytest
 from infer import engines
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.launch import Node
-from infer.run import raw_path, run
+from infer.layout import manifest_of, raw_path
+from infer.run import run
 from tests import gpu_interfaces as real
 from tests.scripted_server import scripted_server  # noqa: F401  (fixture)
 
@@ -203,7 +204,7 @@ def test_offline_records_match_the_http_path_in_shape_and_keys(engine, tmp_path,
         assert o["response"].startswith("ECHO") and o["reasoning"] == "reading"
         assert o["usage"] == {"prompt_tokens": 7, "completion_tokens": 3, "reasoning_tokens": None}
         assert o["latency_s"] is None and o["elapsed_s"] >= 0  # a batch has no per-request latency
-    manifest = json.loads(raw_path(tmp_path / "offline", "omibench", "m", "cot_boxed").with_suffix(".manifest.json").read_text())
+    manifest = json.loads(manifest_of(raw_path(tmp_path / "offline", "omibench", "m", "cot_boxed")).read_text())
     assert manifest["model"]["engine"] == engine and manifest["counts"]["ok"] == 5
 
     again = run("omibench", data, offline_cfg, "cot_boxed", tmp_path / "offline")

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from data.jsonl import write_jsonl_atomic
+from infer.layout import judged_path, raw_path
 from judge import omibench_c1 as c1
 from judge import rules
 from judge import run as judge_run
@@ -185,7 +186,7 @@ def test_cli_scores_with_the_judge_named(tmp_path, capsys):
 
 def test_judge_run_needs_no_judge_model(tmp_path, capsys):
     data, _ = records_and_predictions(tmp_path)
-    raw = tmp_path / "results" / "raw" / "omibench" / "m" / "s.jsonl"
+    raw = raw_path(tmp_path / "results", "omibench", "m", "s")
     raw.parent.mkdir(parents=True)
     raw.write_text("".join(json.dumps(r) + "\n" for r in [
         {"id": "p", "sample_idx": 0, "request_key": "k1", "response": "\\boxed{impossible}", "error": None},
@@ -193,7 +194,7 @@ def test_judge_run_needs_no_judge_model(tmp_path, capsys):
         {"id": "n", "sample_idx": 0, "request_key": "k3", "response": None, "error": "HTTP 503"}]))
     s = judge_run.run("omibench", data, "m", "s", "omibench_c1", tmp_path / "results")
     assert (s["correct"], s["scored"], s["no_response"]) == (2, 2, 1)
-    line = json.loads((tmp_path / "results" / "judged" / "omibench" / "m" / "s.omibench_c1.jsonl")
+    line = json.loads(judged_path(tmp_path / "results", "omibench", "m", "s", "omibench_c1")
                       .read_text().splitlines()[0])
     assert line["judge"] == {"name": "omibench_c1", "model": None, "prompt_sha": JUDGES["omibench_c1"].version}
     base = ["--bench", "omibench", "--data", str(data), "--model", "m", "--setting", "s",

@@ -2,6 +2,7 @@
 from pathlib import Path
 
 from infer import server
+from infer.layout import caption_stand_in, raw_path
 from pipeline import demo
 from tests.test_server_kept import config, listening
 
@@ -25,7 +26,9 @@ def test_every_step_runs_in_order_with_the_servers_started_once(tmp_path, monkey
     assert not listening(urls[0]), "stopped at the end"
     reasoning = calls[1][1]
     assert reasoning[0] == "reasoning"
-    assert f"responses:{tmp_path / 'results/raw/morphobench/smollm2-135m/with_hints+caption.jsonl'}" in reasoning
+    # the answers of the text-only model's stand-in for with_hints (morphobench.T1-T2)
+    raw = raw_path(tmp_path / "results", "morphobench", "smollm2-135m", caption_stand_in("with_hints"))
+    assert f"responses:{raw}" in reasoning
     assert calls[4][1][:4] == ["--profile", "demo", "--only", "morphobench.T2-adapted"]
     assert "Adapted splits:" in capsys.readouterr().out
 

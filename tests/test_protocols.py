@@ -8,9 +8,10 @@ from PIL import Image
 from data.jsonl import write_jsonl_atomic
 from infer.config import ConfigError, load_model_config
 from infer.icl import demo_pool, pick_demos
+from infer.layout import derived_dir, manifest_of, raw_path
 from infer.prompting import Prompter, task_slug
 from infer.render import render_spec
-from infer.run import raw_path, run
+from infer.run import run
 from infer.settings import SettingError, parse_setting
 from infer.templates import Template
 from tests.scripted_server import scripted_server  # noqa: F401  (fixture)
@@ -86,8 +87,8 @@ def test_icl_same_demos_across_conditions_and_demos_never_run(tmp_path, scripted
     seen = {}
     for cond in ("none", "first", "all"):
         counts = run("omibench", data, cfg, f"icl+shots2+demos-{cond}", tmp_path / "results", prompts=prompts)
-        manifest = json.loads(raw_path(tmp_path / "results", "omibench", "m", f"icl+shots2+demos-{cond}")
-                              .with_suffix(".manifest.json").read_text())
+        manifest = json.loads(manifest_of(raw_path(tmp_path / "results", "omibench", "m", f"icl+shots2+demos-{cond}"))
+                              .read_text())
         assert counts["sent"] == 40 - counts["excluded"] and counts["excluded"] == 20
         seen[cond] = (set(manifest["excluded_ids"]), srv.requests[-counts["sent"]:])
     pool = seen["none"][0]
@@ -157,7 +158,7 @@ def test_a_run_writes_its_derived_images_under_its_own_results(tmp_path, scripte
     data = tmp_path / "d.jsonl"
     write_jsonl_atomic(data, [{**records(1)[0], "question": "Compare [IMAGE0] with [IMAGE1].", "images": ["a.png", "b.png"]}])
     run("omibench", data, cfg, "cot_boxed+composite", tmp_path / "elsewhere")
-    assert len(list((tmp_path / "elsewhere" / "derived" / "composite").glob("*.png"))) == 1
+    assert len(list((derived_dir(tmp_path / "elsewhere") / "composite").glob("*.png"))) == 1
 
 
 def test_reasoning_model_token_field_and_unsupported_params(tmp_path, scripted_server):
@@ -186,5 +187,5 @@ def test_enormous_images_are_scaled_down_by_the_documented_policy(tmp_path, scri
     big = Image.open(io.BytesIO(base64.b64decode(urls[0].split(",", 1)[1])))
     assert big.width * big.height <= 1_000_000 and abs(big.width / big.height - 1.5) < 0.01
     assert base64.b64decode(urls[1].split(",", 1)[1]) == (tmp_path / "small.png").read_bytes()
-    manifest = json.loads(raw_path(tmp_path / "results", "omibench", "m", "cot_boxed").with_suffix(".manifest.json").read_text())
+    manifest = json.loads(manifest_of(raw_path(tmp_path / "results", "omibench", "m", "cot_boxed")).read_text())
     assert manifest["image_policy"]["max_pixels"] == 1_000_000

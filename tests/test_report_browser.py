@@ -11,6 +11,7 @@ import pytest
 
 from analysis.inputs import ROOT
 from data.jsonl import write_jsonl_atomic
+from infer.layout import report_path, tables_dir
 from tests.scripted_server import Reply, ScriptedServer
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package, installed by the test command (setup.sh --with-browser)
@@ -93,7 +94,8 @@ def open_page(browser, url: str):
 def test_markdown_outputs_hold_no_absolute_path_and_their_links_resolve_in_the_moved_folder(moved_results):
     """Paths into the results folder or the checkout are relative (a data file kept elsewhere is named as it is)."""
     old_results = str(moved_results.parent.parent / "results")
-    for md in [moved_results / "report.md", moved_results / "report.html", *sorted((moved_results / "tables").glob("*.md"))]:
+    for md in [report_path(moved_results, "md"), report_path(moved_results, "html"),
+               *sorted(tables_dir(moved_results).glob("*.md"))]:
         text = md.read_text(encoding="utf-8")
         assert old_results not in text and str(ROOT) not in text, f"{md.name} holds an absolute path"
         for link in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text):
@@ -101,7 +103,7 @@ def test_markdown_outputs_hold_no_absolute_path_and_their_links_resolve_in_the_m
 
 
 def test_report_renders_tables_figures_and_contents_in_the_papers_order(browser, moved_results):
-    page = open_page(browser, (moved_results / "report.html").as_uri())
+    page = open_page(browser, report_path(moved_results, "html").as_uri())
     t2 = page.locator("section[id='omibench.T2']")
     assert t2.locator("table").count() >= 2  # the table and its failures, rendered as tables, not text
     assert t2.locator("th", has_text="ACC Total").count() == 1
@@ -134,12 +136,12 @@ def test_report_renders_tables_figures_and_contents_in_the_papers_order(browser,
 
 
 def test_report_escapes_what_models_write(browser, moved_results):
-    html = (moved_results / "report.html").read_text(encoding="utf-8")
+    html = report_path(moved_results, "html").read_text(encoding="utf-8")
     assert "<b>bold</b>" not in html and "</script> so" not in html
 
 
 def test_item_browser_of_a_run_opens_from_the_report_and_filters(browser, moved_results):
-    report = open_page(browser, (moved_results / "report.html").as_uri())
+    report = open_page(browser, report_path(moved_results, "html").as_uri())
     link = report.locator("#runs a", has_text="omibench/scripted-model/cot_boxed")
     assert link.count() == 1
     link.click()

@@ -16,8 +16,9 @@ import infer.prompting
 import infer.resume
 from data.jsonl import write_jsonl_atomic
 from infer.config import load_model_config
+from infer.layout import inputs_cache_of, manifest_of, raw_path
 from infer.resume import read_outcomes
-from infer.run import raw_path, run
+from infer.run import run
 from infer.store import load_latest
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 
@@ -147,7 +148,7 @@ def test_new_inputs_that_render_the_same_prompt_send_nothing_and_are_rendered_on
                                                                                       watch, monkeypatch):
     job = Job(tmp_path, scripted_server(), records(4))
     job.run()
-    cache = job.raw.with_suffix(".inputs.json")
+    cache = inputs_cache_of(job.raw)
     assert not cache.exists()  # every raw line says its inputs: nothing to note
     # the same records written another way: other line digests, the same prompts
     job.data.write_text("".join(json.dumps(dict(reversed(r.items())), indent=None) + "\n" for r in records(4)))
@@ -166,7 +167,7 @@ def test_the_inputs_cache_is_only_a_cache(tmp_path, scripted_server, watch, capl
     job.run()
     job.data.write_text("".join(json.dumps(r, indent=1).replace("\n", "") + "\n" for r in records(4)))
     job.run()
-    cache = job.raw.with_suffix(".inputs.json")
+    cache = inputs_cache_of(job.raw)
     assert cache.exists()
 
     cache.unlink()  # lost: everything is rendered again, nothing sent
@@ -272,7 +273,7 @@ def test_in_context_prompts_are_redone_when_a_demonstration_changes(tmp_path, sc
     prompt(tmp_path, "[EXAMPLE]\n{{question}}\n[Solution]\n{{solution}}", "icl_demo")
     first = job.run()
     assert first["sent"] == 6 and job.run()["sent"] == 0
-    pool = json.loads(job.raw.with_suffix(".manifest.json").read_text())["excluded_ids"]
+    pool = json.loads(manifest_of(job.raw).read_text())["excluded_ids"]
     shown = sum(f"solution {pool[0]}" in json.dumps(b) for b in job.srv.requests)
     recs = [{**r, "solution": "edited"} if r["id"] == pool[0] else r for r in recs]
     write_jsonl_atomic(job.data, recs)

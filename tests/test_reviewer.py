@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from infer.config import load_model_config
+from infer.layout import judge_cache_path, judged_dir
 from infer.templates import strip_comments
 from judge.judges import JUDGES
 from judge.reviewer import (BREAKDOWN, ReviewError, check_breakdown, check_hint, check_hint_summary,
@@ -268,7 +269,7 @@ def test_hint_alignment_on_hint_items_only_and_one_breakdown_for_both_judges(tmp
     setup(tmp_path, "morphobench", raws(("a", REASONED[1], REASONED[0]), ("b", "\n\n".join(REASONED), None)), records())
     judge(tmp_path, srv, "morphobench_reasoning")
     # stage by stage: one breakdown for the shared trace, then the pair checks of both items at once
-    log = [json.loads(x)["setting"] for x in (tmp_path / "results" / "judge_cache" / "j.jsonl").read_text().splitlines()]
+    log = [json.loads(x)["setting"] for x in judge_cache_path(tmp_path / "results", "j").read_text().splitlines()]
     assert log == ["judge:morphobench_breakdown"] + ["judge:morphobench_step_check"] * 8 + [
         "judge:morphobench_reasoning_summary"] * 2
     before = srv.count
@@ -357,7 +358,7 @@ def test_a_rerun_repeats_no_call(tmp_path, scripted_server):
         assert judge(tmp_path, srv, name)["judge_error"] == first[name]["judge_error"]
     assert srv.count == calls
     # a new verdict file (e.g. results moved) costs no call either: the judge's log is the cache
-    (tmp_path / "results" / "judged").rename(tmp_path / "old")
+    judged_dir(tmp_path / "results").rename(tmp_path / "old")
     for name in first:
         judge(tmp_path, srv, name)
     assert srv.count == calls

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from data.jsonl import write_jsonl_atomic
+from infer.layout import judge_cache_path, judged_path, raw_path, report_path, table_file
 from tests.scripted_server import Reply, ScriptedServer
 
 SENTINEL = "sk-SENTINEL-1234567890"
@@ -126,7 +127,7 @@ def test_key_reaches_no_file_and_no_log_in_the_whole_pipeline(tmp_path, monkeypa
 
     # the key really was sent, and really echoed back
     assert echo_server.authorizations and set(echo_server.authorizations) == {f"Bearer {SENTINEL}"}
-    raw = [json.loads(x) for x in (results / "raw/omibench/secret-test/cot_boxed.jsonl").read_text().splitlines()]
+    raw = [json.loads(x) for x in raw_path(results, "omibench", "secret-test", "cot_boxed").read_text().splitlines()]
     by_id = {x["id"]: x for x in raw}
     assert len(by_id) == 16
     for i in range(16):
@@ -137,12 +138,12 @@ def test_key_reaches_no_file_and_no_log_in_the_whole_pipeline(tmp_path, monkeypa
             assert x["error"] is None
     assert by_id["q1"]["error"].startswith("FatalError: HTTP 401")
     assert by_id["q2"]["error"].startswith("RetryableError: HTTP 500")
-    judged = [json.loads(x) for x in
-              (results / "judged/omibench/secret-test/cot_boxed.omibench_gptscore.jsonl").read_text().splitlines()]
+    judged = [json.loads(x) for x in judged_path(results, "omibench", "secret-test", "cot_boxed", "omibench_gptscore")
+              .read_text().splitlines()]
     judge_errors = [v for v in judged if v["status"] == "judge_error"]
     assert judge_errors and all("***" in v["error"] for v in judge_errors)
-    assert (results / "report.md").is_file() and (results / "judge_cache" / "secret-judge.jsonl").is_file()
-    assert (results / "tables" / "omibench.T2.md").is_file()
+    assert report_path(results, "md").is_file() and judge_cache_path(results, "secret-judge").is_file()
+    assert table_file(results, "omibench.T2", "md").is_file()
 
     # ... and is nowhere: files, log records, output
     files = every_file(results, figures, tmp_path / "logs")
@@ -183,7 +184,7 @@ class CutEchoServer(HeaderEchoServer):
 @pytest.mark.parametrize("kind, cut", [("error", 300), ("not_json", 200), ("no_choices", 200)])
 def test_a_key_cut_in_half_by_the_error_excerpt_is_still_scrubbed(tmp_path, monkeypatch, kind, cut):
     from infer.config import load_model_config
-    from infer.run import raw_path, run
+    from infer.run import run
 
     monkeypatch.setenv(KEY_ENV, SENTINEL)
     srv = CutEchoServer(cut, kind).start()
@@ -207,6 +208,6 @@ def test_analysis_all_writes_the_report_of_this_pipeline(tmp_path, monkeypatch, 
     monkeypatch.setenv(KEY_ENV, SENTINEL)
     results, figures, _ = run_pipeline(tmp_path, echo_server.base_url)
     analysis_main(["--all", "--report", "--results", str(results), "--figures", str(figures)])
-    report = (results / "report.md").read_text()
+    report = report_path(results, "md").read_text()
     assert "## omibench.T2" in report and "omibench.T8" in report
-    assert (results / "tables" / "omibench.T2.md").is_file()
+    assert table_file(results, "omibench.T2", "md").is_file()

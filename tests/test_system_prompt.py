@@ -18,7 +18,8 @@ from infer import engines
 from infer.calls import request_key, wire_body
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.launch import Node
-from infer.run import raw_path, run
+from infer.layout import manifest_of, raw_path
+from infer.run import run
 from tests import gpu_interfaces as real
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 from tests.test_offline_engines import Calls, fake_lmdeploy, fake_vllm
@@ -118,7 +119,7 @@ def test_the_key_follows_the_system_prompt_and_a_revert_sends_nothing(tmp_path, 
     edited = current(results, "m")
     assert {x["response"] for x in edited.values()} == {"saw Reason"}
     assert all(edited[i]["request_key"] != first[i]["request_key"] for i in first)
-    manifest = json.loads(raw_path(results, "omibench", "m", "p").with_suffix(".manifest.json").read_text())
+    manifest = json.loads(manifest_of(raw_path(results, "omibench", "m", "p")).read_text())
     assert manifest["templates"][str(prompts / "models" / "think.txt")] == sha("Reason, then answer.")
     assert manifest["model"]["system_prompt"] == "think"
     assert manifest["model"]["system"] == {"path": str(prompts / "models" / "think.txt"), "sha": sha("Reason, then answer.")}
@@ -128,7 +129,7 @@ def test_the_key_follows_the_system_prompt_and_a_revert_sends_nothing(tmp_path, 
     thinking, other = both()
     assert (thinking["sent"], thinking["reused"], other["sent"], srv.count) == (0, 4, 0, before)
     assert current(results, "m") == first
-    manifest = json.loads(raw_path(results, "omibench", "m", "p").with_suffix(".manifest.json").read_text())
+    manifest = json.loads(manifest_of(raw_path(results, "omibench", "m", "p")).read_text())
     assert manifest["templates"][str(prompts / "models" / "think.txt")] == sha(SENT)
     assert both()[0]["reused"] == 0  # and the next rerun has nothing to do
 

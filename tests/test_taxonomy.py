@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from data.jsonl import DataError
+from infer.layout import judged_dir
 from judge.judges import JUDGES
 from judge.run import run
 from judge.human_labels import human_labels
@@ -237,7 +238,7 @@ def test_each_judge_labels_scripted_replies_and_a_rerun_repeats_no_call(judge, t
         assert {"c2rbench_error": "2.3+4=7"}.get(judge, "Reference solution of a") in prompt
     # a rerun, even into a fresh verdict file, repeats no call: the judge's log is its cache
     run(bench, data, "m", "s", judge, tmp_path / "results", cfg)
-    (tmp_path / "results" / "judged").rename(tmp_path / "old")
+    judged_dir(tmp_path / "results").rename(tmp_path / "old")
     again = run(bench, data, "m", "s", judge, tmp_path / "results", cfg)
     assert srv.count == 4 and again["judge_error"] == s["judge_error"]
 

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from infer.layout import judged_dir
 from judge.parse import reasoning_tree, true_false
 from judge.run import run
 from judge.tot import TreeError, main, parse_tree, score_tree, tot_depth, tot_width
@@ -196,7 +197,7 @@ def test_tot_judge_scores_trees_and_records_failures(tmp_path, scripted_server):
     assert s["judge_error"] == 1
     # a rerun repeats no call
     calls = srv.count
-    (tmp_path / "results" / "judged").rename(tmp_path / "old")
+    judged_dir(tmp_path / "results").rename(tmp_path / "old")
     run("think360", data, "m", "s", "think360_tot", tmp_path / "results", judge_config(tmp_path, srv.base_url))
     assert srv.count == calls
 

@@ -19,6 +19,7 @@ from analysis.inputs import find_runs, load_run
 from analysis.table import Context
 from data.jsonl import write_jsonl_atomic
 from infer.config import load_model_config
+from infer.layout import browse_chunk, judged_path, manifest_of, raw_path
 from infer.run import run as infer
 from infer.templates import PROMPTS
 from judge.judges import JUDGES as JUDGES_BY_NAME
@@ -79,7 +80,7 @@ class Study:
         return {name: self.judge(name) for name in JUDGES}
 
     def verdict_lines(self, name: str) -> int:
-        return len((self.results / "judged" / BENCH / "m" / f"{SETTING}.{name}.jsonl").read_text().splitlines())
+        return len(judged_path(self.results, BENCH, "m", SETTING, name).read_text().splitlines())
 
     def table(self):
         return omibench_T2.build("omibench.T2", Context(self.results, self.tmp / "figures"))
@@ -148,10 +149,9 @@ def test_a_judge_template_edited_then_reverted(study):
     assert study.verdict_lines("omibench_gptscore") == 2 * lines  # no new line
     assert back["accuracy"] == first["accuracy"] == 1.0
     assert study.row()["GPTScore Total"] == 100
-    manifest = json.loads((study.results / "judged" / BENCH / "m" / f"{SETTING}.omibench_gptscore.manifest.json")
-                          .read_text())
-    verdicts = [json.loads(x) for x in (study.results / "judged" / BENCH / "m" /
-                                        f"{SETTING}.omibench_gptscore.jsonl").read_text().splitlines()]
+    judged = judged_path(study.results, BENCH, "m", SETTING, "omibench_gptscore")
+    manifest = json.loads(manifest_of(judged).read_text())
+    verdicts = [json.loads(x) for x in judged.read_text().splitlines()]
     assert manifest["judges"] == [manifest["judge"]] and manifest["judge"] == verdicts[0]["judge"]  # asked for
 
 
@@ -178,7 +178,7 @@ def test_a_gold_changed_in_the_data_file_is_judged_anew_and_changed_back_is_curr
     assert frame.loc["b0", "status"] == "unjudged" and (frame["status"] == "ok").sum() == 3  # not read before
     assert study.row()["ACC careful Biology"] == 50  # b0 unjudged: not correct
     [page] = browse.write_browsers(study.results)  # the item browser says why
-    chunk = page.path.with_name(f"{SETTING}.items-0000.js").read_text(encoding="utf-8")
+    chunk = browse_chunk(page.path, 0).read_text(encoding="utf-8")
     b0 = next(i for i in json.loads(chunk[chunk.index(",") + 1:-3]) if i["id"] == "b0")
     rules = next(v for v in b0["verdicts"] if v["judge"] == "rules")
     assert rules["status"] == "unjudged" and "another version of the record" in rules["stale"]
@@ -219,7 +219,7 @@ def test_a_subject_whose_verdicts_are_missing_keeps_its_column_unjudged(study):
     study.infer()
     study.judge_all()
     for name in JUDGES:
-        path = study.results / "judged" / BENCH / "m" / f"{SETTING}.{name}.jsonl"
+        path = judged_path(study.results, BENCH, "m", SETTING, name)
         path.write_text("".join(x + "\n" for x in path.read_text().splitlines() if json.loads(x)["id"][0] == "p"))
     row = study.row()
     for metric in ("ACC", "ACC careful", "GPTScore"):
@@ -233,7 +233,7 @@ def test_a_changed_reply_under_the_same_key_is_judged_anew(study):
     file lost and run again, the model sampling otherwise) is another outcome, not judged yet."""
     study.infer()
     study.judge("rules")
-    raw = study.results / "raw" / BENCH / "m" / f"{SETTING}.jsonl"
+    raw = raw_path(study.results, BENCH, "m", SETTING)
     lines = [json.loads(x) for x in raw.read_text().splitlines()]
     lines[0] = {**lines[0], "response": "So \\boxed{3}."}  # same request key, another reply
     raw.write_text("".join(json.dumps(x) + "\n" for x in lines))
@@ -246,7 +246,7 @@ def test_a_changed_reply_under_the_same_key_is_judged_anew(study):
 def test_an_empty_reply_is_no_response_never_a_wrong_answer(study):
     study.template.write_text(study.template.read_text() + "\nempty")
     study.infer()
-    raw = [json.loads(x) for x in (study.results / "raw" / BENCH / "m" / f"{SETTING}.jsonl").read_text().splitlines()]
+    raw = [json.loads(x) for x in raw_path(study.results, BENCH, "m", SETTING).read_text().splitlines()]
     assert {(x["response"], x["error"]) for x in raw} == {("", None)}  # answered, with no text
     calls = study.judge_srv.count
     for name, s in study.judge_all().items():
