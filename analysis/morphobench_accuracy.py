@@ -70,7 +70,7 @@ def build_T2(table_id: str, df: pd.DataFrame, provenance: Provenance) -> Table:
         provenance=provenance)
 
 
-ADAPTED = ("morphobench_adapted", "with_hints+items-adapted")  # our splits, made by python -m pipeline.adapt
+ADAPTED = ("morphobench_adapted", "with_hints+items-adapted")  # our splits, made by python -m pipeline.morphobench_adapt
 
 
 def build(table_id: str, ctx: Context) -> Table:
@@ -84,7 +84,7 @@ def build(table_id: str, ctx: Context) -> Table:
 
 
 def _add_adapted(table: Table, ctx: Context) -> None:
-    """Table 2 again on the splits we derived ourselves from the v0 items (pipeline.adapt), beside the
+    """Table 2 again on the splits we derived ourselves from the v0 items (pipeline.morphobench_adapt), beside the
     release's: how many adapted items there are is said, and a split without any is said so."""
     try:
         df, provenance = verdicts(ctx, *ADAPTED)
@@ -93,7 +93,7 @@ def _add_adapted(table: Table, ctx: Context) -> None:
         return
     ours = build_T2("morphobench.T2", df, provenance)
     items = df.drop_duplicates("id")["split"].map(SPLITS).value_counts().reindex(list(SPLITS.values()), fill_value=0)
-    table.extra["Our adapted splits (python -m pipeline.adapt)"] = ours.table
+    table.extra["Our adapted splits (python -m pipeline.morphobench_adapt)"] = ours.table
     table.extra["Items per split of our adapted splits"] = items.rename_axis("split").reset_index(name="items")
     missing = [s for s, n in items.items() if n == 0]
     if missing:

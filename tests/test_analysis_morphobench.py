@@ -286,7 +286,7 @@ def test_F9_taxonomy_diversity(tmp_path):
 
 
 def test_T2_sets_our_adapted_splits_beside_the_releases(results, tmp_path):
-    """Items derived by pipeline.adapt are their own item set (setting with_hints+items-adapted): Table 2 adds
+    """Items derived by pipeline.morphobench_adapt are their own item set (setting with_hints+items-adapted): Table 2 adds
     them as a block of their own and says which splits the adaptation left empty."""
     t = build("morphobench.T2", Context(results, tmp_path / "fig"))
     assert "Our adapted splits: none judged" in " ".join(t.notes)
@@ -298,7 +298,7 @@ def test_T2_sets_our_adapted_splits_beside_the_releases(results, tmp_path):
              [{"id": "Morpho_R_v0-0", "correct": False}, {"id": "Morpho_R_Lite-0_1", "correct": True},
               {"id": "Morpho_R_Lite-0_2", "correct": True}])
     t = build("morphobench.T2", Context(results, tmp_path / "fig"))
-    ours = t.extra["Our adapted splits (python -m pipeline.adapt)"].set_index("model").loc["o3"]
+    ours = t.extra["Our adapted splits (python -m pipeline.morphobench_adapt)"].set_index("model").loc["o3"]
     assert (ours["R(v0)"], ours["R(Lite)"], ours["Δ R(Lite)"]) == (0.0, 100.0, 100.0)
     items = t.extra["Items per split of our adapted splits"].set_index("split")["items"]
     assert (items["R(Lite)"], items["R(Complex)"]) == (2, 0)

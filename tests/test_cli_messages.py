@@ -177,7 +177,7 @@ def test_readme_commands_on_data_not_converted_say_to_convert_it(tmp_path, args)
 
 
 def test_adapting_before_the_data_is_converted_is_one_line(tmp_path):
-    p = cli("pipeline.adapt", "recognition", "--data", "data/morphobench/test.jsonl", "--model",
+    p = cli("pipeline.morphobench_adapt", "recognition", "--data", "data/morphobench/test.jsonl", "--model",
             "configs/models/paper/o3.yaml", "--out", str(tmp_path / "adapted"), "--results", str(tmp_path / "r"))
     assert p.returncode == 1 and "Traceback" not in p.stderr
     assert error_lines(p) == ["error: data/morphobench/test.jsonl: -: file not found; convert the official release "
@@ -305,7 +305,7 @@ def test_the_demo_sums_both_sweeps_and_counts_the_adaptation_calls(tmp_path, mon
         return 0
 
     monkeypatch.setattr(experiments, "main", sweep)
-    monkeypatch.setattr(demo, "MAINS", {"pipeline.experiments": sweep, "pipeline.adapt": adapt,
+    monkeypatch.setattr(demo, "MAINS", {"pipeline.experiments": sweep, "pipeline.morphobench_adapt": adapt,
                                         "data.convert": lambda args: 0})
     assert demo.main(["--results", str(results)]) == 0
     out = capsys.readouterr().out.splitlines()

@@ -1,8 +1,8 @@
 """MorphoBench's adaptation families as generators whose every output is checked.
 
-    python -m pipeline.adapt reasoning --data UNIFIED.jsonl --model configs/models/<m>.yaml --out DIR \\
+    python -m pipeline.morphobench_adapt reasoning --data UNIFIED.jsonl --model configs/models/<m>.yaml --out DIR \\
         [--source responses:<raw.jsonl> | solution] [--limit N]
-    python -m pipeline.adapt recognition --data UNIFIED.jsonl --model configs/models/<m>.yaml --out DIR [--limit N]
+    python -m pipeline.morphobench_adapt recognition --data UNIFIED.jsonl --model configs/models/<m>.yaml --out DIR [--limit N]
     python -m data.convert morphobench --src DIR --out adapted.jsonl
 
 `reasoning` derives R(Lite) and R(Complex) from the R(v0) items (two each per source item), `recognition`
@@ -23,12 +23,12 @@ from infer import server
 from infer.config import ConfigError
 from infer.store import LockedError
 from infer.templates import TemplateError
-from pipeline.adapt.run import ATTEMPTS, reasoning, recognition
+from pipeline.morphobench_adapt.run import ATTEMPTS, reasoning, recognition
 
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    ap = argparse.ArgumentParser(prog="python -m pipeline.adapt", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m pipeline.morphobench_adapt", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="family", required=True)
     for family in ("reasoning", "recognition"):

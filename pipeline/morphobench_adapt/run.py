@@ -10,12 +10,12 @@ from typing import Any
 from data.jsonl import DataError, problem, read_jsonl
 from infer.config import load_model_config
 from infer.templates import PROMPTS
-from pipeline.adapt import reasoning as r_family
-from pipeline.adapt import recognition as p_family
-from pipeline.adapt.calls import Caller, drive
-from pipeline.adapt.records import official_index, official_row
-from pipeline.adapt.release import cause, count_drops, write_release, write_report
-from pipeline.adapt.traces import load_traces
+from pipeline.morphobench_adapt import reasoning as r_family
+from pipeline.morphobench_adapt import recognition as p_family
+from pipeline.morphobench_adapt.asking import Caller, drive
+from pipeline.morphobench_adapt.official_rows import official_index, official_row
+from pipeline.morphobench_adapt.release import cause, count_drops, write_release, write_report
+from pipeline.morphobench_adapt.traces import load_traces
 
 log = logging.getLogger(__name__)
 ATTEMPTS = 3  # per stage: the first request and two regenerations

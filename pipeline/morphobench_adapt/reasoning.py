@@ -1,6 +1,6 @@
 """Agent-reasoning adaptation (MorphoBench §3.3, §4.1, Appendix A.3): R(Lite) and R(Complex) from R(v0).
 
-Per source item, in stages (each a call through pipeline/adapt/calls.py):
+Per source item, in stages (each a call through pipeline/morphobench_adapt/asking.py):
 1. proof graph: the reference trace, cut into numbered steps, is parsed by the model into a graph
    (`adapt_graph`); a reply that is not a valid graph is asked again with the reason, and after the
    last attempt the heuristic graph is used — recorded as `graph_source: heuristic` with the reasons;
@@ -26,12 +26,12 @@ import re
 from typing import Any
 
 from judge.match import normalize_text
-from pipeline.adapt.calls import Ask, Reply, Steps, read_json
-from pipeline.adapt.checks import spoiler
-from pipeline.adapt.graph import (TIER_ROLE, GraphError, Node, heuristic_graph, parse_graph, select_tiers,
+from pipeline.morphobench_adapt.asking import Ask, Reply, Steps, read_json
+from pipeline.morphobench_adapt.checks import spoiler
+from pipeline.morphobench_adapt.graph import (TIER_ROLE, GraphError, Node, heuristic_graph, parse_graph, select_tiers,
                                   split_steps)
-from pipeline.adapt.records import official_answer, view
-from pipeline.adapt.traces import Trace
+from pipeline.morphobench_adapt.official_rows import official_answer, view
+from pipeline.morphobench_adapt.traces import Trace
 
 LITE, COMPLEX = "Morpho_R_Lite", "Morpho_R_Complex"
 KIND_OF = {LITE: "helpful", COMPLEX: "misleading"}

@@ -1,6 +1,6 @@
 """Agent-recognition adaptation (MorphoBench §3.3, §4.1, Appendix A.3, C.3): P(Perturbed) from P(v0).
 
-Per source item, one perturbed question, in two stages (calls through pipeline/adapt/calls.py):
+Per source item, one perturbed question, in two stages (calls through pipeline/morphobench_adapt/asking.py):
 1. cues: the model gets the question–answer pair with its image (its caption for a text-only model) and
    names the visual elements it relies on, each with the words of the question that refer to it
    (`adapt_cues`; A.3: "we provide existing question–answer pairs to the agent and require it to
@@ -21,9 +21,9 @@ from typing import Any
 
 from data.converters.morphobench import answer_and_type
 from data.records import image_tags
-from pipeline.adapt.calls import Ask, Steps, read_json
-from pipeline.adapt.checks import new_mentions
-from pipeline.adapt.records import official_answer
+from pipeline.morphobench_adapt.asking import Ask, Steps, read_json
+from pipeline.morphobench_adapt.checks import new_mentions
+from pipeline.morphobench_adapt.official_rows import official_answer
 
 PERTURBED = "Morpho_P_Perturbed"
 MAX_PHRASE_WORDS = 12  # a cue is a reference, not a sentence; the bound is ours

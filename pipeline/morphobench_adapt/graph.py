@@ -21,7 +21,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
-from pipeline.adapt.calls import read_json
+from pipeline.morphobench_adapt.asking import read_json
 
 
 TYPES = ("given", "construction", "observation", "lemma", "goal")
