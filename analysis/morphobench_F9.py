@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.experiments import experiment
+from analysis.table_experiments import experiment
 from analysis.inputs import DEMO_DATA, ROOT, read_records, shown
 from analysis.morphobench_common import BENCH
 from analysis.plot import bars, draw, empty_panel, save_figure, subplots

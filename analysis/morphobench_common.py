@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.experiments import demo_model, experiment
+from analysis.table_experiments import demo_model, experiment
 from analysis.provenance import JudgeChoice, Provenance
 from analysis.reference import load_reference
 from analysis.stats import SCORE_BESIDE, score_table

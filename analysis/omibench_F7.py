@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import labels
-from analysis.experiments import experiment
+from analysis.table_experiments import experiment
 from analysis.omibench_common import BENCH, SETTING
 from analysis.reference import beside_paper
 from analysis.table import Context, Table

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.experiments import pairs_of
+from analysis.table_experiments import pairs_of
 from analysis.inputs import Run
 from analysis.omibench_common import (METRICS, RULE_GAP, RULES_NOTE, SETTING, beside_paper_rules, metric_verdicts,
                                       paired_tests, per_subject, rule_gap, rule_gap_notes, subject_wide,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.experiments import experiment, models_of
+from analysis.table_experiments import experiment, models_of
 from analysis.omibench_common import (BENCH, METRICS, RULE_GAP, RULE_METRICS, RULES_NOTE, SUBJECTS, evaluator_verdicts,
                                       rule_gap, rule_gap_notes, with_both_rules)
 from analysis.provenance import Provenance

@@ -7,7 +7,7 @@ import re
 
 import pandas as pd
 
-from analysis.experiments import experiment
+from analysis.table_experiments import experiment
 from analysis.omibench_common import (RULE_GAP, RULES_NOTE, SETTING, beside_paper_rules, metric_verdicts,
                                       pooled_per_subject, rule_gap, rule_gap_notes, subject_wide_present,
                                       with_both_rules)

@@ -15,7 +15,7 @@ from typing import Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from analysis.experiments import models_of
+from analysis.table_experiments import models_of
 from analysis.inputs import Run, current_lines, data_file, find_runs, judges_asked, load_run, read_records, stand_in
 from analysis.plot import NOT_RUN, bars, empty_panel, save_figure, subplots
 from analysis.reference import beside_paper

@@ -10,7 +10,7 @@ import re
 
 import pandas as pd
 
-from analysis.experiments import experiment, models_of, pairs_of
+from analysis.table_experiments import experiment, models_of, pairs_of
 from analysis.inputs import Run, current_lines
 from analysis.omibench_common import (BENCH, METRICS, RULE_GAP, RULES_NOTE, SAMPLING, SETTING, rule_gap_notes,
                                       rule_gap_of_runs, run_records, runs_named, sampling_runs)

@@ -26,7 +26,7 @@ from analysis import labels
 from analysis.background import figures_in_background
 from analysis.plot import draw
 from analysis.report import Outcome, write_report
-from analysis.experiments import RUNS_OF, nearest, tables_reading
+from analysis.table_experiments import RUNS_OF, nearest, tables_reading
 from analysis.table import Context, MissingInputs, terminal, write
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import experiments, think360_common as common
+from analysis import table_experiments, think360_common as common
 from analysis.plot import corner_note, draw, empty_panel, save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.table import ROOT, Context, MissingInputs, Table
@@ -24,7 +24,7 @@ METRICS = ("acc", "token", "time")
 
 def experiment() -> tuple[list[tuple[str, str]], str]:
     """The [thinking, non-thinking] model pairs and the one setting both sides ran (Table 3's)."""
-    return experiments.pairs_of(CONFIG.stem), experiments.experiment(CONFIG.stem).settings[0]
+    return table_experiments.pairs_of(CONFIG.stem), table_experiments.experiment(CONFIG.stem).settings[0]
 
 
 def paired(summary: pd.DataFrame, pairs: list[tuple[str, str]]) -> pd.DataFrame:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis import think360_common as common
-from analysis.experiments import models_of
+from analysis.table_experiments import models_of
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE, repeat_mean_std
 from analysis.table import Context, Table

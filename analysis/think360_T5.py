@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis import think360_common as common
-from analysis.experiments import models_of
+from analysis.table_experiments import models_of
 from analysis.plot import corner_note, draw, empty_panel, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper

@@ -78,7 +78,7 @@ def test_a_table_id_selects_the_experiments_whose_runs_it_reads():
 
 
 def test_the_table_map_covers_every_table_and_names_only_experiments_that_exist():
-    from analysis.experiments import RUNS_OF
+    from analysis.table_experiments import RUNS_OF
     from analysis.run import registry
 
     modules = registry()
