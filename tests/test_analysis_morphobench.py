@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import morphobench_F9, morphobench_T3, morphobench_T4, morphobench_T8
-from analysis.morphobench_accuracy import build
-from analysis.morphobench_common import DELTAS, V0, delta, with_deltas
+from analysis.morphobench import F9 as morphobench_F9, T3 as morphobench_T3, T4 as morphobench_T4, T8 as morphobench_T8
+from analysis.morphobench.T1_T2_T7 import build
+from analysis.morphobench.common import DELTAS, V0, delta, with_deltas
 from analysis.reference import load_reference
 from analysis.table import Context, MissingInputs
 from data.demo.__main__ import build as build_demo
@@ -308,7 +308,7 @@ def test_T2_sets_our_adapted_splits_beside_the_releases(results, tmp_path):
 
 
 def test_T5_accuracy_per_circuit_level(tmp_path):
-    from analysis import morphobench_T5
+    from analysis.morphobench import T5 as morphobench_T5
 
     data = write_data(tmp_path / "g.jsonl", [
         {"id": f"c{lv}-{i}", "benchmark": "morphobench", "split": "Morpho_G_circuits", "level": lv}

@@ -393,9 +393,9 @@ def exists(path: str, files: list[str]) -> bool:
 def test_the_path_finder_sees_what_a_help_text_names():
     files = tracked()
     text = ("reads configs/experiments/*.yaml and configs/models/paper/, writes results/raw/<bench>/x.jsonl, "
-            "data/omibench/test.jsonl; see TABLES.md, README.md, analysis/<benchmark>_<table>.py and prompts/nope.txt.")
+            "data/omibench/test.jsonl; see TABLES.md, README.md, analysis/<benchmark>/<table>.py and prompts/nope.txt.")
     named = named_paths(text, files)
-    assert named == ["configs/experiments/*.yaml", "configs/models/paper/", "analysis/<benchmark>_<table>.py",
+    assert named == ["configs/experiments/*.yaml", "configs/models/paper/", "analysis/<benchmark>/<table>.py",
                      "prompts/nope.txt", "TABLES.md", "README.md"]
     assert [p for p in named if not exists(p, files)] == ["prompts/nope.txt", "TABLES.md"]
 
