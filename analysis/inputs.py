@@ -26,7 +26,7 @@ import pandas as pd
 import pyarrow as pa
 
 from analysis.columns import read_fields
-from analysis.experiments import experiment
+from analysis.table_experiments import experiment
 from data.dataset import line_digest
 from data.files import file_version
 from data.jsonl import DataError, bulk_read, parse_line, problem

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterable
 
 import pandas as pd
 
@@ -41,6 +42,13 @@ def load_reference(table_id: str) -> pd.DataFrame | None:
     names = aliases(paper_of(table_id))
     df["model"] = df["paper_model"].map(lambda m: names.get(m, m))
     return df
+
+
+def paper_order(table_id: str, models: Iterable[str]) -> list[str]:
+    """`models` in the order the paper's table lists them (via the aliases), the others after it by name."""
+    ref = load_reference(table_id)
+    rank = {m: i for i, m in enumerate(dict.fromkeys(ref["model"]))} if ref is not None else {}
+    return sorted(models, key=lambda m: (rank.get(m, len(rank)), m))
 
 
 def beside_paper(ours: pd.DataFrame, table_id: str, keys: list[str], value: str = "acc",

@@ -4,10 +4,10 @@
     python -m analysis.run --all                  # everything that has inputs; says what lacks them
     python -m analysis.run --list                 # the table ids
 
-Each table is a module analysis/<benchmark>_<table>.py with `IDS` (the ids it makes) and
-`build(table_id, ctx) -> Table`; it writes results/tables/<id>.csv, .provenance.json and .md, figures to
-figures/<id>.png. Figures are drawn by worker processes while the next tables are built
-(analysis/background.py); a table is written once its figures are.
+Each table is a module analysis/<benchmark>/<table>.py named by the ids it makes (analysis/__init__.py),
+with `IDS` (those ids) and `build(table_id, ctx) -> Table`; it writes results/tables/<id>.csv,
+.provenance.json and .md, figures to figures/<id>.png. Figures are drawn by worker processes while the next
+tables are built (analysis/background.py); a table is written once its figures are.
 """
 from __future__ import annotations
 
@@ -21,25 +21,26 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-import analysis
 from analysis import labels
 from analysis.background import figures_in_background
 from analysis.plot import draw
 from analysis.report import Outcome, write_report
-from analysis.experiments import RUNS_OF, nearest, tables_reading
+from analysis.table_experiments import RUNS_OF, nearest, tables_reading
 from analysis.table import Context, MissingInputs, terminal, write
 from infer import layout
+from data.records import BENCHMARKS
 
 log = logging.getLogger(__name__)
-BENCH_PREFIXES = ("think360_", "omibench_", "mira_", "c2rbench_", "morphobench_")
 
 
 def registry() -> dict[str, ModuleType]:
-    """Table id → the module that builds it."""
+    """Table id → the module that builds it: the modules of analysis/<benchmark>/ that define IDS (the others
+    are the helpers that paper's tables share)."""
     found: dict[str, ModuleType] = {}
-    for info in pkgutil.iter_modules(analysis.__path__):
-        if info.name.startswith(BENCH_PREFIXES):
-            module = importlib.import_module(f"analysis.{info.name}")
+    for bench in BENCHMARKS:
+        package = importlib.import_module(f"analysis.{bench}")
+        for info in pkgutil.iter_modules(package.__path__):
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
             for table_id in getattr(module, "IDS", ()):
                 found[table_id] = module
     return dict(sorted(found.items()))

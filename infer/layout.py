@@ -138,7 +138,7 @@ def judge_cache_path(results: Path, judge_model: str) -> Path:
 
 
 def adaptation_log_path(results: Path, bench: str, model: str, family: str) -> Path:
-    """Every call of one adaptation family by one model, keyed by request: its cache (pipeline/adapt)."""
+    """Every call of one adaptation family by one model, keyed by request: its cache (pipeline/morphobench_adapt)."""
     return results / "adapt" / bench / model / f"{family}.jsonl"
 
 

@@ -4,7 +4,7 @@
 
 1. every experiment of the demo profile (python -m pipeline.experiments --profile demo);
 2. MorphoBench's adaptation families (§3.3) by the embedded model: R(Lite) and R(Complex) from its own
-   answers to two R(v0) items, P(Perturbed) from two P(v0) items (python -m pipeline.adapt). It is too
+   answers to two R(v0) items, P(Perturbed) from two P(v0) items (python -m pipeline.morphobench_adapt). It is too
    small for their model stages, so the reports (adapt_*.md) show the heuristic graphs and the items
    dropped, and why;
 3. the adapted splits converted like the release (python -m data.convert morphobench) and answered
@@ -25,13 +25,13 @@ from infer.config import load_model_config
 from infer.experiment_spec import DEMO_MODEL, ROOT
 from infer.interrupt import exits_cleanly
 from pipeline import experiments
-from pipeline.adapt import __main__ as adapt
+from pipeline.morphobench_adapt import __main__ as adapt
 
 BUILD = Path("data/demo/build")  # paths from the repository's root, where run_all.sh runs
 ADAPTED = BUILD / "official" / "morphobench_adapted"
 MODEL = DEMO_MODEL.relative_to(ROOT)
 SOURCE_ITEMS = 2  # per family: enough for every adapted split to have items
-ADAPT_LOGS = layout.ADAPTATION_LOGS  # every adaptation call, one line each (pipeline/adapt/calls.py)
+ADAPT_LOGS = layout.ADAPTATION_LOGS  # every adaptation call, one line each (pipeline/morphobench_adapt/asking.py)
 
 
 def steps(results: Path) -> list[tuple[str, list[str]]]:
@@ -43,14 +43,14 @@ def steps(results: Path) -> list[tuple[str, list[str]]]:
                   "--limit", str(SOURCE_ITEMS), "--results", str(results), "--max-tokens", "256"]
     return [
         ("pipeline.experiments", ["--profile", "demo", "--results", str(results)]),
-        ("pipeline.adapt", ["reasoning", *adapt_args, "--source", f"responses:{raw}"]),
-        ("pipeline.adapt", ["recognition", *adapt_args]),
+        ("pipeline.morphobench_adapt", ["reasoning", *adapt_args, "--source", f"responses:{raw}"]),
+        ("pipeline.morphobench_adapt", ["recognition", *adapt_args]),
         ("data.convert", ["morphobench", "--src", str(ADAPTED), "--out", str(BUILD / "morphobench_adapted.jsonl")]),
         ("pipeline.experiments", ["--profile", "demo", "--only", "morphobench.T2-adapted", "--results", str(results)]),
     ]
 
 
-MAINS = {"pipeline.experiments": experiments.main, "pipeline.adapt": adapt.main, "data.convert": convert.main}
+MAINS = {"pipeline.experiments": experiments.main, "pipeline.morphobench_adapt": adapt.main, "data.convert": convert.main}
 
 
 @exits_cleanly

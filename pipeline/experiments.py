@@ -26,7 +26,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from analysis.experiments import RUNS_OF, nearest
+from analysis.table_experiments import RUNS_OF, nearest
 from data.jsonl import DataError, parse_line
 from infer import generation, layout, server
 from infer import run as infer_run
@@ -162,7 +162,7 @@ def marked(experiments: list[Experiment]) -> list[str]:
 def resolve_only(names: list[str], experiment_ids: set[str]) -> tuple[set[str], list[str], list[str]]:
     """The experiment ids `--only` selects, notes on what a name selected, and one error line per name that
     selects nothing. An experiment id selects that experiment; a table id (python -m analysis.run --list) the
-    experiments whose runs the table reads (analysis.experiments.RUNS_OF). Names are exact, case included."""
+    experiments whose runs the table reads (analysis.table_experiments.RUNS_OF). Names are exact, case included."""
     selected: set[str] = set()
     notes, errors = [], []
     for name in names:

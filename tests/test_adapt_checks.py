@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-import pipeline.adapt.checks as checks
+import pipeline.morphobench_adapt.checks as checks
 from judge.match import MatchError
-from pipeline.adapt.checks import new_mentions, spoiler
-from pipeline.adapt.recognition import adapt, cue_problem, problems
+from pipeline.morphobench_adapt.checks import new_mentions, spoiler
+from pipeline.morphobench_adapt.recognition import adapt, cue_problem, problems
 
 
 def rec(answer: list[str], answer_type: str = "numeric", question: str = "What is it?", **fields) -> dict:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from pipeline.adapt.graph import Graph, GraphError, Node, heuristic_graph, parse_graph, select_tiers, split_steps
+from pipeline.morphobench_adapt.graph import Graph, GraphError, Node, heuristic_graph, parse_graph, select_tiers, split_steps
 
 
 def test_steps_are_paragraphs_else_lines_else_sentences():

@@ -12,8 +12,8 @@ import pytest
 from data.convert import convert
 from data.jsonl import read_jsonl
 from infer.layout import adaptation_log_path
-from pipeline.adapt.__main__ import main
-from pipeline.adapt.run import reasoning, recognition
+from pipeline.morphobench_adapt.__main__ import main
+from pipeline.morphobench_adapt.run import reasoning, recognition
 from tests.adapt_fixtures import (BAR_TRACE, CUES, GRAPH, HINTS, MISLEADING, PERTURB, demo_data, good_model,
                                   hints_reply, model_config, prompt_of, raw_file)
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)

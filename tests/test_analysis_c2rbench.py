@@ -7,8 +7,9 @@ import shutil
 import pandas as pd
 import pytest
 
-from analysis import c2rbench_common as c2r
-from analysis import c2rbench_accuracy, c2rbench_human, c2rbench_overthinking, c2rbench_stats, c2rbench_time
+from analysis.c2rbench import common as c2r
+from analysis.c2rbench import (F7_to_F10 as c2rbench_F7_to_F10, T3_agree as c2rbench_T3_agree, F11 as c2rbench_F11,
+                               F3_5 as c2rbench_F3_5, T4 as c2rbench_T4)
 from analysis.reference import load_reference
 from analysis.stats import accuracy_table
 from analysis.table import Context, MissingInputs
@@ -52,7 +53,7 @@ def main_runs(data, res):
 
 def test_F3_5_dataset_statistics(env):
     data, res, ctx, _ = env
-    t = c2rbench_stats.build("c2rbench.F3-5", ctx)
+    t = c2rbench_F3_5.build("c2rbench.F3-5", ctx)
     row = t.table.set_index("subset")
     assert (row.loc["Math", "tasks"], row.loc["Math", "share_%"]) == (2, 20.0)
     assert row.loc["Logical", ["Level 1", "Level 2", "Level 3"]].tolist() == [2, 2, 1]
@@ -69,7 +70,7 @@ def test_F3_5_dataset_statistics(env):
 def test_F7_F8_subsets_levels_judge_choice_and_failures(env):
     data, res, ctx, _ = env
     main_runs(data, res)
-    t = c2rbench_accuracy.build("c2rbench.F7", ctx)
+    t = c2rbench_F7_to_F10.build("c2rbench.F7", ctx)
     row = t.table.set_index("model")
     assert row.loc["gpt-4.1", "judge"] == "c2rbench_judge" and row.loc["m3", "judge"] == "rules"
     # gpt-4.1: 3 correct of 6 tasks; its judge error (Logical) and no response (Reading) are not correct
@@ -82,7 +83,7 @@ def test_F7_F8_subsets_levels_judge_choice_and_failures(env):
     assert fail["acc_scored"] == 75.0
     vs = t.vs_paper.set_index("model").loc["gpt-4.1"]
     assert (vs["paper_model"], vs["paper"]) == ("GPT-4.1", 52.11) and vs["diff"] == pytest.approx(50 - 52.11)
-    t8 = c2rbench_accuracy.build("c2rbench.F8", ctx).table.set_index("model").loc["gpt-4.1"]
+    t8 = c2rbench_F7_to_F10.build("c2rbench.F8", ctx).table.set_index("model").loc["gpt-4.1"]
     assert (t8["Level 1"], t8["Level 2"], t8["Level 3"], t8["Overall"]) == (100, 50, 0, 50)
     assert t.figure.exists()
 
@@ -92,7 +93,7 @@ def test_F9_multimodal_subset(env):
     make_run(res, "c2rbench", "gpt-4o", MAIN, "c2rbench_judge", data, rows({"01001": False, "04001": True}))
     manifest_of(raw_path(res, "c2rbench", "gpt-4o", MAIN)).write_text(
         json.dumps({"model": {"modalities": ["text", "image"]}}))
-    t = c2rbench_accuracy.build("c2rbench.F9", ctx)
+    t = c2rbench_F7_to_F10.build("c2rbench.F9", ctx)
     row = t.table.iloc[0]
     assert (row["model"], bool(row["MLLM"]), row["Multimodal"]) == ("gpt-4o", True, 0.0)
     assert t.vs_paper.iloc[0]["paper"] == 25.16
@@ -112,7 +113,7 @@ def test_F10_text_only_three_subsets(env):
     data, res, ctx, _ = env
     make_run(res, "c2rbench", "deepseek-r1", TEXT, "rules", data, rows(
         {"02001": True, "02002": False, "08001": True, "07001": False, "04001": True}))
-    t = c2rbench_accuracy.build("c2rbench.F10", ctx)
+    t = c2rbench_F7_to_F10.build("c2rbench.F10", ctx)
     row = t.table.iloc[0]
     assert (row["Logical"], row["Reading"], row["Level 1"], row["Level 3"]) == (50, 100, 100, 50)
     assert row["Overall"] == pytest.approx(200 / 3) and "General Knowledge" not in t.table
@@ -121,19 +122,19 @@ def test_F10_text_only_three_subsets(env):
     vs = t.vs_paper.iloc[0]
     assert (vs["subset"], vs["paper"], vs["ours"]) == ("Logical", 76.10, 50)
     with pytest.raises(MissingInputs):  # the text-only setting only
-        c2rbench_accuracy.build("c2rbench.F10", Context(res / "none", ctx.figures))
+        c2rbench_F7_to_F10.build("c2rbench.F10", Context(res / "none", ctx.figures))
 
 
 def test_T3_human_accuracy_and_models_on_the_same_tasks(env):
     data, res, ctx, ext = env
     with pytest.raises(MissingInputs, match="human_answers.csv"):
-        c2rbench_human.build("c2rbench.T3", ctx)
+        c2rbench_T3_agree.build("c2rbench.T3", ctx)
     pd.DataFrame([("04001", "A1", "9", 1), ("04001", "A2", "9", 1), ("04002", "A1", "78", 1), ("04002", "A2", "7", 0),
                   ("02001", "B1", "C", 1), ("02001", "B2", "C", 1), ("02001", "B3", "A", 0),
                   ("01001", "C1", "B", 0), ("01001", "C2", "D", 0), ("01001", "C3", "A", 1), ("99999", "X", "1", 1)],
                  columns=["task_id", "annotator", "answer", "correct"]).to_csv(ext / "human_answers.csv", index=False)
     main_runs(data, res)
-    t = c2rbench_human.build("c2rbench.T3", ctx)
+    t = c2rbench_T3_agree.build("c2rbench.T3", ctx)
     row = t.table.set_index("category")
     assert row.loc["Math", "Human"] == 75 and row.loc["Logical", "Human"] == pytest.approx(200 / 3)
     assert row.loc["Multimodal", "Human"] == pytest.approx(100 / 3)
@@ -150,7 +151,7 @@ def test_T3_model_columns_count_failures_as_not_correct(env):
     pd.DataFrame([("04001", "A1", "9", 1), ("08001", "B1", "x", 1)],
                  columns=["task_id", "annotator", "answer", "correct"]).to_csv(ext / "human_answers.csv", index=False)
     main_runs(data, res)  # gpt-4.1: 04001 ✓, 08001 no response
-    t = c2rbench_human.build("c2rbench.T3", ctx)
+    t = c2rbench_T3_agree.build("c2rbench.T3", ctx)
     row = t.table.set_index("category")
     assert (row.loc["Math", "gpt-4.1"], row.loc["Reading", "gpt-4.1"], row.loc["Overall", "gpt-4.1"]) == (100, 0, 50)
     side = next(v for k, v in t.extra.items() if k.startswith("Models on the humans' tasks")).set_index("model")
@@ -163,12 +164,12 @@ def test_T3_paper_overall_from_its_categories():
     ref = load_reference("c2rbench.T3").pivot(index="category", columns="stat", values="value").drop("Overall")
     tasks = pd.DataFrame([{"category": c, "score": r.acc / 100}
                           for c, r in ref.iterrows() for _ in range(int(r.n_tasks))])
-    got = c2rbench_human.category_accuracy(tasks, "Human").set_index("category")
+    got = c2rbench_T3_agree.category_accuracy(tasks, "Human").set_index("category")
     assert got.loc["Overall", "tasks"] == 113
     assert got.loc["Overall", "acc"] == pytest.approx(89.75, abs=0.05)  # 89.757: the categories are rounded
     # Table 6's General Knowledge scores (ten 1s, one 0) give Table 3's 90.90.
     gk = pd.DataFrame({"category": "General Knowledge", "score": [1] * 10 + [0]})
-    assert round(c2rbench_human.category_accuracy(gk, "Human")["acc"].iloc[0], 1) == 90.9
+    assert round(c2rbench_T3_agree.category_accuracy(gk, "Human")["acc"].iloc[0], 1) == 90.9
 
 
 def test_T4_times_per_level(env):
@@ -177,7 +178,7 @@ def test_T4_times_per_level(env):
         {"id": "02001", "correct": True, "latency_s": 10}, {"id": "02002", "correct": False, "latency_s": 40},
         {"id": "02003", "correct": False, "latency_s": 20}, {"id": "02004", "correct": True, "latency_s": 30},
         {"id": "02005", "status": "judge_error", "latency_s": 50}, {"id": "04001", "correct": True, "latency_s": 99}])
-    t = c2rbench_time.build("c2rbench.T4", ctx)
+    t = c2rbench_T4.build("c2rbench.T4", ctx)
     row = t.table.set_index("level")
     # All times every answer, the judge error's 50 s too; acc: 2 correct of 5 tasks, acc_scored 2 of 4
     assert row.loc["Overall", ["All", "Correct", "Wrong", "acc", "acc_scored"]].tolist() == [30, 20, 30, 40, 50]
@@ -186,7 +187,7 @@ def test_T4_times_per_level(env):
     assert row.loc["Level 2", "All"] == 40 and pd.isna(row.loc["Level 2", "Wrong"])
     o = row.loc["Level 1"]  # no judge error: All is the mix of Correct and Wrong
     assert o["All"] == pytest.approx(o["acc_scored"] / 100 * o["Correct"] + (1 - o["acc_scored"] / 100) * o["Wrong"])
-    assert c2rbench_time.implied_accuracy(o["All"], o["Correct"], o["Wrong"]) == pytest.approx(50)
+    assert c2rbench_T4.implied_accuracy(o["All"], o["Correct"], o["Wrong"]) == pytest.approx(50)
     assert t.extra["Every subset"].set_index("level").loc["Overall", "All"] == pytest.approx(249 / 6)
     vs = t.vs_paper.set_index(["level", "time"])
     assert vs.loc[("Overall", "All"), "paper"] == 147.26 and vs.loc[("Overall", "All"), "ours"] == 30
@@ -195,7 +196,7 @@ def test_T4_times_per_level(env):
 def test_T4_paper_times_imply_the_reported_accuracy():
     # §4.4: DeepSeek-R1 reached 74.48% on Logical (web interface); Table 4's All/Correct/Wrong imply 74.85%,
     # and an accuracy falling with the level, as the paper says.
-    imp = c2rbench_time.paper_implied().set_index("level")["implied_acc_%"]
+    imp = c2rbench_T4.paper_implied().set_index("level")["implied_acc_%"]
     assert imp["Overall"] == pytest.approx(74.48, abs=0.5)
     assert imp["Level 1"] > imp["Level 2"] > imp["Level 3"]
 
@@ -210,7 +211,7 @@ def test_F11_token_accounting(env):
     make_run(res, "c2rbench", "thinker", MAIN, "c2rbench_judge", data, verdicts)
     make_run(res, "c2rbench", "thinker", MAIN, "rules", data, [
         {**v, "status": "ok", "correct": False, "extracted": None if v["id"] == "02001" else "x"} for v in verdicts])
-    t = c2rbench_overthinking.build("c2rbench.F11", ctx)
+    t = c2rbench_F11.build("c2rbench.F11", ctx)
     g = t.table.set_index(["dimension", "group"])[["responses", "reasoning", "answer", "total"]]
     assert g.loc[("category", "Math")].tolist() == [1, 60, 40, 100]
     assert g.loc[("category", "Logical")].tolist() == [2, 15, 15, 30]  # (30 + 0) / 2, (10 + 20) / 2
@@ -231,7 +232,7 @@ def test_agreement_rounds(env):
                   ("02002", "gpt-4.1", 2, 0), ("01001", "gpt-4.1", 2, 1), ("08001", "gpt-4.1", 2, 0),
                   ("04001", "m2", 2, 1)], columns=["task_id", "model", "round", "human_correct"]
                  ).to_csv(ext / "human_labels.csv", index=False)
-    t = c2rbench_human.build("c2rbench.agree", ctx)
+    t = c2rbench_T3_agree.build("c2rbench.agree", ctx)
     llm = t.table[t.table["judge"] == "c2rbench_judge"].set_index("round")
     r1 = llm.loc["1"]
     assert (r1["compared"], r1["agreement_%"]) == (3, pytest.approx(200 / 3))
@@ -250,8 +251,8 @@ def test_example_files_have_the_documented_format(env, tmp_path):
     for name, cols, flag in [("human_answers", ["task_id", "annotator", "answer", "correct"], "correct"),
                              ("human_labels", ["task_id", "model", "round", "human_correct"], "human_correct")]:
         shutil.copy(src / f"{name}.EXAMPLE.csv", ext / f"{name}.csv")
-        df = c2rbench_human.read_csv(f"{name}.csv", cols, flag)
+        df = c2rbench_T3_agree.read_csv(f"{name}.csv", cols, flag)
         assert len(df) and df[flag].dtype == bool and df["task_id"].str.len().eq(5).all()
     (ext / "human_labels.csv").write_text("task_id,model,round,human_correct\n01007,m,1,maybe\n")
     with pytest.raises(MissingInputs, match="1/0"):
-        c2rbench_human.build("c2rbench.agree", ctx)
+        c2rbench_T3_agree.build("c2rbench.agree", ctx)

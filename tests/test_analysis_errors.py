@@ -5,7 +5,10 @@ the paper's numbers beside ours; ratings on their 1–5 scale."""
 import pandas as pd
 import pytest
 
-from analysis import c2rbench_T5, labels, omibench_F7, omibench_rationale, think360_S2err
+from analysis import labels
+from analysis.c2rbench import T5 as c2rbench_T5
+from analysis.omibench import F7 as omibench_F7, rationale as omibench_rationale
+from analysis.think360 import S2err as think360_S2err
 from analysis.reference import load_reference
 from analysis.table import Context, MissingInputs
 from judge.human_labels import HumanLabel

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from analysis import stats
-from analysis.omibench_T2 import build
+from analysis.omibench.T2 import build
 from analysis.run import main, registry
 from analysis.table import Context, MissingInputs
 from infer.layout import report_path, table_file

@@ -6,7 +6,8 @@ import json
 import pandas as pd
 import pytest
 
-from analysis import mira_tasks, omibench_T2
+from analysis.mira import T4_to_T10 as mira_T4_to_T10
+from analysis.omibench import T2 as omibench_T2
 from analysis.inputs import find_runs, load_run, stand_in
 from analysis.table import Context, MissingInputs, Table, write
 from infer.layout import manifest_of, table_file
@@ -60,14 +61,14 @@ def test_one_judge_policy_per_model_recorded_in_the_provenance(tmp_path):
     data = write_data(tmp_path / "d.jsonl", [{"id": "convex_hull/1", "benchmark": "mira", "task": "Convex Hull",
                                               "domain": "EG"}])
     res = tmp_path / "results"
-    levels = list(mira_tasks.LEVELS)
+    levels = list(mira_T4_to_T10.LEVELS)
     for s in levels:
         make_run(res, "mira", "llm", s, "mira_judge", data, [{"id": "convex_hull/1", "correct": True}])
         make_run(res, "mira", "llm", s, "rules", data, [{"id": "convex_hull/1", "correct": False}])
         make_run(res, "mira", "failed", s, "mira_judge", data, [{"id": "convex_hull/1", "status": "judge_error"}])
         make_run(res, "mira", "failed", s, "rules", data, [{"id": "convex_hull/1", "correct": True}])
         make_run(res, "mira", "only-llm", s, "mira_judge", data, [{"id": "convex_hull/1", "status": "judge_error"}])
-    t = mira_tasks.build("mira.T4", Context(res, tmp_path / "fig"))
+    t = mira_T4_to_T10.build("mira.T4", Context(res, tmp_path / "fig"))
     choice = t.provenance.judges
     assert choice.used == {"failed": "rules", "llm": "mira_judge", "only-llm": "mira_judge"}
     assert choice.llm_scored == {"failed": 0, "llm": 3, "only-llm": 0}

@@ -3,8 +3,8 @@ micro-averaged domains and overall, the judge preference, T_gen vs T_spec, and t
 import pandas as pd
 import pytest
 
-from analysis import mira_T1, mira_tasks, mira_Tspec
-from analysis.mira_common import TASK_ORDER
+from analysis.mira import T1 as mira_T1, T4_to_T10 as mira_T4_to_T10, Tspec as mira_Tspec
+from analysis.mira.common import TASK_ORDER
 from analysis.reference import load_reference
 from analysis.table import Context, MissingInputs
 from tests.analysis_fixtures import make_run, write_data
@@ -38,7 +38,7 @@ def test_tasks_pairs_failures_and_paper(tmp_path, data):
     res = tmp_path / "results"
     make_run(res, "mira", GPT_4O, "direct", "rules", data, DIRECT)
     make_run(res, "mira", GPT_4O, "cot_general", "rules", data, all_right(["convex_hull/1", "gear_rotation/1.1"]))
-    t = mira_tasks.build("mira.T4", Context(res, tmp_path / "fig"))
+    t = mira_T4_to_T10.build("mira.T4", Context(res, tmp_path / "fig"))
     row = t.table.set_index("model").loc[GPT_4O]
     assert row["Convex Hull D"] == pytest.approx(100 / 3) and row["Mirror Clock D"] == 100.0
     assert row["Convex Hull T"] == 100.0
@@ -49,7 +49,7 @@ def test_tasks_pairs_failures_and_paper(tmp_path, data):
     paper = t.vs_paper.set_index(["task", "level"]).loc[("Convex Hull", "D")]
     assert (paper["paper_model"], paper["paper"], paper["diff"]) == ("GPT-4o", 6.7, pytest.approx(100 / 3 - 6.7))
 
-    t8 = mira_tasks.build("mira.T8", Context(res, tmp_path / "fig"))
+    t8 = mira_T4_to_T10.build("mira.T8", Context(res, tmp_path / "fig"))
     gear = t8.table.set_index("model").loc[GPT_4O]
     assert gear["Gear Rotation D"] == pytest.approx(100 / 3)   # pair 1 of the 3 pairs
     g = t8.extra["Scored units and failures"].set_index(["task", "level"])
@@ -74,7 +74,7 @@ def test_T1_micro_over_units(tmp_path, data):
 
 def test_judge_preference(tmp_path, data):
     res = tmp_path / "results"
-    for s in mira_tasks.LEVELS:       # m1: both judges on every level -> mira_judge
+    for s in mira_T4_to_T10.LEVELS:       # m1: both judges on every level -> mira_judge
         make_run(res, "mira", "m1", s, "rules", data, [{"id": "convex_hull/1", "correct": False}])
         make_run(res, "mira", "m1", s, "mira_judge", data, [{"id": "convex_hull/1", "correct": True}])
         make_run(res, "mira", "m2", s, "rules", data, [{"id": "convex_hull/1", "correct": False}])
@@ -83,7 +83,7 @@ def test_judge_preference(tmp_path, data):
     make_run(res, "mira", "m2", "direct", "mira_judge", data, [{"id": "convex_hull/1", "correct": True}])
     make_run(res, "mira", "m3", "direct", "mira_judge", data, [{"id": "convex_hull/1", "status": "judge_error"}])
     make_run(res, "mira", "m3", "direct", "rules", data, [{"id": "convex_hull/1", "correct": True}])
-    built = mira_tasks.build("mira.T4", Context(res, tmp_path / "fig"))
+    built = mira_T4_to_T10.build("mira.T4", Context(res, tmp_path / "fig"))
     t = built.table.set_index("model")
     assert t.loc["m1", "Convex Hull D"] == 100.0 and t.loc["m2", "Convex Hull D"] == 0.0
     assert (t.loc["m2", ["Convex Hull T", "Convex Hull V"]] == 0.0).all()
@@ -105,16 +105,16 @@ def test_Tspec_gain(tmp_path, data):
 
 def test_missing_runs(tmp_path):
     with pytest.raises(MissingInputs):
-        mira_tasks.build("mira.T4", Context(tmp_path / "none", tmp_path))
+        mira_T4_to_T10.build("mira.T4", Context(tmp_path / "none", tmp_path))
 
 
 def test_reference_files_cover_the_paper_and_pairs():
     tasks = []
-    for table_id in mira_tasks.IDS:
+    for table_id in mira_T4_to_T10.IDS:
         ref = load_reference(table_id)
-        assert sorted(set(ref["task"])) == sorted(mira_tasks.GROUPS[table_id])
-        assert len(ref) == 24 * 3 * len(mira_tasks.GROUPS[table_id])
-        tasks += mira_tasks.GROUPS[table_id]
+        assert sorted(set(ref["task"])) == sorted(mira_T4_to_T10.GROUPS[table_id])
+        assert len(ref) == 24 * 3 * len(mira_T4_to_T10.GROUPS[table_id])
+        tasks += mira_T4_to_T10.GROUPS[table_id]
     assert sorted(tasks) == sorted(TASK_ORDER)
     # Gear Rotation accuracies are multiples of 5 % (20 pairs scored jointly, 40 questions), except Bagel's
     # row, which repeats its Puzzle numbers (15.4 / 23.1 / 11.5, 26 items): a copy slip in the paper.

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import morphobench_F9, morphobench_T3, morphobench_T4, morphobench_T8
-from analysis.morphobench_accuracy import build
-from analysis.morphobench_common import DELTAS, V0, delta, with_deltas
+from analysis.morphobench import F9 as morphobench_F9, T3 as morphobench_T3, T4 as morphobench_T4, T8 as morphobench_T8
+from analysis.morphobench.T1_T2_T7 import build
+from analysis.morphobench.common import DELTAS, V0, delta, with_deltas
 from analysis.reference import load_reference
 from analysis.table import Context, MissingInputs
 from data.demo.__main__ import build as build_demo
@@ -286,7 +286,7 @@ def test_F9_taxonomy_diversity(tmp_path):
 
 
 def test_T2_sets_our_adapted_splits_beside_the_releases(results, tmp_path):
-    """Items derived by pipeline.adapt are their own item set (setting with_hints+items-adapted): Table 2 adds
+    """Items derived by pipeline.morphobench_adapt are their own item set (setting with_hints+items-adapted): Table 2 adds
     them as a block of their own and says which splits the adaptation left empty."""
     t = build("morphobench.T2", Context(results, tmp_path / "fig"))
     assert "Our adapted splits: none judged" in " ".join(t.notes)
@@ -298,7 +298,7 @@ def test_T2_sets_our_adapted_splits_beside_the_releases(results, tmp_path):
              [{"id": "Morpho_R_v0-0", "correct": False}, {"id": "Morpho_R_Lite-0_1", "correct": True},
               {"id": "Morpho_R_Lite-0_2", "correct": True}])
     t = build("morphobench.T2", Context(results, tmp_path / "fig"))
-    ours = t.extra["Our adapted splits (python -m pipeline.adapt)"].set_index("model").loc["o3"]
+    ours = t.extra["Our adapted splits (python -m pipeline.morphobench_adapt)"].set_index("model").loc["o3"]
     assert (ours["R(v0)"], ours["R(Lite)"], ours["Δ R(Lite)"]) == (0.0, 100.0, 100.0)
     items = t.extra["Items per split of our adapted splits"].set_index("split")["items"]
     assert (items["R(Lite)"], items["R(Complex)"]) == (2, 0)
@@ -308,7 +308,7 @@ def test_T2_sets_our_adapted_splits_beside_the_releases(results, tmp_path):
 
 
 def test_T5_accuracy_per_circuit_level(tmp_path):
-    from analysis import morphobench_T5
+    from analysis.morphobench import T5 as morphobench_T5
 
     data = write_data(tmp_path / "g.jsonl", [
         {"id": f"c{lv}-{i}", "benchmark": "morphobench", "split": "Morpho_G_circuits", "level": lv}

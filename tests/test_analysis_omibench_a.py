@@ -6,9 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import omibench_F2, omibench_F3, omibench_F3b, omibench_F3c, omibench_F4, omibench_T2, omibench_T4
-from analysis import omibench_T6
-from analysis.omibench_common import RULE_GAP, SIZES, SUBJECTS, micro_total, per_subject
+from analysis.omibench import (F2 as omibench_F2, F3a_F3d as omibench_F3a_F3d, F3b as omibench_F3b,
+                               F3c as omibench_F3c, F4a_F4b as omibench_F4a_F4b, T2 as omibench_T2,
+                               T4_F4c as omibench_T4_F4c)
+from analysis.omibench import T6 as omibench_T6
+from analysis.omibench.metrics import RULE_GAP
+from analysis.omibench.subjects import SIZES, SUBJECTS, micro_total, per_subject
 from analysis.reference import REFERENCE, load_reference
 from analysis.stats import micro_average
 from analysis.table import Context, MissingInputs, write
@@ -168,7 +171,7 @@ def test_F2_statistics(tmp_path):
 
 def test_T4_pairs_are_the_experiments_six_sizes():
     exp = load_experiment(EXPERIMENTS / "omibench_T4.yaml")
-    assert omibench_T4.pairs_of(omibench_T4.EXPERIMENT) == [tuple(p) for p in exp.pairs]
+    assert omibench_T4_F4c.pairs_of(omibench_T4_F4c.EXPERIMENT) == [tuple(p) for p in exp.pairs]
     assert len(exp.pairs) == 6 and sorted(m for p in exp.pairs for m in p) == sorted(exp.models)
     assert all(think.endswith("-thinking") and not instruct.endswith("-thinking") for think, instruct in exp.pairs)
 
@@ -181,9 +184,9 @@ def test_T4_F4c_thinking_vs_instruct_every_size(tmp_path, data):
     run(res, "qwen3-vl-8b-thinking", "cot_boxed", data, correct={0, 1, 2, 3}, failed={7})
     run(res, "qwen3-vl-2b", "cot_boxed", data, correct=set())          # its thinking side not run: no Δ
     run(res, "other", "cot_boxed", data, correct=set(range(8)))        # in no pair
-    t = omibench_T4.build("omibench.T4", ctx(tmp_path))
+    t = omibench_T4_F4c.build("omibench.T4", ctx(tmp_path))
     rows = t.table.set_index(["pair", "model"])
-    d = omibench_T4.DELTA
+    d = omibench_T4_F4c.DELTA
     assert list(rows.index) == [  # the experiment's order of sizes: instruct, thinking, Δ
         ("qwen3-vl-2b-thinking vs qwen3-vl-2b", "qwen3-vl-2b"),
         *[(f"{think} vs {inst}", m) for think, inst in [("qwen3-vl-8b-thinking", "qwen3-vl-8b-instruct"),
@@ -205,11 +208,11 @@ def test_T4_F4c_thinking_vs_instruct_every_size(tmp_path, data):
     assert paper.loc[("qwen3-vl-8b-thinking", "ACC", "Total"), "paper"] == 35.84
     assert paper.loc[("qwen3-vl-32b-thinking", "ACC", "Total"), "paper"] == 47.34
     assert "other" not in set(t.table["model"]) | set(paper.index.get_level_values(0))
-    f = omibench_T4.build("omibench.F4c", ctx(tmp_path))
+    f = omibench_T4_F4c.build("omibench.F4c", ctx(tmp_path))
     assert f.figure.exists() and set(f.vs_paper["subject"]) == {"Total"}
     assert f.table.set_index(["pair", "model"]).loc[("qwen3-vl-32b-thinking vs qwen3-vl-32b", d), "ACC"] == 12.5
     with pytest.raises(MissingInputs):
-        omibench_T4.build("omibench.T4", Context(tmp_path / "none", tmp_path))
+        omibench_T4_F4c.build("omibench.T4", Context(tmp_path / "none", tmp_path))
 
 
 def test_F4a_F4b_strategies_against_default_cot(tmp_path, data):
@@ -219,7 +222,7 @@ def test_F4a_F4b_strategies_against_default_cot(tmp_path, data):
     run(res, "m", "plan_and_solve", data, correct={0, 1})
     run(res, "m", "vot", data, correct=set(), c1={7})   # C.1's rule accepts q7, the careful rule does not
     run(res, "m", "no_think", data, correct={1})
-    t = omibench_F4.build("omibench.F4a", ctx(tmp_path))
+    t = omibench_F4a_F4b.build("omibench.F4a", ctx(tmp_path))
     row = t.table.iloc[0]
     assert (row["model"], row["metric"], row["VoT"]) == ("m", "ACC", 12.5)
     row = t.table.iloc[1]
@@ -236,7 +239,7 @@ def test_F4a_F4b_strategies_against_default_cot(tmp_path, data):
     assert tuple(tests.loc["least_to_most", ["paired", "only_setting", "only_baseline"]]) == (8, 4, 1)
     assert tests.loc["least_to_most", "p"] == pytest.approx(0.375)  # two-sided binomial, 4 of 5 discordant
     assert tests.loc["vot", "p"] == pytest.approx(0.5)
-    b = omibench_F4.build("omibench.F4b", ctx(tmp_path)).table.iloc[0]
+    b = omibench_F4a_F4b.build("omibench.F4b", ctx(tmp_path)).table.iloc[0]
     assert (b["No-Think"], b["Δ No-Think"]) == (12.5, -12.5)
 
 
@@ -246,7 +249,7 @@ def test_F4a_compares_the_items_every_setting_ran(tmp_path, data):
     for judge in ("rules", "omibench_c1"):
         make_run(res, "omibench", "m", "vot", judge, data,
                  [{"id": "q0", "correct": True}, {"id": "q1", "correct": False}])
-    row = omibench_F4.build("omibench.F4a", ctx(tmp_path)).table.iloc[0]
+    row = omibench_F4a_F4b.build("omibench.F4a", ctx(tmp_path)).table.iloc[0]
     assert (row["Default CoT"], row["VoT"]) == (50.0, 50.0)  # q0, q1 only
 
 
@@ -302,8 +305,8 @@ def test_F3a_F3d_spearman_with_external_scores(tmp_path, data, monkeypatch):
     ext = tmp_path / "other_benchmarks.csv"
     ext.write_text("model,benchmark,score\na,OlympiadBench,10\nb,OlympiadBench,30\nc,OlympiadBench,20\n"
                    "d,OlympiadBench,40\na,MMIU,60\nb,MMIU,50\nc,MMIU,40\nd,MMIU,30\nz,MMIU,99\n")
-    monkeypatch.setattr(omibench_F3, "EXTERNAL", ext)
-    t = omibench_F3.build("omibench.F3a", ctx(tmp_path))
+    monkeypatch.setattr(omibench_F3a_F3d, "EXTERNAL", ext)
+    t = omibench_F3a_F3d.build("omibench.F3a", ctx(tmp_path))
     rho = t.table.set_index("pair")["rho"]
     assert rho["OMIBench vs OlympiadBench"] == pytest.approx(0.8)  # ranks 1234 vs 1324: 1 − 6·2/(4·15)
     assert rho["OMIBench vs MMIU"] == pytest.approx(-1.0)
@@ -311,12 +314,12 @@ def test_F3a_F3d_spearman_with_external_scores(tmp_path, data, monkeypatch):
     paper = t.vs_paper.set_index("pair")
     assert paper.loc["OMIBench vs OlympiadBench", "paper"] == 0.614
     assert paper.loc["OMIBench vs MMIU", "diff"] == pytest.approx(-1.535)
-    d = omibench_F3.build("omibench.F3d", ctx(tmp_path))
+    d = omibench_F3a_F3d.build("omibench.F3d", ctx(tmp_path))
     assert list(d.table["model"]) == ["d", "c", "b", "a"] and d.figure.exists()  # z has no OMIBench run
     # without the real file, the shipped EXAMPLE file is used and the table says so first
     ext.with_name("other_benchmarks.EXAMPLE.csv").write_text(ext.read_text())
     ext.unlink()
-    example = omibench_F3.build("omibench.F3a", ctx(tmp_path))
+    example = omibench_F3a_F3d.build("omibench.F3a", ctx(tmp_path))
     assert example.notes[0].startswith("EXAMPLE DATA") and len(example.table) == len(t.table)
 
 
@@ -329,8 +332,8 @@ def test_F3a_with_both_judges_draws_the_gptscore_rho(tmp_path, data, monkeypatch
     ext = tmp_path / "other_benchmarks.csv"
     ext.write_text("model,benchmark,score\na,OlympiadBench,10\nb,OlympiadBench,30\nc,OlympiadBench,20\n"
                    "d,OlympiadBench,40\na,MMIU,60\nb,MMIU,50\nc,MMIU,40\nd,MMIU,30\n")
-    monkeypatch.setattr(omibench_F3, "EXTERNAL", ext)
-    t = omibench_F3.build("omibench.F3a", ctx(tmp_path))
+    monkeypatch.setattr(omibench_F3a_F3d, "EXTERNAL", ext)
+    t = omibench_F3a_F3d.build("omibench.F3a", ctx(tmp_path))
     by = t.table.set_index(["metric", "pair"])["rho"]
     assert by[("GPTScore", "OMIBench vs OlympiadBench")] == pytest.approx(0.8)
     assert np.isnan(by[("ACC", "OMIBench vs OlympiadBench")]) and np.isnan(by[("ACC careful", "OMIBench vs MMIU")])
@@ -338,8 +341,8 @@ def test_F3a_with_both_judges_draws_the_gptscore_rho(tmp_path, data, monkeypatch
 
 
 def test_example_external_file_has_the_documented_format():
-    path = omibench_F3.EXTERNAL.parent / "other_benchmarks.EXAMPLE.csv"
+    path = omibench_F3a_F3d.EXTERNAL.parent / "other_benchmarks.EXAMPLE.csv"
     df = pd.read_csv(path)
     assert list(df.columns) == ["model", "benchmark", "score", "source"]
-    assert set(df["benchmark"]) <= set(omibench_F3.BENCHMARKS) and df["source"].str.contains("EXAMPLE").all()
-    assert len(omibench_F3.external_scores(path)) == len(df)
+    assert set(df["benchmark"]) <= set(omibench_F3a_F3d.BENCHMARKS) and df["source"].str.contains("EXAMPLE").all()
+    assert len(omibench_F3a_F3d.external_scores(path)) == len(df)

@@ -9,12 +9,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import analysis.omibench_T7 as T7
-import analysis.omibench_T8 as T8
-import analysis.omibench_T10 as T10
-from analysis import omibench_F5a, omibench_F5b, omibench_F5c, omibench_F6a, omibench_F16, omibench_sig
-from analysis import omibench_T5, omibench_T9
-from analysis.omibench_common import RULE_GAP, SIZES, SUBJECTS
+import analysis.omibench.T7 as T7
+import analysis.omibench.T8 as T8
+import analysis.omibench.F6bc_T10 as T10
+from analysis.omibench import (F5a as omibench_F5a, F5b as omibench_F5b, F5c as omibench_F5c, F6a as omibench_F6a,
+                               F16 as omibench_F16, sig as omibench_sig)
+from analysis.omibench import T5 as omibench_T5, T9 as omibench_T9
+from analysis.omibench.metrics import RULE_GAP
+from analysis.omibench.subjects import SIZES, SUBJECTS
 from analysis.reference import REFERENCE
 from analysis.run import registry
 from analysis.stats import micro_average

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.omibench_common import common_items
+from analysis.omibench.baseline import common_items
 from analysis.stats import accuracy, accuracy_table, counted_correct
 
 CORRECT_VALUES = [True, False, None, np.nan, pd.NA, 1, 0, 1.0, 0.0, "1", 2]

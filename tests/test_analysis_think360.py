@@ -5,8 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import think360_F5, think360_S1, think360_S3, think360_S4, think360_S5, think360_S6, think360_T1
-from analysis import think360_T3, think360_T4, think360_T5
+from analysis.think360 import (F5 as think360_F5, S1 as think360_S1, S3 as think360_S3, S4 as think360_S4,
+                               S5 as think360_S5, S6 as think360_S6, T1 as think360_T1)
+from analysis.think360 import T3 as think360_T3, T4_S2 as think360_T4_S2, T5 as think360_T5
 from analysis.reference import load_reference
 from analysis.run import main, registry
 from analysis.stats import spearman
@@ -110,14 +111,14 @@ def test_T4_and_S2_delta(tmp_path, data):
     make_run(res, "think360", "m", "cot+temp0.7", "rules", data,
              rows([("q0", 0, True, 5.0, 300), ("q1", 0, True, 5.0, 200), ("q2", 0, "no_response", 1.0, 0)]))
     ctx = Context(res, tmp_path / "fig")
-    t4 = think360_T4.build("think360.T4", ctx)
+    t4 = think360_T4_S2.build("think360.T4", ctx)
     assert list(t4.table["cot"]) == ["✗", "✓", "Δ"]
     d = t4.table.set_index("cot")
     assert (d.loc["✗", "ALL Acc"], d.loc["✓", "ALL Acc"]) == (50.0, pytest.approx(200 / 3))  # ✓: q2 failed
     assert d.loc["Δ", "ALL Acc"] == pytest.approx(200 / 3 - 50)
     assert d.loc["Δ", "ALL Time"] == pytest.approx(2.0) and d.loc["Δ", "ALL Token"] == pytest.approx(150.0)
     assert not any(c.startswith(PC) for c in t4.table.columns)    # Table 4: ALL only
-    s2 = think360_T4.build("think360.S2", ctx).table.set_index("cot")
+    s2 = think360_T4_S2.build("think360.S2", ctx).table.set_index("cot")
     assert s2.loc["Δ", f"{PC} Acc"] == 50.0 and s2.loc["Δ", f"{DC} Acc"] == 0.0
     fail = t4.extra["Failures (ALL)"].set_index("cot")
     assert fail.loc["✓", "no_response"] == 1 and fail.loc["✓", "scored"] == 2
@@ -127,7 +128,7 @@ def test_T4_and_S2_delta(tmp_path, data):
 def paper_delta(table_id):
     """Δ recomputed by the tables' own with_delta from the paper's typed ✗ / ✓, beside the printed Δ."""
     ref = load_reference(table_id).rename(columns={"value": "score"})
-    ours = think360_T4.with_delta(ref[ref["cot"] != "Δ"][["model", "cot", "capability", "metric", "score"]])
+    ours = think360_T4_S2.with_delta(ref[ref["cot"] != "Δ"][["model", "cot", "capability", "metric", "score"]])
     keys = ["model", "capability", "metric"]
     return ours[ours["cot"] == "Δ"].merge(ref[ref["cot"] == "Δ"][[*keys, "paper_model", "score"]], on=keys,
                                           suffixes=("", "_paper"))
@@ -334,7 +335,7 @@ def test_S1_names_paper_rows_that_run_as_one_config(tmp_path, monkeypatch):
 
 def test_missing_runs_are_reported(tmp_path, capsys):
     ctx = Context(tmp_path / "none", tmp_path / "fig")
-    for module, table_id in ((think360_T3, "think360.T3"), (think360_T4, "think360.T4"), (think360_S4, "think360.S4"),
+    for module, table_id in ((think360_T3, "think360.T3"), (think360_T4_S2, "think360.T4"), (think360_S4, "think360.S4"),
                              (think360_S5, "think360.S5"), (think360_S6, "think360.S6")):
         with pytest.raises(MissingInputs, match="pipeline.experiments"):
             module.build(table_id, ctx)
@@ -401,5 +402,5 @@ def test_T5_a_model_that_hides_its_trajectory_is_reported_not_scored(tmp_path, d
 
 def test_T4_delta_with_one_side_not_run_is_empty_not_an_error():
     long = pd.DataFrame([{"model": "m", "cot": "✗", "capability": "ALL", "metric": "Acc", "score": 20.0}])
-    out = think360_T4.with_delta(long)
+    out = think360_T4_S2.with_delta(long)
     assert out[out["cot"] == "Δ"]["score"].isna().all()

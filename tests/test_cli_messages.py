@@ -79,7 +79,7 @@ def test_a_table_id_selects_the_experiments_whose_runs_it_reads():
 
 
 def test_the_table_map_covers_every_table_and_names_only_experiments_that_exist():
-    from analysis.experiments import RUNS_OF
+    from analysis.table_experiments import RUNS_OF
     from analysis.run import registry
 
     modules = registry()
@@ -178,7 +178,7 @@ def test_readme_commands_on_data_not_converted_say_to_convert_it(tmp_path, args)
 
 
 def test_adapting_before_the_data_is_converted_is_one_line(tmp_path):
-    p = cli("pipeline.adapt", "recognition", "--data", "data/morphobench/test.jsonl", "--model",
+    p = cli("pipeline.morphobench_adapt", "recognition", "--data", "data/morphobench/test.jsonl", "--model",
             "configs/models/paper/o3.yaml", "--out", str(tmp_path / "adapted"), "--results", str(tmp_path / "r"))
     assert p.returncode == 1 and "Traceback" not in p.stderr
     assert error_lines(p) == ["error: data/morphobench/test.jsonl: -: file not found; convert the official release "
@@ -306,7 +306,7 @@ def test_the_demo_sums_both_sweeps_and_counts_the_adaptation_calls(tmp_path, mon
         return 0
 
     monkeypatch.setattr(experiments, "main", sweep)
-    monkeypatch.setattr(demo, "MAINS", {"pipeline.experiments": sweep, "pipeline.adapt": adapt,
+    monkeypatch.setattr(demo, "MAINS", {"pipeline.experiments": sweep, "pipeline.morphobench_adapt": adapt,
                                         "data.convert": lambda args: 0})
     assert demo.main(["--results", str(results)]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -394,9 +394,9 @@ def exists(path: str, files: list[str]) -> bool:
 def test_the_path_finder_sees_what_a_help_text_names():
     files = tracked()
     text = ("reads configs/experiments/*.yaml and configs/models/paper/, writes results/raw/<bench>/x.jsonl, "
-            "data/omibench/test.jsonl; see TABLES.md, README.md, analysis/<benchmark>_<table>.py and prompts/nope.txt.")
+            "data/omibench/test.jsonl; see TABLES.md, README.md, analysis/<benchmark>/<table>.py and prompts/nope.txt.")
     named = named_paths(text, files)
-    assert named == ["configs/experiments/*.yaml", "configs/models/paper/", "analysis/<benchmark>_<table>.py",
+    assert named == ["configs/experiments/*.yaml", "configs/models/paper/", "analysis/<benchmark>/<table>.py",
                      "prompts/nope.txt", "TABLES.md", "README.md"]
     assert [p for p in named if not exists(p, files)] == ["prompts/nope.txt", "TABLES.md"]
 

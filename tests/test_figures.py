@@ -8,7 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from analysis import c2rbench_accuracy, omibench_common, omibench_F4, omibench_F6a, plot, think360_S5, think360_S6
+from analysis import plot
+from analysis.c2rbench import F7_to_F10 as c2rbench_F7_to_F10
+from analysis.omibench import F4a_F4b as omibench_F4a_F4b, F6a as omibench_F6a, baseline as omibench_baseline
+from analysis.think360 import S5 as think360_S5, S6 as think360_S6
 from analysis.table import Context
 from tests.analysis_fixtures import make_run, omibench_physics, write_data
 
@@ -153,8 +156,8 @@ def test_omibench_F4a_bars_not_run_not_judged_and_zero(tmp_path, omibench_data, 
                  [{"id": f"q{i}", "correct": setting != "cot_boxed"} for i in range(4)])
     make_run(res, "omibench", "m", "cot_boxed", "omibench_gptscore", omibench_data,
              [{"id": f"q{i}", "correct": True} for i in range(4)])
-    figs = capture(monkeypatch, omibench_common)
-    t = omibench_F4.build("omibench.F4a", Context(res, tmp_path / "fig"))
+    figs = capture(monkeypatch, omibench_baseline)
+    t = omibench_F4a_F4b.build("omibench.F4a", Context(res, tmp_path / "fig"))
     acc, gpt = figs[0].axes
     width = 0.8 / 4
     assert at_x(texts(acc, "Plan-and-Solve not run"), 2 * width) and at_x(texts(acc, "VoT not run"), 3 * width)
@@ -181,7 +184,7 @@ def test_c2rbench_zero_accuracy_is_drawn(tmp_path, monkeypatch):
     data = write_data(tmp_path / "c2r.jsonl", [{"id": "t0", "benchmark": "c2rbench", "category": "Multimodal",
                                                 "level": 1}])
     make_run(res, "c2rbench", "m", "zero_shot+temp0", "rules", data, [{"id": "t0", "correct": False}])
-    figs = capture(monkeypatch, c2rbench_accuracy)
-    c2rbench_accuracy.build("c2rbench.F9", Context(res, tmp_path / "fig"))
+    figs = capture(monkeypatch, c2rbench_F7_to_F10)
+    c2rbench_F7_to_F10.build("c2rbench.F9", Context(res, tmp_path / "fig"))
     ax = figs[0].axes[0]
     assert zeros(ax) and any(line.get_linewidth() >= 2 for line in ax.lines)

@@ -6,7 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from analysis import labels, omibench_F7
+from analysis import labels
+from analysis.omibench import F7 as omibench_F7
 from analysis.table import Context
 from infer.config import ConfigError
 from infer.experiment_spec import EXPERIMENTS, Sample, load_experiment

@@ -20,7 +20,7 @@ def test_every_step_runs_in_order_with_the_servers_started_once(tmp_path, monkey
 
     monkeypatch.setattr(demo, "MAINS", {name: step(name) for name in demo.MAINS})
     assert demo.main(["--results", str(tmp_path / "results")]) == 0
-    assert [c for c, _ in calls] == ["pipeline.experiments", "pipeline.adapt", "pipeline.adapt", "data.convert",
+    assert [c for c, _ in calls] == ["pipeline.experiments", "pipeline.morphobench_adapt", "pipeline.morphobench_adapt", "data.convert",
                                      "pipeline.experiments"]
     assert len(urls) == 5 and len(set(urls)) == 1, "one start of the servers for every step"
     assert not listening(urls[0]), "stopped at the end"
@@ -41,17 +41,17 @@ def test_a_failing_step_stops_the_run_with_its_status(tmp_path, monkeypatch, cap
         return 1
 
     monkeypatch.setattr(demo, "MAINS", {"pipeline.experiments": lambda args: ran.append("experiments") or 0,
-                                        "pipeline.adapt": fails, "data.convert": lambda args: ran.append("convert") or 0})
+                                        "pipeline.morphobench_adapt": fails, "data.convert": lambda args: ran.append("convert") or 0})
     assert demo.main(["--results", str(tmp_path)]) == 1
     assert ran == ["experiments", "adapt"]
-    assert "error: python -m pipeline.adapt reasoning" in capsys.readouterr().err
+    assert "error: python -m pipeline.morphobench_adapt reasoning" in capsys.readouterr().err
 
 
 def test_the_steps_are_the_commands_mains():
     from data import convert
     from pipeline import experiments
-    from pipeline.adapt import __main__ as adapt
+    from pipeline.morphobench_adapt import __main__ as adapt
 
-    assert demo.MAINS == {"pipeline.experiments": experiments.main, "pipeline.adapt": adapt.main,
+    assert demo.MAINS == {"pipeline.experiments": experiments.main, "pipeline.morphobench_adapt": adapt.main,
                           "data.convert": convert.main}
     assert (Path(demo.ROOT) / demo.MODEL).is_file()

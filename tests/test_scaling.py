@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 
 from analysis.inputs import latest
-from analysis.scaling import (avg_at_k, failed_sample, maj_at_k, majority_vote, parallel_scaling, pass_at_k,
-                              saturation_point, sequential_scaling)
-from analysis.votes import vote_key
+from analysis.omibench.scaling import (avg_at_k, failed_sample, maj_at_k, majority_vote, parallel_scaling, pass_at_k,
+                                       saturation_point, sequential_scaling)
+from analysis.omibench.votes import vote_key
 
 NUM = {"id": "n", "benchmark": "omibench", "answer": ["1/2"], "answer_type": "numeric", "choices": []}
 MCQ = {"id": "m", "benchmark": "omibench", "answer": ["C"], "answer_type": "mcq", "choices": ["dog", "cat", "cow", "ox"]}

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import browse, omibench_T2
+from analysis import browse
+from analysis.omibench import T2 as omibench_T2
 from analysis.inputs import find_runs, load_run
 from analysis.table import Context
 from data.jsonl import write_jsonl_atomic

@@ -1,0 +1,2 @@
+"""MIRA's tables (one module per table, named by its ids: see analysis/__init__.py) and what they share
+(common: the verdicts, Gear Rotation pairs, accuracy per task, domain and overall)."""

@@ -1,0 +1,93 @@
+"""What the MIRA tables share: the verdicts each model is read with (the paper's mira_judge, else the rule
+judge: table.Context.judged), Gear Rotation pairs, accuracy per task, domain and overall.
+
+Scoring follows the authors' acc.py (github.com/aiming-lab/MIRA): a Gear Rotation item is one of a
+pair (uids n.1 / n.2, the same gears asked both ways) and the pair scores 1 only when both answers
+are right, so the task has 20 scoring units for 40 items; every other item is its own unit. Domain and
+overall accuracies pool the units (a micro average), as acc.py does for its per-aspect lines; a failed
+unit is not correct, as acc.py counts a missing answer.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis.inputs import Run, read_records
+from analysis.provenance import Provenance
+from analysis.stats import ACC_NOTE, accuracy_table, flagged
+from analysis.table import Context, MissingInputs
+from data.converters.mira import DOMAINS, TASKS
+from judge.current import UNJUDGED
+
+LEVELS = {"direct": "D", "cot_general": "T", "visual_cot": "V"}
+HOW = "run the levels experiment: python -m pipeline.experiments --only mira.T4-T10 (demo: bash run_all.sh)"
+TASK_ORDER = [name for name, _, _ in TASKS]
+DOMAIN_ORDER = list(DOMAINS)
+PAIRED_TASKS = {"Gear Rotation"}
+UNIT_NOTE = ACC_NOTE + " A unit is an item or a Gear Rotation pair."
+_UID_KEYS = ("uid", "id", "pid", "qid")     # where the converter keeps the release id (in `extra`)
+
+
+def verdicts(ctx: Context, settings: list[str], how: str = HOW) -> tuple[pd.DataFrame, Provenance]:
+    """Every model's verdicts of `settings` under one judge for all its settings (table.Context.judged), so
+    D, T and V of one model are never scored by different judges."""
+    df, provenance = ctx.judged("mira", settings, how)
+    if "task" not in df:
+        raise MissingInputs("the data file named in the mira verdict manifests is missing (it gives each "
+                            "item's task); convert the release again (python -m data.convert mira)")
+    return df, provenance
+
+
+def _release_items(records: dict[str, dict]) -> dict[str, tuple[str, str]]:
+    """id -> (task, release uid as text, e.g. "3.1"), from the unified records (uid kept in `extra`)."""
+    out = {}
+    for rid, rec in records.items():
+        extra = rec.get("extra") or {}
+        uid = next((extra[k] for k in _UID_KEYS if k in extra), rid.rsplit("/", 1)[-1])
+        out[rid] = (rec.get("task", ""), str(uid))
+    return out
+
+
+def _unit(task: str, rid: str, uid: str) -> str:
+    """The scoring unit of an item: its Gear Rotation pair ("Gear Rotation#3"), else the item itself."""
+    if task in PAIRED_TASKS and "." in uid:
+        return f"{task}#{uid.split('.', 1)[0]}"
+    return rid
+
+
+def scoring_units(df: pd.DataFrame, sources: list[Run]) -> pd.DataFrame:
+    """One row per scoring unit (an item, or a Gear Rotation pair) per model, setting and sample.
+
+    A pair is correct only when every member is. It is a failure (not correct, counted; left out of
+    acc_scored only) when a member failed or was not run at all (no_response), else when a member has no current
+    verdict (unjudged) or an unreadable one (judge_error); acc.py too counts a missing member as wrong. It is flagged when a member's
+    response addressed the judge.
+    """
+    items: dict[str, tuple[str, str]] = {}
+    for path in {r.data for r in sources if r.data}:
+        items.update(_release_items(read_records(path)))
+    expected = pd.Series([_unit(t, i, u) for i, (t, u) in items.items()], dtype=object).value_counts()
+    df = df.copy()
+    df["unit"] = [_unit(t, i, items.get(i, ("", i.rsplit("/", 1)[-1]))[1]) for t, i in zip(df["task"], df["id"])]
+
+    keys = ["model", "setting", "judge", "sample_idx", "task", "domain", "unit"]
+    ok = df["status"].eq("ok")
+    df = df.assign(ok=ok, no_resp=df["status"].eq("no_response"), unjudged=df["status"].eq(UNJUDGED),
+                   right=ok & df["correct"].map(lambda v: v is True or v == 1), flagged=flagged(df))
+    out = df.groupby(keys, dropna=False).agg(n=("id", "size"), ok=("ok", "all"), no_resp=("no_resp", "any"),
+                                             unjudged=("unjudged", "any"), right=("right", "all"),
+                                             flagged=("flagged", "any")).reset_index()
+    missing = out["n"] < out["unit"].map(expected).fillna(out["n"])
+    out["status"] = np.select([out["no_resp"] | missing, out["unjudged"], out["ok"]],
+                              ["no_response", UNJUDGED, "ok"], "judge_error")
+    out["correct"] = out["right"] & out["status"].eq("ok")
+    return out[keys + ["status", "correct", "flagged", "n"]]
+
+
+def grouped(units: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Accuracy per task, per domain and overall (micro over scoring units), as one long frame with a
+    `group` column (task name, domain abbreviation or "Overall") and its `kind`."""
+    parts = [accuracy_table(units, [*by, "task"]).rename(columns={"task": "group"}).assign(kind="task"),
+             accuracy_table(units, [*by, "domain"]).rename(columns={"domain": "group"}).assign(kind="domain"),
+             accuracy_table(units, by).assign(group="Overall", kind="overall")]
+    return pd.concat(parts, ignore_index=True)

@@ -1,0 +1,119 @@
+"""OMIBench's settings compared with the baseline (Default CoT, Table 2's setting) on the items both ran:
+accuracy per setting, Δ and exact McNemar tests, the empty cells' reasons and the grouped-bar figure
+(Fig. 3(c), Fig. 4, Table 4, Table 6).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from analysis.inputs import Run
+from analysis.omibench.metrics import METRICS, rule_gap, with_both_rules
+from analysis.omibench.runs import SETTING, metric_verdicts
+from analysis.plot import NOT_RUN, bars, empty_panel, save_figure, subplots
+from analysis.stats import accuracy_table, counted_correct, mcnemar
+from analysis.table import Context, MissingInputs
+
+LABELS = {"cot_boxed": "Default CoT", "least_to_most": "Least-to-Most", "plan_and_solve": "Plan-and-Solve",
+          "vot": "VoT", "no_think": "No-Think", "cot_boxed+first": "First image only",
+          "cot_boxed+text": "No image", "cot_boxed+composite": "Composite single image"}
+
+
+def paired_tests(df: pd.DataFrame, baseline: str) -> pd.DataFrame:
+    """Exact McNemar of every setting against the baseline, per model, on the (item, sample) pairs both
+    ran; a failure is not correct, so the test is of the difference in the accuracies the tables show."""
+    cols = ["model", "setting", "paired", "only_setting", "only_baseline", "p"]
+    ran = df[["model", "setting", "id", "sample_idx"]].assign(correct=counted_correct(df))
+    rows = []
+    for (model, setting), g in ran.groupby(["model", "setting"]):
+        base = ran[(ran["model"] == model) & (ran["setting"] == baseline)]
+        if setting == baseline or base.empty:
+            continue
+        m = g.merge(base, on=["id", "sample_idx"], suffixes=("", "_base"))
+        t = mcnemar(m["correct"].astype(bool).to_numpy(), m["correct_base"].astype(bool).to_numpy())
+        rows.append([model, setting, len(m), t["only_a"], t["only_b"], t["p"]])
+    return pd.DataFrame(rows, columns=cols)
+
+
+def common_items(df: pd.DataFrame) -> pd.DataFrame:
+    """Per model, only the items every one of its settings ran (the demo runs some settings on a prefix),
+    so that the settings' accuracies compare the same questions."""
+    keep = []
+    for _, g in df.groupby("model"):
+        everywhere = g.groupby("id")["setting"].transform("nunique").eq(g["setting"].nunique())
+        keep.append(g[everywhere])
+    return pd.concat(keep, ignore_index=True) if keep else df
+
+
+def compare(ctx: Context, settings: list[str], where: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+            ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, list[Run]]:
+    """Accuracy per (metric, model, setting) on the model's common items, the paired tests against SETTING,
+    for every judge that has runs, and the two rules compared per (model, setting) (`rule_gap`); `where`
+    selects rows first (e.g. multi-image items only)."""
+    long, tests, frames, sources = [], [], {}, []
+    for metric, df, runs in metric_verdicts(ctx, settings):
+        df = frames[metric] = common_items(where(df) if where is not None else df)
+        long.append(accuracy_table(df, ["model", "setting"]).assign(metric=metric))
+        tests.append(paired_tests(df, SETTING).assign(metric=metric))
+        sources += runs
+    if not long:
+        raise MissingInputs(f"no judged omibench runs of {settings} ({', '.join(METRICS.values())}); "
+                            f"run their experiment config (configs/experiments/omibench_*.yaml)")
+    long_df = with_both_rules(pd.concat(long, ignore_index=True), ["model", "setting"])
+    return long_df, pd.concat(tests, ignore_index=True), rule_gap(frames, ["model", "setting"]), sources
+
+
+def settings_wide(long: pd.DataFrame, tests: pd.DataFrame, settings: list[str]) -> pd.DataFrame:
+    """One row per (model, metric): accuracy per setting, then Δ and McNemar p of each against SETTING."""
+    acc = long.pivot_table(index=["model", "metric"], columns="setting", values="acc", aggfunc="first", dropna=False)
+    out = pd.DataFrame(index=acc.index)
+    for s in settings:
+        out[LABELS.get(s, s)] = acc[s] if s in acc else np.nan
+    p = tests.set_index(["model", "metric", "setting"])["p"]
+    for s in settings:
+        if s != SETTING:
+            out[f"Δ {LABELS.get(s, s)}"] = out[LABELS.get(s, s)] - out[LABELS[SETTING]]
+            out[f"p {LABELS.get(s, s)}"] = [p.get((m, k, s), np.nan) for m, k in out.index]
+    return out.reset_index()
+
+
+def missing_runs(long: pd.DataFrame, settings: list[str]) -> list[str]:
+    """The empty cells' reasons: a setting a model did not run, or a run one metric's judge did not judge."""
+    have = set(zip(long["model"], long["setting"]))
+    models, metrics = sorted(set(long["model"])), list(dict.fromkeys(long["metric"]))
+    done = long[long["judged"] > 0]  # a rule's row kept for a run it has not judged (with_both_rules) is empty
+    judged = set(zip(done["model"], done["setting"], done["metric"]))
+    return ([f"{m}: no {s} run" for m in models for s in settings if (m, s) not in have]
+            + [f"{m}: {s} not judged for {k}" for m in models for s in settings for k in metrics
+               if (m, s) in have and (m, s, k) not in judged])
+
+
+def bar_figure(long: pd.DataFrame, settings: list[str], path: Path, title: str) -> None:
+    """Grouped bars: models on x, one bar per setting, one panel per metric. A setting a model did not run is
+    written at its bar's place ("not run"; "not judged" when another metric's judge has that run)."""
+    # A metric without any score (e.g. GPTScore with an unconfigured judge model) gets no empty panel.
+    metrics = [m for m in METRICS if long.loc[long["metric"] == m, "acc"].notna().any()] or [long["metric"].iloc[0]]
+    models = sorted(set(long["model"]))
+    ran = set(zip(long["model"], long["setting"]))
+    fig, axes = subplots(1, len(metrics), figsize=(max(5, 1.6 * len(models) * len(metrics) + 2), 4), squeeze=False)
+    width = 0.8 / len(settings)
+    for ax, metric in zip(axes[0], metrics):
+        sub = long[long["metric"] == metric].set_index(["model", "setting"])["acc"]
+        for i, s in enumerate(settings):
+            bars(ax, np.arange(len(models)) + i * width, [sub.get((m, s), np.nan) for m in models], width,
+                 label=LABELS.get(s, s), missing=[f"{LABELS.get(s, s)} {'not judged' if (m, s) in ran else NOT_RUN}"
+                                                  for m in models])
+        ax.set_xticks(np.arange(len(models)) + width * (len(settings) - 1) / 2, models, rotation=20, ha="right")
+        ax.set_ylabel(f"{metric} (%)")
+        ax.set_xlabel("model")
+        top = sub.max() if sub.notna().any() else 0.0
+        ax.set_ylim(0, max(5.0, 1.1 * top))  # a panel of zeros keeps a readable axis
+        ax.set_title(metric)
+        if not sub.notna().any():
+            empty_panel(ax, f"no {metric} score: no judged run of {', '.join(LABELS.get(s, s) for s in settings)}")
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle(title)
+    save_figure(fig, path)

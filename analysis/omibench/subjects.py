@@ -1,0 +1,82 @@
+"""OMIBench's subjects: accuracy per subject with its micro-averaged Total (§4.1), and the wide layouts of
+"<metric> <subject>" columns in the paper's order.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis.omibench.metrics import METRICS
+from analysis.stats import accuracy_table, micro_average
+
+SUBJECTS = ["Biology", "Chemistry", "Mathematics", "Physics"]  # the paper's column order (Table 2)
+SIZES = {"Biology": 251, "Chemistry": 217, "Mathematics": 430, "Physics": 424}  # Figure 2
+
+
+def micro_total(by_subject: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Total per group: the subject accuracies weighted by the subject's size (§4.1 "micro-averaged").
+
+    acc is weighted by the judged items (so the total is correct / all items, failures not correct, as
+    the paper's Eq. 5 over N), acc_scored by the scored ones. Written as a weighted mean so that the same
+    code reproduces the paper's totals from its subject columns (tests weight them by Figure 2's sizes).
+    """
+    counts = [c for c in ("judged", "scored", "no_response", "judge_error", "unjudged", "flagged") if c in by_subject]
+    rows = []
+    for key, g in by_subject.groupby(by, dropna=False):
+        row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
+        row.update(acc=_weighted(g, "acc", "judged"), acc_scored=_weighted(g, "acc_scored", "scored"),
+                   **{c: int(g[c].sum()) for c in counts})
+        rows.append(row)
+    return pd.DataFrame(rows, columns=[*by, "acc", "acc_scored", *counts])
+
+
+def _weighted(g: pd.DataFrame, acc: str, size: str) -> float:
+    keep = (g[size] > 0) & g[acc].notna()
+    return micro_average(g.loc[keep, acc], g.loc[keep, size]) if keep.any() else np.nan
+
+
+def per_subject(df: pd.DataFrame, metric: str, by: list[str] | None = None) -> pd.DataFrame:
+    """Accuracy per group (default: model) and subject, plus the micro-averaged "Total" (`micro_total`)."""
+    by = by or ["model"]
+    by_subject = accuracy_table(df, [*by, "subject"])
+    total = micro_total(by_subject, by).assign(subject="Total")
+    out = pd.concat([by_subject, total], ignore_index=True)
+    out["metric"] = metric
+    return out
+
+
+def pooled_per_subject(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Accuracy per group and subject plus "Total" over all items pooled (the same micro-average, computed
+    from the items rather than from the subjects); a frame without subjects has the Total only."""
+    sub = accuracy_table(df, [*by, "subject"]) if "subject" in df else pd.DataFrame()
+    total = accuracy_table(df, by).assign(subject="Total")
+    return pd.concat([sub, total], ignore_index=True)
+
+
+def subject_columns(present: list[str], metrics: list[str]) -> list[str]:
+    """"<metric> <subject>" in the paper's order: subject by subject (ACC, then GPTScore), Total last."""
+    subjects = [s for s in SUBJECTS if s in present] + sorted(set(present) - {*SUBJECTS, "Total"}) + ["Total"]
+    return [f"{m} {s}" for s in subjects for m in metrics]
+
+
+def subject_wide(long_df: pd.DataFrame, index: list[str]) -> pd.DataFrame:
+    """One row per every combination of the `index` values, columns `subject_columns`."""
+    wide = long_df.pivot_table(index=index, columns=["metric", "subject"], values="acc", aggfunc="first",
+                               dropna=False)
+    wide.columns = [f"{m} {s}" for m, s in wide.columns]
+    metrics = [m for m in METRICS if m in set(long_df["metric"])]
+    cols = [c for c in subject_columns(list(long_df["subject"].dropna().unique()), metrics) if c in wide]
+    return wide[cols].reset_index()
+
+
+def subject_wide_present(long: pd.DataFrame, index: list[str]) -> pd.DataFrame:
+    """One row per `index` combination present, columns "<metric> <subject>" (subjects, then Total)."""
+    # unstack, not pivot_table(dropna=False): that would add every combination of the index levels
+    t = long.drop_duplicates([*index, "metric", "subject"]).set_index([*index, "metric", "subject"])["acc"]
+    t = t.unstack(["metric", "subject"])
+    order = [s for s in [*SUBJECTS, "Total"] if s in set(long["subject"])]
+    order += sorted(set(long["subject"]) - set(order))
+    cols = [(m, s) for s in order for m in METRICS if (m, s) in t.columns]
+    t = t[cols]
+    t.columns = [f"{m} {s}" for m, s in cols]
+    return t.reset_index()

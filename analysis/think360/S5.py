@@ -1,0 +1,95 @@
+"""Think360° Figure S5: input-modality ablation — accuracy with Image+Question (IQ), Image-Only (IO),
+Caption+Question (CQ) and Image+Question+Caption (ICQ) per model."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from analysis.plot import bars, draw, save_figure, subplots
+from analysis.reference import beside_paper, paper_order
+from analysis.stats import ACC_NOTE, BESIDE
+from analysis.table import Context, Table
+from analysis.think360 import common
+from judge.judges import DEFAULT_JUDGES
+
+IDS = ["think360.S5"]
+INPUTS = {"IQ": "direct+temp0.7", "IO": "direct+temp0.7+io", "CQ": "direct+temp0.7+caption",
+          "ICQ": "direct+temp0.7+icq"}
+# The differences Appendix H discusses: CQ over IQ (Llama-3.2-Vision +2.9, MiMo-VL-RL +1.7), IO vs IQ,
+# ICQ vs CQ.
+DIFFS = {"CQ-IQ": ("CQ", "IQ"), "IO-IQ": ("IO", "IQ"), "ICQ-CQ": ("ICQ", "CQ")}
+
+
+def modality_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """summary: model, input, acc → one row per model with IQ/IO/CQ/ICQ accuracy and the differences."""
+    wide = summary.pivot_table(index="model", columns="input", values="acc", aggfunc="first", dropna=False)
+    wide = wide.reindex(columns=list(INPUTS))
+    for name, (a, b) in DIFFS.items():
+        wide[name] = wide[a] - wide[b]
+    return wide.reset_index().rename_axis(columns=None)
+
+
+def figure(table: pd.DataFrame, path: Path) -> None:
+    """Fig. S5: accuracy per input setting (IQ, IO, CQ, ICQ) of every model."""
+    fig, ax = subplots(figsize=(max(6, 1.8 * len(table)), 4.5))
+    width = 0.8 / len(INPUTS)
+    for i, name in enumerate(INPUTS):
+        xs = [k + (i - (len(INPUTS) - 1) / 2) * width for k in range(len(table))]
+        bars(ax, xs, table[name], width, label=name, missing=f"{name} not run")
+    ax.set_xticks(range(len(table)), table["model"], rotation=20, ha="right")
+    ax.set_ylabel("accuracy (%)")
+    ax.set_xlabel("model")
+    top = table[list(INPUTS)].astype(float).max().max()
+    ax.set_ylim(0, max(5.0, 1.1 * top) if pd.notna(top) else 5.0)
+    ax.set_title("Think360° Fig. S5 — input settings: IQ, IO, CQ, ICQ")
+    ax.legend(title="input")
+    save_figure(fig, path, dpi=150)
+
+
+def not_run_notes(table: pd.DataFrame) -> list[str]:
+    """What the NaN cells mean: an input setting not run, and the differences that leaves undefined."""
+    notes = []
+    for what, cols in (("Not run", list(INPUTS)), ("Undefined (a side not run)", list(DIFFS))):
+        gaps: dict[str, list[str]] = {}
+        for model, row in table.set_index("model")[cols].isna().iterrows():
+            if row.any():
+                gaps.setdefault(", ".join(row[row].index), []).append(model)
+        notes += [f"{what}: {names} for {', '.join(models)}." for names, models in gaps.items()]
+    return notes
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    df, provenance = common.verdicts(ctx, list(INPUTS.values()), table_id)
+    df["input"] = df["setting"].map({s: k for k, s in INPUTS.items()})
+    summary = common.summarize(df, ["model", "input", "judge"])
+    table = modality_table(summary)
+    table.insert(1, "judge", table["model"].map(summary.drop_duplicates("model").set_index("model")["judge"]))
+    order = {m: i for i, m in enumerate(paper_order(table_id, list(table["model"])))}
+    table = table.sort_values("model", key=lambda s: s.map(order), ignore_index=True)
+    path = draw(figure, table, path=ctx.figure(table_id))
+    notes = []
+    as_caption = df[(df["input"] == "IQ") & (df["run_setting"] != df["setting"])]["model"].unique()
+    if len(as_caption):
+        notes.append(f"IQ of {', '.join(as_caption)} was run as {INPUTS['IQ']}+caption (a text-only model: the demo "
+                     "replaces images by captions), so its IQ is the CQ condition, not Image+Question.")
+    if any(ctx.runs(common.BENCH, [INPUTS["IQ"] + "+text"], j) for j in DEFAULT_JUDGES[common.BENCH]):
+        notes.append("The demo also runs direct+temp0.7+text (question only); Fig. S5 has no such condition, "
+                     "so it is not read.")
+    both = table.dropna(subset=["IO", "IQ"])
+    notes += not_run_notes(table)
+    notes += [common.runs_note(df),
+              f"IO below IQ for {int((both['IO'] < both['IQ']).sum())} of {len(both)} models with both "
+              "(paper: 60% of cases).",
+              ACC_NOTE]
+    long = table.melt(id_vars="model", value_vars=list(DIFFS), var_name="input", value_name="score")
+    return Table(
+        "Think360° Figure S5 — ablation of input settings: Image+Question (IQ), Image-Only (IO, the question drawn "
+        "onto the image), Caption+Question (CQ) and Image+Question+Caption (ICQ); accuracy (%) and differences.",
+        table,
+        vs_paper=beside_paper(long, table_id, ["input"], value="score"),
+        extra={"Failures": summary[["model", "input", "judge", "acc", *BESIDE]]},
+        figure=path,
+        notes=notes,
+        provenance=provenance,
+    )

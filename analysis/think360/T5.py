@@ -1,0 +1,122 @@
+"""Think360° Table 5: ToT-Width and ToT-Depth (ToT-Eval, §4.1 and Appendix G) and Acc per model, and the
+Spearman ρ of each ToT metric with Acc across models (the paper: 0.9218 for width, 0.8492 for depth)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from analysis.plot import corner_note, draw, empty_panel, save_figure, subplots
+from analysis.provenance import Provenance
+from analysis.reference import beside_paper, paper_order
+from analysis.stats import ACC_NOTE, SCORE_BESIDE, score_table, spearman
+from analysis.table import Context, MissingInputs, Table
+from analysis.table_experiments import models_of
+from analysis.think360 import common
+
+IDS = ["think360.T5"]
+EXPERIMENT = "think360_T5"
+SETTING = "direct+temp0.7"
+TOT = "think360_tot"
+METRICS = {"tot_width": "ToT-Width", "tot_depth": "ToT-Depth"}
+
+
+def build(table_id: str, ctx: Context) -> Table:
+    how = "python -m pipeline.experiments --only think360.T5"
+    try:
+        tot = ctx.verdicts(common.BENCH, [SETTING], TOT)
+    except MissingInputs as e:
+        raise MissingInputs(f"{e}; ToT-Eval: {how}") from e
+    mine = models_of(EXPERIMENT)  # Table 3 and Table 4 run other models with the same setting
+    tot = tot[tot["model"].isin(mine)]
+    if tot.empty:
+        raise MissingInputs(f"no ToT-Eval verdicts of Table 5's models; {how}")
+    scores = score_table(tot, ["model"], list(METRICS))
+    # a response whose model kept its reasoning hidden (judge/judges.py Item.trajectory_hidden) has no tree
+    hidden = tot["status"].eq("ok") & ~tot["score"].map(lambda s: isinstance(s, dict))
+    scores = scores.merge(hidden.groupby(tot["model"]).sum().rename("no_trajectory").reset_index(), on="model")
+    try:
+        acc_df, provenance = common.verdicts(ctx, [SETTING], "think360.T5")
+        acc_df = acc_df[acc_df["model"].isin(mine)]
+    except MissingInputs:
+        acc_df, provenance = None, None
+    acc = (common.summarize(acc_df, ["model"])[["model", "acc"]] if acc_df is not None and len(acc_df)
+           else pd.DataFrame(columns=["model", "acc"]))
+    table = scores.merge(acc, on="model", how="outer").rename(columns={**METRICS, "acc": "Acc"})
+    order = {m: i for i, m in enumerate(paper_order(table_id, list(table["model"])))}
+    table = table.sort_values("model", key=lambda s: s.map(order), ignore_index=True)
+    rho = pd.DataFrame([{"metric": name, **spearman(*_pairs(table, name))} for name in METRICS.values()])
+    long = table.melt(id_vars="model", value_vars=[*METRICS.values(), "Acc"], var_name="metric", value_name="score")
+    runs = ctx.runs(common.BENCH, [SETTING], TOT)
+    if provenance is None:
+        provenance = Provenance(runs=[])
+    provenance.runs += [r for r in runs if r.model in mine]
+    return Table(
+        "Think360° Table 5 — ToT-Width / ToT-Depth (%, the mean over the answers whose reasoning tree was "
+        "extracted and judged) and Acc (%, the accuracy of the same runs as Table 3 defines it), with the Spearman "
+        "ρ of each ToT metric with Acc across models.",
+        table[["model", *METRICS.values(), "Acc", *(f"{f}_n" for f in METRICS), "no_trajectory", *SCORE_BESIDE]],
+        vs_paper=beside_paper(long, table_id, ["metric"], value="score"),
+        extra={"Spearman ρ with Acc (paper: ToT-Width 0.9218, ToT-Depth 0.8492)": rho},
+        figure=draw(_scatter, table, path=ctx.figure(table_id)),
+        notes=[
+            "ToT-Eval (judge think360_tot): the model's complete reasoning trajectory — the reasoning it returned "
+            "apart, then its final response — is extracted as a tree of verbatim steps (the paper's ToT Extraction "
+            "prompt), every node is judged with its ancestors, the question, the reference answer and the image (ToT "
+            "Judgement prompt), and the tree scores ToT-Depth (Eq. S1) and ToT-Width (Eq. S2).",
+            "ToT-Width averages over G, the parent nodes with at least one child (Eq. S2): the roots form no group, "
+            "and a tree with no parent node (an answer-only response) has no width — it is left out of the "
+            "ToT-Width mean (tot_width_n counts the trees each mean covers) and still scores ToT-Depth.",
+            "A tree that could not be extracted or repaired, or a node judgement that could not be read, is a "
+            "judge error: it has no score, is left out of the means and counted (judge_error); `scored` is how "
+            "many trees were scored. judge_calls and judge_tokens are what ToT-Eval asked of the judge model.",
+            *_no_trajectory_notes(table),
+            ACC_NOTE,
+        ],
+        provenance=provenance,
+    )
+
+
+def _no_trajectory_notes(table: pd.DataFrame) -> list[str]:
+    """§4.2 leaves out models that return only final summaries: say which answers and models that is."""
+    rows = table[table["no_trajectory"].fillna(0).gt(0)]
+    if rows.empty:
+        return []
+    said = [f"{r.model}: {int(r.no_trajectory)} of {int(r.judged)} answers"
+            + (" — every answer, so no ToT score (not included, as in §4.2)" if r.no_trajectory == r.judged else "")
+            for r in rows.itertuples()]
+    return ["No trajectory (no_trajectory): the model reported reasoning tokens but returned only its final text, "
+            "a summary, so the answer is not scored on it (§4.2 leaves out such models, e.g. o3 and Gemini-2.5-Pro): "
+            + "; ".join(said) + "."]
+
+
+def _pairs(table: pd.DataFrame, metric: str) -> tuple[list[float], list[float]]:
+    both = table.dropna(subset=[metric, "Acc"])
+    return list(both[metric]), list(both["Acc"])
+
+
+def _why_not_drawn(row: pd.Series, metric: str) -> str:
+    if pd.notna(row[metric]):
+        return "no Acc (run the accuracy judges)"
+    if row.get("no_trajectory", 0) and row["no_trajectory"] == row["judged"]:
+        return "no trajectory (final summaries only)"
+    if metric == "ToT-Width" and row.get("scored", 0):
+        return "no tree with a parent node: no width"
+    return "no tree scored"
+
+
+def _scatter(table: pd.DataFrame, path: Path) -> None:
+    """Each ToT metric against Acc, one point per model; the models not drawn listed in the corner."""
+    fig, axes = subplots(1, 2, figsize=(9, 4))
+    for ax, metric in zip(axes, METRICS.values()):
+        both = table.dropna(subset=[metric, "Acc"])
+        ax.scatter(both[metric], both["Acc"])
+        for model, x, y in zip(both["model"], both[metric], both["Acc"]):
+            ax.annotate(model, (x, y), fontsize=7)
+        ax.set(xlabel=f"{metric} (%)", ylabel="Acc (%)", title=f"{metric} vs accuracy")
+        if both.empty:  # never an empty frame: say why nothing is drawn
+            empty_panel(ax, f"no model has both a {metric} score and an Acc")
+        left = table[~table.index.isin(both.index)]
+        corner_note(ax, [f"{m}: {_why_not_drawn(row, metric)}" for m, (_, row) in zip(left["model"], left.iterrows())])
+    fig.suptitle("Think360° Table 5: reasoning width and depth against accuracy")
+    save_figure(fig, path)
