@@ -48,7 +48,7 @@ if str(ROOT) not in sys.path:
 from judge import omibench_c1, rules  # noqa: E402
 from judge.extract import boxed_all, clean, last_line  # noqa: E402
 from judge.match import is_textual, parse_number  # noqa: E402
-from judge.rules import gold_letters, is_mcq  # noqa: E402
+from judge.mcq import gold_letters, is_mcq  # noqa: E402
 
 GOLDS = ROOT / "tests" / "data" / "omibench_release_golds.jsonl"
 Record = dict[str, Any]

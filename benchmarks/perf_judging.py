@@ -15,7 +15,7 @@ def clear_judge_caches() -> None:
     from judge import chem, extract, formula, intervals, match, mathverify, parts, text, units
 
     for cached in (mathverify.read, match.math_equal, match.canonical, match.parse_number, formula.read, extract.clean,
-                   extract._extract_answer, extract.strip_decoration, match.normalize_text, match._squash,
+                   extract._extract_answer, extract.strip_decoration, match.normalize_text, match.squash,
                    match.is_textual, parts.labelled_parts, parts.order_free, text.words, units.split, chem.species,
                    chem.equation, chem.configuration, intervals.read):
         cached.cache_clear()
@@ -39,7 +39,8 @@ def judging(mode: Mode) -> list[Figure]:
     """The rule judge over realistic responses, chunk by chunk as separate judge runs: through
     judge.run.judge_all (every core for a long run), and `judge.rules.score` in one process."""
     from judge import parallel
-    from judge.judges import Item, RuleJudge
+    from judge.rules import RuleJudge
+    from judge.types import Item
     from judge.rules import score
     from judge.run import judge_all
 

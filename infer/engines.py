@@ -15,11 +15,11 @@ import os
 import time
 from typing import Any, Callable
 
-from infer.calls import Request, count_outcome, new_stats, raw_line, request_fields, sent_messages
 from infer.client import split_reasoning
 from infer.config import ConfigError, ModelConfig
 from infer.launch import Node, max_model_len, needs_of, tensor_parallel
 from infer.render import to_wire
+from infer.request import Request, count_outcome, new_stats, raw_line, request_fields, sent_messages
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ _loaded: dict[str, Any] = {}  # the one engine kept loaded between runs of a swe
 def sampling(engine: str, params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The run's generation parameters as the engine takes them: (sampling arguments, call arguments).
     A parameter the engine cannot take is an error, never dropped (the system prompt's hash and the image
-    placeholder are no parameters of the engine: they shape the conversation, infer.calls.sent_messages)."""
+    placeholder are no parameters of the engine: they shape the conversation, infer.request.sent_messages)."""
     params = request_fields(params)
     template_kwargs = params.pop("chat_template_kwargs", None)
     sample: dict[str, Any] = {}

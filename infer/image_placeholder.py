@@ -9,7 +9,7 @@ one text part, each image's place holding the placeholder, followed by the image
 A message already read whole (text only, or images first and one text after them) is left as it is.
 
 The placeholder travels with the generation parameters, as the system prompt's hash does: the request key
-hashes the messages as placed (infer.calls.request_key), so what the model sees is what is keyed, on every
+hashes the messages as placed (infer.request.request_key), so what the model sees is what is keyed, on every
 path that keys requests from a config's parameters, and a request the placement leaves as it was keeps its key.
 """
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """What a rerun may skip: which requests of a raw file are finished, and the inputs each was made from.
 
-Whether a request is done is decided by its key, the hash of the rendered messages (infer.calls.request_key).
+Whether a request is done is decided by its key, the hash of the rendered messages (infer.request.request_key),
+under the rule of every keyed log (infer.ask.answers): a line of that key with no error answers it.
 Rendering every record of a large run again (reading it, filling the template, reading its images) only to
 find the key unchanged is most of a rerun's time. So a raw line also records `inputs`, a digest of everything
 its request was made from, in parts:
@@ -41,6 +42,7 @@ from typing import Any, Iterator
 
 from data.files import file_version
 from data.jsonl import bulk_read, write_json_atomic
+from infer.ask import answers
 from infer.config import ModelConfig
 from infer.layout import inputs_cache_of
 from infer.prompting import Prompter
@@ -54,8 +56,8 @@ CODE = (ROOT / "infer", ROOT / "data")
 PACKAGES = ("pillow", "pypdf", "openpyxl")
 
 
-# The current line of one (id, sample_idx): its request key, its error (None: finished) and its inputs. A plain
-# tuple: a rerun of 100,000 requests makes one per line, and a named tuple costs as much again.
+# The current line of one (id, sample_idx): its request key, its error (None: finished, as `answers` says) and its
+# inputs. A plain tuple: a rerun of 100,000 requests makes one per line, and a named tuple costs as much again.
 Outcome = tuple[str, "str | None", "str | None"]
 
 
@@ -98,7 +100,8 @@ def files_digest(rec: dict[str, Any], base: Path) -> str | None:
 
 
 # A line as raw_line writes it for a finished request: the fields a rerun needs first, none with escapes, and
-# a null error. Any other line (an error, an older layout, escaped characters) is parsed whole.
+# a null error (`answers`, read without parsing the line). Any other line (an error, an older layout, escaped
+# characters) is parsed whole.
 _FINISHED = re.compile(rb'\{"id":"([^"\\]*)","sample_idx":(\d+),"request_key":"([^"\\]*)","inputs":"([^"\\]*)",'
                        rb'"error":null,')
 
@@ -148,7 +151,7 @@ def earlier_answers(path: Path, latest: dict[tuple[str, int], Outcome]) -> dict[
                     obj = json.loads(raw)
                 except ValueError:
                     continue  # read_outcomes, which runs first, stops at a corrupt line
-                if obj.get("error") is not None:
+                if not answers(obj):
                     continue
                 rid, idx, key = obj["id"], obj["sample_idx"], obj.get("request_key")
             current = latest.get((rid, idx))

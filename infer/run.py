@@ -18,8 +18,7 @@ from typing import Any
 from data.jsonl import DataError, write_json_atomic
 from data.dataset import Records, read_records
 from data.records import BENCHMARKS
-from infer.calls import (Request, checked_endpoints, describe_causes, failure, raw_line, request_key, send,
-                         servers)
+from infer.calls import checked_endpoints, send, servers
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.manifest import base_manifest, sha256_file
 from infer.icl import DEFAULT_SHOTS, SEED as ICL_SEED
@@ -28,6 +27,7 @@ from infer.launch import GPU_MEMORY_GB, Node, visible_gpus
 from infer.layout import derived_dir, manifest_of, raw_path
 from infer.prompting import LaterMessages, Prompter
 from infer.render import RenderError, has_images
+from infer.request import Request, describe_causes, failure, raw_line, request_key
 from infer.settings import parse_setting
 from infer.resume import Finished, context_digest
 from infer.store import AppendLog, LockedError

@@ -5,7 +5,7 @@ Some models switch a mode with a system prompt rather than a request field (Inte
 What the model sees is what its request key hashes: the prompt's hash travels with the generation
 parameters (`system_prompt_sha`), so the key, the raw line and the resume digests all carry it, on every
 path that keys requests from a config's parameters (benchmark runs, judge calls, adaptations). It is never
-sent as a request field; the message is added where a request is sent (infer/calls.py, infer/engines.py).
+sent as a request field; the message is added where a request is sent (infer.request.sent_messages).
 """
 from __future__ import annotations
 

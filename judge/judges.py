@@ -2,86 +2,22 @@
 
 A judge turns one model response into a verdict. Its `steps(item)` either returns the verdict at once
 (the rule judge) or is a generator: it yields the judge requests (`Ask`) it needs, receives their
-`Reply`s, possibly over several stages (Think360: extract, then judge), and returns the verdict. The
-runner (judge/run.py) sends each stage's requests of every item together through the one way to call a
-model, and knows no judge or benchmark by name. The judge *model* is any model config (the papers used
-GPT-4o, GPT-4o-mini and o3-mini; the demo uses the embedded model).
+`Reply`s, possibly over several stages (Think360: extract, then judge), and returns the verdict
+(judge/types.py). The runner (judge/run.py) sends each stage's requests of every item together through
+the one way to ask a model (infer/ask.py), and knows no judge or benchmark by name. The judge *model* is
+any model config (the papers used GPT-4o, GPT-4o-mini and o3-mini; the demo uses the embedded model).
+Each judge gets the grammars of its replies here (judge/grammars.py), for judge models that are constrained.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator, Union
+from typing import Any, Callable
 
-from judge import grammars, omibench_c1, parse, ratings, rules, taxonomy, tot
+from infer.ask import Ask
+from judge import grammars, parse, ratings, rules, taxonomy, tot
 from judge.reviewer import NO_TRACE, HintReview, ReasoningReview
-
-
-@dataclass(frozen=True)
-class Ask:
-    """One request to a judge model: its prompt (prompts/judges/<prompt>.txt), the values inserted
-    verbatim ({{response}}, {{extracted}}), how its reply is read, and whether it sees the images."""
-
-    prompt: str
-    values: dict[str, str]
-    parse: Callable[[str], dict[str, Any] | None]
-    sees_images: bool = False
-    grammar: str | None = None  # the reply's form (judge/grammars.py), for judge models that are constrained
-
-
-@dataclass(frozen=True)
-class Reply:
-    text: str | None                 # the judge's reply; None when the request failed
-    parsed: dict[str, Any] | None    # None when it failed or could not be read
-    error: str | None = None
-    tokens: int = 0                  # tokens the judge model generated for it (prompt + completion)
-    call: dict[str, Any] | None = None  # a call that failed: its attempts, the cause of each, elapsed_s
-
-
-@dataclass(frozen=True)
-class Item:
-    """What is judged: the record, the model's final text and, when the model returned one separately,
-    its reasoning (answer judges read only the final text; process judges review the trajectory)."""
-
-    rec: dict[str, Any]
-    response: str
-    reasoning: str | None = None
-    reasoning_tokens: int | None = None  # the reasoning tokens the model reported generating
-
-    @property
-    def trajectory(self) -> str:
-        """The complete reasoning trajectory (Think360 §4.1; MorphoBench's trace ρ, Eq. 14): the reasoning
-        returned apart (reasoning_content or the <think> part), then the final response, whole."""
-        return "\n\n".join(t.strip() for t in (self.reasoning, self.response) if t and t.strip())
-
-    @property
-    def trajectory_hidden(self) -> bool:
-        """The model reasoned (it reports reasoning tokens) but returned only its final text: what it shows
-        is a summary, not the trajectory (Think360 §4.2 leaves such models, o3 and Gemini-2.5-Pro, out)."""
-        return bool(self.reasoning_tokens) and not (self.reasoning or "").strip()
-
-
-Verdict = dict[str, Any]  # verdict fields: correct, extracted, status, error, raw_judge_reply, stage, …
-Steps = Union[Verdict, Generator[list[Ask], list[Reply], Verdict]]
-
-
-def failed(reply: Reply, **fields: Any) -> Verdict:
-    """A judge reply that failed or could not be read: a judge error, never a default verdict."""
-    return {"status": "judge_error", "error": reply.error or "judge reply could not be parsed",
-            "raw_judge_reply": reply.text, **fields}
-
-
-@dataclass(frozen=True)
-class RuleJudge:
-    """A judge that asks no model: each benchmark's careful rule judge (judge/rules.py), or a paper's
-    published rule (judge/omibench_c1.py). `score(record, response)` gives the verdict fields."""
-
-    name: str = "rules"
-    version: str = "rules-2"  # bump when rule scoring changes meaning, so earlier verdicts are redone
-    score: Callable[[dict[str, Any], str | None], Verdict] = rules.score
-    prompts: tuple[str, ...] = ()
-
-    def steps(self, item: Item) -> Steps:
-        return self.score(item.rec, item.response)
+from judge.rules import OMIBENCH_C1, RULE_JUDGES, RULES
+from judge.types import Item, Steps, failed
 
 
 @dataclass(frozen=True)
@@ -106,7 +42,7 @@ class SingleCallJudge:
         if self.final_answer and shown is None:
             return {"correct": False, "stage": "no_final_answer"}
         (reply,) = yield [Ask(self.prompts[0], {"response": item.response, "extracted": shown or ""}, self.parse,
-                              self.sees_images, self.grammar)]
+                              "image" if self.sees_images else "text", self.grammar)]
         if reply.parsed is None:
             return failed(reply, extracted=shown)
         return {"extracted": shown, "raw_judge_reply": reply.text, **reply.parsed}
@@ -168,7 +104,7 @@ class ToTEval:
             return failed(reply, stage="tot_extract", error=f"tree extraction: {why}")
         nodes = reply.parsed["nodes"]
         replies = yield [Ask("think360_tot_judge", {"parents": _chain(tot.ancestors(nodes, n)), "step": n.text},
-                             parse.true_false, sees_images=True, grammar=grammars.TRUE_FALSE) for n in nodes]
+                             parse.true_false, mode="image", grammar=grammars.TRUE_FALSE) for n in nodes]
         unread = [r for r in replies if r.parsed is None]
         if unread:
             return failed(unread[0], stage="tot_judge",
@@ -191,12 +127,9 @@ def _tree_error(text: str) -> str:
     return "unreadable reply"
 
 
-RULES = "rules"
-OMIBENCH_C1 = "omibench_c1"
 CASCADE = "think360_cascade"
 JUDGES = {j.name: j for j in (
-    RuleJudge(),
-    RuleJudge(OMIBENCH_C1, "omibench_c1-1", omibench_c1.score),  # OMIBench's ACC as C.1 publishes it
+    *RULE_JUDGES,  # the careful rule judge, and OMIBench's ACC as C.1 publishes it (judge/rules.py)
     SingleCallJudge("omibench_gptscore", parse.gptscore, grammar=grammars.GPTSCORE),
     SingleCallJudge("mira_judge", parse.correct_incorrect, sees_images=True,  # MIRA's judge sees the image
                     grammar=grammars.CORRECT_INCORRECT),
@@ -206,8 +139,8 @@ JUDGES = {j.name: j for j in (
                     grammar=grammars.MORPHO_CORRECTNESS),
     Think360Cascade(),
     ToTEval(),
-    ReasoningReview(),  # MorphoBench Completeness and Logical Coherence (B.4)
-    HintReview(),       # MorphoBench Hint Alignment, hint-bearing items only (B.5)
+    ReasoningReview(grammars=grammars.REVIEW),  # MorphoBench Completeness and Logical Coherence (B.4)
+    HintReview(grammars=grammars.REVIEW, hint_check=grammars.hint_check),  # Hint Alignment, hint-bearing items (B.5)
     taxonomy.LabelJudge("omibench_error", taxonomy.omibench_error,  # F.2: the first fatal error, one of five
                         grammar=grammars.OMIBENCH_ERROR),
     taxonomy.LabelJudge("c2rbench_error", taxonomy.c2rbench_error,  # A.3: error types and subtypes, several

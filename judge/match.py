@@ -27,6 +27,7 @@ import re
 from functools import lru_cache
 
 from judge import chem, formula, intervals, units
+from judge.errors import MatchError  # noqa: F401  (re-exported: what answer checking raises)
 from judge.extract import clean, option_letters, strip_decoration, unwrap_latex
 from judge.numbers import EPS, numbers_close  # noqa: F401  (EPS re-exported)
 from judge.parts import flat_parts, labelled_parts, set_items, split_parts  # noqa: F401  (split_parts re-exported)
@@ -63,10 +64,6 @@ MAX_SET_ITEMS = 30  # a longer answer is compared in order: matching it as a set
 _MAY_BE_SET = re.compile(r"[<>≤≥∞]|^[(\[].*[)\]]$")
 
 
-class MatchError(Exception):
-    """Answer checking itself failed (math-verify raised): a judge error, never a wrong answer."""
-
-
 @lru_cache(maxsize=100_000)
 def canonical(s: str) -> str:
     """One spelling of an answer: NFKC, superscripts as exponents, LaTeX wrappers and spacing removed,
@@ -85,7 +82,7 @@ def normalize_text(s: str) -> str:
 
 
 @lru_cache(maxsize=100_000)
-def _squash(s: str) -> str:
+def squash(s: str) -> str:
     """Spaces removed, and braces around a one-character exponent or a numeric subscript: e^{2} = e^2,
     H_{2}O = H_2O = H2O."""
     s = re.sub(r"\s+", "", canonical(s))
@@ -163,7 +160,7 @@ def math_equal(pred: str, gold: str) -> bool | None:
     return mathverify.equal(pred, gold)
 
 
-def _case_sensitive(gold: str) -> bool:
+def case_sensitive(gold: str) -> bool:
     """A formula using the same letter in both cases (b and B)."""
     letters = set(re.findall(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", " ", gold)))
     return any(ch.lower() in letters and ch.upper() in letters for ch in letters)
@@ -240,11 +237,11 @@ def match_one(pred: str | None, gold: str, strict: bool = False) -> bool:
         return option_letters(pred, 26) == [gold.strip()]
     if (yes_no := _yes_no(gold)) is not None:
         return _yes_no(pred, leading=True) == yes_no
-    if _squash(pred) == _squash(gold):
+    if squash(pred) == squash(gold):
         return True
     if (notation := _same_by_notation(canonical(pred), canonical(gold))) is not None:
         return notation
-    if normalize_text(pred) == normalize_text(gold) and not _case_sensitive(gold):
+    if normalize_text(pred) == normalize_text(gold) and not case_sensitive(gold):
         return True
     gold_rel, pred_rel = _relation(gold), _relation(pred)
     if gold_rel and (pred_rel is None or pred_rel[0] == gold_rel[0]):  # "TOF = 21" vs "21" or "TOF = 21.0"
@@ -263,7 +260,7 @@ def match_one(pred: str | None, gold: str, strict: bool = False) -> bool:
     if is_textual(gold):
         p, g = normalize_text(pred), normalize_text(gold)
         return words(p) == words(g) if strict else same_phrase(p, g)
-    if len(split_parts(gold)) > 1 or _letters_only(gold) or _letters_only(pred) or _case_sensitive(gold):
+    if len(split_parts(gold)) > 1 or _letters_only(gold) or _letters_only(pred) or case_sensitive(gold):
         # Sequences are compared part by part (match_answer); letter strings and formulas where b and B
         # differ only exactly: math-verify would read them as sets or products and fold case.
         return False

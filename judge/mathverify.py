@@ -15,7 +15,7 @@ from math_verify.utils import timeout
 from sympy import Number, Rational
 
 from judge import prose
-from judge.match import MatchError
+from judge.errors import MatchError
 from judge.numbers import numbers_close
 
 _MATH_CONFIG = [LatexExtractionConfig(), ExprExtractionConfig()]

@@ -36,8 +36,8 @@ from data.records import letters
 from judge.extract import answer_candidates, clean, extract_answer, option_letters, strip_decoration
 from judge.match import parse_number
 from judge.numbers import EPS
+from judge.mcq import gold_letters, is_mcq
 from judge.parts import flat_parts
-from judge.rules import gold_letters, is_mcq
 
 ALPHA = 0.75  # Eq. 6: "In our experiments we set α = 75%"
 # A period, comma or question mark is part of an alphanumeric token when it has a letter or digit on both

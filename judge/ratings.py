@@ -58,7 +58,7 @@ def _objects(reply: str) -> list[dict[str, Any]] | None:
         except ValueError:
             pass  # not strict JSON: read leniently below
         try:
-            obj = tot._json(text)
+            obj = tot.read_json(text)
         except Exception:  # json_repair raises on hopeless input: nothing read from this span
             continue
         out += [o for o in (obj if isinstance(obj, list) else [obj]) if isinstance(o, dict)]

@@ -11,23 +11,23 @@ judge G scores the evidence under a rubric prompt.
   hints and the earlier steps (Eq. 26) → evidence (Eq. 28) → HAlign ∈ [0, 100] (Eq. 29). An item without
   hints has no HAlign (NA, Eq. 31): it costs no call and is left out of the mean.
 
-The trace is the item's trajectory (judge/judges.py `Item.trajectory`, the one definition ToT-Eval uses
+The trace is the item's trajectory (judge/types.py `Item.trajectory`, the one definition ToT-Eval uses
 too): the reasoning the model returned apart, then its final response, always whole. Replies are read as JSON the lenient way judge/tot.py reads them, then validated (types, value
 sets, ranges); a stage that fails or cannot be read makes the item a judge error naming why — never a
-partial score and never a default.
+partial score and never a default. Each judge's reply grammars (judge/grammars.py, for judge models that are
+constrained) are given to it where it is registered (judge/judges.py).
 """
 from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Generator
+from typing import Any, Callable, Generator, Mapping
 
+from infer.ask import Ask, Reply
 from judge import tot
-
-if TYPE_CHECKING:
-    from judge.judges import Ask, Item, Reply
+from judge.types import Item
 
 Verdict = dict[str, Any]
 Check = Callable[[str], dict[str, Any]]  # reads a reply or raises ReviewError saying why
@@ -53,7 +53,7 @@ class ReviewError(ValueError):
 # --------------------------------------------------------------------------------------------------
 def _object(text: str) -> dict[str, Any]:
     try:
-        obj = tot._json(text)
+        obj = tot.read_json(text)
     except Exception as e:  # json_repair raises on hopeless input
         raise ReviewError(f"no JSON in the reply ({type(e).__name__})") from e
     if not isinstance(obj, dict):
@@ -248,17 +248,12 @@ def hint_evidence(hints: list[str], steps: list[str], reviews: list[dict[str, An
 # --------------------------------------------------------------------------------------------------
 # The judges
 # --------------------------------------------------------------------------------------------------
-Stage = Generator[list["Ask"], list["Reply"], Any]
+Stage = Generator[list[Ask], list[Reply], Any]
+Grammars = Mapping[str, str]  # the grammar of each prompt's reply, by prompt
 
 
-def _ask(prompt: str, values: dict[str, str], check: Check, hints: int = 0) -> Ask:
-    """A request of one stage, with the grammar of its reply (a hint check's depends on the item's K hints)."""
-    # judge/judges.py registers the judges of this module and judge/grammars.py reads its value sets, so
-    # both are imported when a request is built, not when this module loads
-    from judge import grammars
-    from judge.judges import Ask
-
-    grammar = grammars.hint_check(hints) if prompt == HINT_CHECK else grammars.REVIEW[prompt]
+def _ask(prompt: str, values: dict[str, str], check: Check, grammar: str | None) -> Ask:
+    """A request of one stage, with the grammar of its reply."""
     return Ask(prompt, values, reader(check), grammar=grammar)
 
 
@@ -270,9 +265,9 @@ def _error(stage: str, what: str, reply: Reply, **fields: Any) -> Verdict:
 NO_TRACE: Verdict = {"status": "no_response", "stage": "no_trace", "error": "empty reasoning trace: nothing to review"}
 
 
-def _breakdown(trace: str) -> Stage:
+def _breakdown(trace: str, grammars: Grammars) -> Stage:
     """Eq. 19: the ordered steps, or the judge error of an unreadable breakdown."""
-    (reply,) = yield [_ask(BREAKDOWN, {"response": trace}, check_breakdown)]
+    (reply,) = yield [_ask(BREAKDOWN, {"response": trace}, check_breakdown, grammars.get(BREAKDOWN))]
     if reply.parsed is None:
         return _error("breakdown", f"step breakdown: {why(check_breakdown, reply)}", reply)
     return reply.parsed["steps"]
@@ -302,24 +297,26 @@ class ReasoningReview:
     name: str = "morphobench_reasoning"
     prompts: tuple[str, ...] = (BREAKDOWN, STEP_CHECK, REASONING_SUMMARY)
     scores: tuple[str, ...] = ("completeness", "coherence")  # the fields of its verdicts' score, in [0, 100]
+    grammars: Grammars = field(default_factory=dict)  # its replies' grammars, by prompt
 
     def steps(self, item: Item) -> Stage:
         trace = item.trajectory
         if not trace.strip():
             return dict(NO_TRACE)
-        steps = yield from _breakdown(trace)
+        steps = yield from _breakdown(trace, self.grammars)
         if isinstance(steps, dict):
             return steps
         pairs = list(enumerate(zip(steps, steps[1:]), start=2))
         replies = (yield [_ask(STEP_CHECK, {"previous_index": str(t - 1), "index": str(t), "previous": a,
-                                            "current": b}, check_step) for t, (a, b) in pairs]) if pairs else []
+                                            "current": b}, check_step, self.grammars.get(STEP_CHECK))
+                                for t, (a, b) in pairs]) if pairs else []
         labels = [f"steps {t - 1} → {t}" for t, _ in pairs]
         failed = _failed_checks("step_check", replies, labels, check_step, steps)
         if failed:
             return failed
         reviews = [{"steps": [t - 1, t], **r.parsed} for (t, _), r in zip(pairs, replies)]
         (reply,) = yield [_ask(REASONING_SUMMARY, {"evidence": reasoning_evidence(steps, reviews)},
-                               check_reasoning_summary)]
+                               check_reasoning_summary, self.grammars.get(REASONING_SUMMARY))]
         if reply.parsed is None:
             return _error("summary", f"summary: {why(check_reasoning_summary, reply)}", reply, steps=steps,
                           reviews=reviews)
@@ -336,6 +333,8 @@ class HintReview:
     name: str = "morphobench_hint"
     prompts: tuple[str, ...] = (BREAKDOWN, HINT_CHECK, HINT_SUMMARY)
     scores: tuple[str, ...] = ("halign",)  # in [0, 100]; None (NA) for an item without hints
+    grammars: Grammars = field(default_factory=dict)  # its replies' grammars, by prompt, but the hint check's:
+    hint_check: Callable[[int], str] | None = None    # the grammar of a check against an item's K hints
 
     def steps(self, item: Item) -> Stage:
         hints = [h.strip() for h in item.rec.get("hints") or [] if h.strip()]
@@ -344,19 +343,21 @@ class HintReview:
         trace = item.trajectory
         if not trace.strip():
             return dict(NO_TRACE)
-        steps = yield from _breakdown(trace)
+        steps = yield from _breakdown(trace, self.grammars)
         if isinstance(steps, dict):
             return steps
         check = partial(check_hint, hints=len(hints))
         listed = "\n".join(f"{k}. {h}" for k, h in enumerate(hints, start=1))
+        grammar = self.hint_check(len(hints)) if self.hint_check else None
         replies = yield [_ask(HINT_CHECK, {"hint_list": listed, "earlier": _earlier(steps, t), "index": str(t),
-                                           "step": step}, check, len(hints)) for t, step in enumerate(steps, start=1)]
+                                           "step": step}, check, grammar) for t, step in enumerate(steps, start=1)]
         labels = [f"step {t}" for t in range(1, len(steps) + 1)]
         failed = _failed_checks("hint_check", replies, labels, check, steps)
         if failed:
             return failed
         reviews = [{"step": t, **r.parsed} for t, r in enumerate(replies, start=1)]
-        (reply,) = yield [_ask(HINT_SUMMARY, {"evidence": hint_evidence(hints, steps, reviews)}, check_hint_summary)]
+        (reply,) = yield [_ask(HINT_SUMMARY, {"evidence": hint_evidence(hints, steps, reviews)}, check_hint_summary,
+                               self.grammars.get(HINT_SUMMARY))]
         if reply.parsed is None:
             return _error("summary", f"summary: {why(check_hint_summary, reply)}", reply, steps=steps,
                           reviews=reviews)

@@ -1,4 +1,5 @@
-"""Rule-based scoring of each benchmark's answers, and a command to score predictions made elsewhere.
+"""Rule-based scoring of each benchmark's answers, the judges that ask no model, and a command to score
+predictions made elsewhere with one of them.
 
     python -m judge.rules --data FILE.jsonl --pred PRED.jsonl --out OUT.jsonl [--judge omibench_c1]
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable
@@ -17,26 +19,15 @@ from typing import Any, Callable
 from data.dataset import missing_data
 from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
 from data.records import letters
-from judge import parallel
+from judge import omibench_c1, parallel
 from judge.extract import answer_candidates, clean, extract_answer, option_letters, strip_decoration
 from judge.match import MatchError, match_answer, match_one, normalize_text
+from judge.mcq import gold_letters, is_mcq
 from judge.parts import flat_parts, order_free, split_parts
+from judge.types import Item, Steps
 
 Scorer = Callable[[dict[str, Any], str | None], dict[str, Any]]  # (record, response) → verdict fields
 GRID = re.compile(r"row\s*[=:]?\s*(\d+)\s*[,;]?\s*(?:and\s*)?col(?:umn)?\s*[=:]?\s*(\d+)", re.I)
-
-
-def gold_letters(answer: list[str]) -> list[str]:
-    """MCQ golds as sorted single letters: ["CD"] and ["C", "D"] are the same answer."""
-    return sorted({ch for a in answer for ch in re.sub(r"[^A-Z]", "", a.upper())})
-
-
-def is_mcq(rec: dict[str, Any]) -> bool:
-    golds = rec["answer"]
-    if rec["answer_type"] == "mcq":
-        return True
-    # Options printed inside the question: scored as MCQ when the golds are letters (OMIBench).
-    return bool(rec.get("has_inline_choices")) and all(re.fullmatch(r"[A-Z]+", g.strip()) for g in golds)
 
 
 def mcq_prediction(rec: dict[str, Any], candidate: str | None) -> list[str] | None:
@@ -128,6 +119,26 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
     return {"extracted": candidate, "correct": False}
 
 
+@dataclass(frozen=True)
+class RuleJudge:
+    """A judge that asks no model: each benchmark's careful rule judge (this module), or a paper's published
+    rule (judge/omibench_c1.py). `score(record, response)` gives the verdict fields."""
+
+    name: str = "rules"
+    version: str = "rules-2"  # bump when rule scoring changes meaning, so earlier verdicts are redone
+    score: Scorer = score
+    prompts: tuple[str, ...] = ()
+
+    def steps(self, item: Item) -> Steps:
+        return self.score(item.rec, item.response)
+
+
+RULES, OMIBENCH_C1 = "rules", "omibench_c1"
+# The judges that ask no model (judge/judges.py registers them with the others; `main` offers them).
+RULE_JUDGES = (RuleJudge(),
+               RuleJudge(OMIBENCH_C1, "omibench_c1-1", omibench_c1.score))  # OMIBench's ACC as C.1 publishes it
+
+
 def _score_pair(pair: tuple[dict[str, Any], str], scorer: Scorer = score) -> dict[str, Any]:
     return scorer(*pair)
 
@@ -178,10 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, required=True, help="unified JSONL the predictions answer")
     ap.add_argument("--pred", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True)
-    from judge.judges import JUDGES, asks_model  # judge.judges registers this module's judge: import it late
-
-    rule_judges = [name for name in JUDGES if not asks_model(name)]
-    ap.add_argument("--judge", choices=rule_judges, default="rules",
+    rule_judges = {j.name: j for j in RULE_JUDGES}
+    ap.add_argument("--judge", choices=list(rule_judges), default=RULES,
                     help="a judge that asks no model: rules (careful) or omibench_c1 (OMIBench C.1 as published)")
     args = ap.parse_args(argv)
     try:
@@ -194,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     except (DataError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    verdicts, counts = judge_predictions(records, preds, JUDGES[args.judge].score)
+    verdicts, counts = judge_predictions(records, preds, rule_judges[args.judge].score)
     known = {r["id"] for r in records}
     unmatched = [i for i in preds if i not in known]
     without = [r["id"] for r in records if r["id"] not in preds]

@@ -16,7 +16,6 @@ answer.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import logging
 import sys
@@ -25,6 +24,7 @@ from typing import Any
 
 from data.jsonl import DataError, write_json_atomic
 from data.records import BENCHMARKS
+from infer.ask import Cost, drive
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.interrupt import exits_cleanly
 from infer.layout import judged_path, manifest_of, raw_path, stands_for
@@ -35,8 +35,9 @@ from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
 from judge import current, injection, parallel
 from judge.current import outcome_sha  # noqa: F401  (where readers have found it)
-from judge.judges import DEFAULT_JUDGES, JUDGES, RULES, Ask, Item, Reply, asks_model
+from judge.judges import DEFAULT_JUDGES, JUDGES, RULES, asks_model
 from judge.llm import answer, judge_template
+from judge.types import Item
 
 log = logging.getLogger(__name__)
 Judge = Any  # a judge of judge/judges.py: `name`, `prompts`, `steps(item)` (and `version` for rules)
@@ -76,34 +77,15 @@ def judge_all(judge: Judge, items: list[Item], cfg: ModelConfig | None, base: Pa
     (the rule judge) gives its verdicts at once, using every core for a long run (judge/parallel.py)."""
     if not judge.prompts:
         return parallel.map_ordered(judge.steps, items)
-    out: list[dict[str, Any] | None] = [None] * len(items)
-    waiting: dict[int, tuple[Any, list[Ask]]] = {}
-    cost = [{"judge_calls": 0, "judge_tokens": 0} for _ in items]  # what each verdict cost, for the tables
+    done = drive([judge.steps(item) for item in items],
+                 lambda pending: answer([(items[i], ask) for i, ask in pending], cfg, base, results, prompts))
+    return [fields if cost is None else {**fields, **judge_cost(cost)} for fields, cost in done]
 
-    def advance(i: int, steps: Any, replies: list[Reply] | None) -> None:
-        if replies:
-            cost[i]["judge_calls"] += len(replies)
-            cost[i]["judge_tokens"] += sum(r.tokens for r in replies)
-            if failed := [r.call for r in replies if r.call]:  # what each failed call went through, kept
-                cost[i].setdefault("failed_calls", []).extend(failed)
-        try:
-            waiting[i] = (steps, steps.send(replies) if replies is not None else next(steps))
-        except StopIteration as done:
-            out[i] = {**done.value, **cost[i]}
-            waiting.pop(i, None)
 
-    for i, item in enumerate(items):
-        steps = judge.steps(item)
-        if inspect.isgenerator(steps):
-            advance(i, steps, None)
-        else:
-            out[i] = steps
-    while waiting:
-        pending = [(i, ask) for i, (_, asks) in waiting.items() for ask in asks]
-        replies = answer([(items[i], ask) for i, ask in pending], cfg, base, results, prompts)
-        for i in list(waiting):
-            advance(i, waiting[i][0], [r for (j, _), r in zip(pending, replies) if j == i])
-    return out
+def judge_cost(cost: Cost) -> dict[str, Any]:
+    """What a verdict cost, for the tables: judge calls and tokens, and what each failed call went through."""
+    failed = {"failed_calls": cost.failed} if cost.failed else {}
+    return {"judge_calls": cost.calls, "judge_tokens": cost.tokens, **failed}
 
 
 def summarize(lines: list[dict[str, Any]], scores: tuple[str, ...] = (), unjudged: int = 0) -> dict[str, Any]:

@@ -24,12 +24,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
+from infer.ask import Ask
 from judge import rules
-
-if TYPE_CHECKING:
-    from judge.judges import Item, Steps
+from judge.types import Item, Steps, failed
 
 
 # --------------------------------------------------------------------------------------------------
@@ -236,16 +235,13 @@ class LabelJudge:
             object.__setattr__(self, "prompts", (self.name,))
 
     def steps(self, item: Item) -> Steps:
-        # judge/judges.py imports this module to register these judges, so its names are taken here
-        from judge.judges import Ask, failed
-
         rec = item.rec
         solution = _text(rec.get("solution")).strip()
         if self.needs_solution and not solution:
             return {"status": "judge_error", "stage": self.name, "error": "the record has no reference solution"}
         values = {"response": item.response, "solution": solution, "steps": _text(rec.get("steps")).strip(),
                   "model_answer": rules.final_answer(rec, item.response) or "(no final answer stated)"}
-        (reply,) = yield [Ask(self.prompts[0], values, self.parse, sees_images=True, grammar=self.grammar)]
+        (reply,) = yield [Ask(self.prompts[0], values, self.parse, mode="image", grammar=self.grammar)]
         if reply.parsed is None:
             return failed(reply, stage=self.name)
         return {"stage": self.name, "raw_judge_reply": reply.text, **reply.parsed}

@@ -69,7 +69,7 @@ def _escape(m: re.Match) -> str:
     return "\\\\" + after          # \frac, \alpha, \{ …: LaTeX, kept as a backslash
 
 
-def _json(reply: str) -> Any:
+def read_json(reply: str) -> Any:
     """The JSON a judge wrote: code fences dropped, single backslashes of LaTeX kept as backslashes, then
     read strictly, else repaired (json-repair) for a trailing comma or a raw new line in a string."""
     text = re.sub(r"^\s*```(?:json)?\s*|\s*```\s*$", "", reply.strip())
@@ -85,7 +85,7 @@ def parse_tree(reply: str) -> list[Node]:
     checked and repaired: ids are renumbered `{depth}.{sequence}` from the parents, so a wrong depth in
     an id does not matter; a missing parent, a cycle or a duplicate id is a TreeError."""
     try:
-        raw = _nodes_of(_json(reply))
+        raw = _nodes_of(read_json(reply))
     except Exception as e:  # json_repair raises on hopeless input
         raise TreeError(f"no JSON tree in the reply ({type(e).__name__})") from e
     nodes = []

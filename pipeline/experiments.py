@@ -32,7 +32,7 @@ from infer import generation, layout, server
 from infer import run as infer_run
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.launch import Node
-from infer.calls import describe_causes
+from infer.request import describe_causes
 from infer.experiment_spec import DEMO_MODEL, EXPERIMENTS, PAPER_MODELS, Experiment, load_experiment
 from infer.interrupt import exits_cleanly
 from infer.preflight import EndpointDown

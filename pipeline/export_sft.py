@@ -72,7 +72,8 @@ from data.records import IMAGE_TAG, check_record
 from data.validate import image_problem
 from infer.render import RenderError, render_spec
 from infer.templates import Template, TemplateError, load_template
-from judge.rules import gold_letters, is_mcq, score
+from judge.mcq import gold_letters, is_mcq
+from judge.rules import score
 
 IMAGE_TOKEN = "<image>"
 # LLaMA-Factory also counts these placeholders; a dataset without videos/audios must not contain them.

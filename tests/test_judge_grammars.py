@@ -17,11 +17,13 @@ from typing import Any
 
 import pytest
 
+from infer.ask import Reply as JudgeReply
 from infer.config import load_model_config
 from infer.layout import judged_dir
 from judge import grammars, ratings, reviewer, taxonomy
-from judge.judges import JUDGES, Item, Reply as JudgeReply
+from judge.judges import JUDGES
 from judge.run import run
+from judge.types import Item
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 from tests.test_judge_run import judge_config, setup, verdicts
 

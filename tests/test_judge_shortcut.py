@@ -16,11 +16,11 @@ import sympy
 
 from infer.layout import judged_path, raw_path
 from judge import formula, match, mathverify, parallel, prose
-from judge.judges import Item, RuleJudge
 from judge.match import MatchError, canonical, latex_form
 from judge.numbers import Interval, close_for_all
-from judge.rules import score
+from judge.rules import RuleJudge, score
 from judge.run import run
+from judge.types import Item
 from tests.answer_shapes import constant, formula_pairs, polynomial, random_formulas, rec, scored_cases
 
 

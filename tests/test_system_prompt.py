@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from infer import engines
-from infer.calls import request_key, wire_body
+from infer.request import request_key, wire_body
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.launch import Node
 from infer.layout import manifest_of, raw_path

@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from judge.match import MatchError, _case_sensitive, _squash, is_textual, normalize_text, parse_number, split_parts
-from judge.rules import grid_cell, is_mcq, mcq_prediction
+from judge.match import MatchError, case_sensitive, is_textual, normalize_text, parse_number, split_parts, squash
+from judge.mcq import is_mcq
+from judge.rules import grid_cell, mcq_prediction
 
 
 def _number_key(value: float) -> str:
@@ -69,8 +70,8 @@ def _single_key(s: str) -> str | None:
         return _number_key(value)
     if is_textual(s):
         return text
-    if _case_sensitive(s):  # b and B are different quantities: exact text, spaces removed, case kept
-        return _squash(s)
+    if case_sensitive(s):  # b and B are different quantities: exact text, spaces removed, case kept
+        return squash(s)
     key = _math_key(s)
     return key if key is not None else text
 

@@ -19,8 +19,9 @@ from typing import Any
 
 from judge.extract import boxed_all, clean
 from judge.match import MatchError, is_textual, match_answer, match_one, normalize_text
+from judge.mcq import gold_letters, is_mcq
 from judge.parts import flat_parts, split_parts
-from judge.rules import GRID, gold_letters, grid_cell, is_mcq, mcq_prediction, score
+from judge.rules import GRID, grid_cell, mcq_prediction, score
 
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S)

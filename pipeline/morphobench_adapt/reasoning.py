@@ -25,8 +25,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from infer.ask import Ask, Reply, Steps
 from judge.match import normalize_text
-from pipeline.morphobench_adapt.asking import Ask, Reply, Steps, read_json
+from pipeline.morphobench_adapt.asking import read_json
 from pipeline.morphobench_adapt.checks import spoiler
 from pipeline.morphobench_adapt.graph import (TIER_ROLE, GraphError, Node, heuristic_graph, parse_graph, select_tiers,
                                   split_steps)
@@ -93,7 +94,7 @@ def _graph_stage(rec: dict[str, Any], steps: list[str], attempts: int):
     failures: list[str] = []
     for _ in range(attempts):
         feedback = "\n".join(f"- attempt {k}: {f}" for k, f in enumerate(failures, start=1))
-        (reply,) = yield [Ask("adapt_graph", {"steps": numbered(steps), "feedback": feedback}, view(rec))]
+        (reply,) = yield [Ask("adapt_graph", {"steps": numbered(steps), "feedback": feedback}, mode=view(rec))]
         if reply.error:
             failures.append(f"request failed: {reply.error}")
             break  # the client has retried it already; asking again now would fail the same way
@@ -121,7 +122,7 @@ def _hint_stage(rec: dict[str, Any], steps: list[str], selected: list[tuple[int,
                                  if h["hint"] else f"- {n.id}, attempt {k}: {h['why']}"
                                  for _, n in open_[kind] for k, h in enumerate(history[kind][n.id], start=1))
             asks.append(Ask(TEMPLATE[kind], {"statements": _statements(open_[kind], steps), "gold": official_answer(rec),
-                                             "max_words": str(MAX_WORDS), "feedback": feedback}, view(rec)))
+                                             "max_words": str(MAX_WORDS), "feedback": feedback}, mode=view(rec)))
         replies: list[Reply] = yield asks
         for kind, reply in zip(kinds, replies):
             if reply.error:

@@ -21,7 +21,8 @@ from typing import Any
 
 from data.converters.morphobench import answer_and_type
 from data.records import image_tags
-from pipeline.morphobench_adapt.asking import Ask, Steps, read_json
+from infer.ask import Ask, Steps
+from pipeline.morphobench_adapt.asking import read_json
 from pipeline.morphobench_adapt.checks import new_mentions
 from pipeline.morphobench_adapt.official_rows import official_answer
 
@@ -113,7 +114,7 @@ def adapt(rec: dict[str, Any], mode: str, attempts: int) -> Steps | dict[str, An
 def _cue_stage(rec: dict[str, Any], mode: str, attempts: int):
     history: list[dict[str, Any]] = []
     for _ in range(attempts):
-        (reply,) = yield [Ask("adapt_cues", {"gold": official_answer(rec), "feedback": _feedback(history)}, mode)]
+        (reply,) = yield [Ask("adapt_cues", {"gold": official_answer(rec), "feedback": _feedback(history)}, mode=mode)]
         if reply.error:
             history.append({"cues": None, "why": [f"request failed: {reply.error}"]})
             break  # the client has retried it already
@@ -144,7 +145,7 @@ def _adapt(rec: dict[str, Any], mode: str, attempts: int) -> Steps:
     history: list[dict[str, Any]] = []
     for _ in range(attempts):
         (reply,) = yield [Ask("adapt_perturb", {"source_question": rec["question"], "phrases": listed,
-                                                "gold": official_answer(rec), "feedback": _feedback(history)}, "text")]
+                                                "gold": official_answer(rec), "feedback": _feedback(history)}, mode="text")]
         if reply.error:
             history.append({"question": None, "why": [f"request failed: {reply.error}"]})
             break
