@@ -6,13 +6,14 @@ import importlib.util
 import os
 import re
 import shutil
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from data.files import read_yaml
+from infer.cost_keys import ImageTokens, Price, Throughput, parse_image_tokens, parse_price, parse_throughput
 from infer.image_placeholder import PARAM as PLACEHOLDER_PARAM
 from infer.system_prompt import SHA_PARAM, SystemPrompt, load_system_prompt
 from infer.templates import PROMPTS, TemplateError
@@ -95,6 +96,11 @@ class ModelConfig:
     # engine's offline batch API in this process (infer/engines.py), with `engine_args` for its constructor
     engine: str = "http"
     engine_args: dict[str, Any] = field(default_factory=dict)
+    # What its requests cost (infer/cost_keys.py, pipeline/cost.py): an API's list price, USD per million
+    # tokens; what one image counts as input; a self-hosted server's tokens per second, for GPU-hours
+    price: Price | None = None
+    image_tokens: ImageTokens | None = None
+    throughput: Throughput | None = None
     path: str | None = None                  # where the config was read from
     missing_env: tuple[str, ...] = ()        # ${VARS} in base_urls that are not set: not runnable here
     system: SystemPrompt | None = None       # the text of `system_prompt`, read when the config is made
@@ -193,6 +199,8 @@ class ModelConfig:
         out["system"] = {"path": str(self.system.path), "sha": self.system.sha} if self.system else None
         if self.server is not None:
             out["server"] = {f.name: getattr(self.server, f.name) for f in fields(self.server)}
+        for key in ("price", "image_tokens", "throughput"):
+            out[key] = asdict(out[key]) if out[key] is not None else None
         return out
 
 
@@ -264,6 +272,13 @@ def load_model_config(path: str | Path, prompts: Path = PROMPTS) -> ModelConfig:
                           f"(e.g. '<IMAGE_TOKEN>'), got {placeholder!r}")
     if not isinstance(data.get("constrain_judge_replies", False), bool):
         raise ConfigError(f"{path}: constrain_judge_replies: expected true or false, got {data['constrain_judge_replies']!r}")
+    for key, parse in (("price", parse_price), ("image_tokens", parse_image_tokens),
+                       ("throughput", parse_throughput)):
+        if data.get(key) is not None:
+            try:
+                data[key] = parse(data[key], key)
+            except ValueError as e:
+                raise ConfigError(f"{path}: {e}") from e
     system = None
     if data.get("system_prompt") is not None:
         try:

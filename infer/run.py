@@ -117,7 +117,8 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     if dry_run:
         return {"records": n_records, "requests": total, "sent": 0, "to_send": len(pending),
                 "to_reuse": len(finished.reused), "unrenderable": len(failures), "engine": cfg.engine,
-                "servers": [x.describe() for x in servers(pending, cfg, params, node)]}
+                "servers": [x.describe() for x in servers(pending, cfg, params, node)],
+                "pending": pending, "params": params}  # for the cost estimate (pipeline/cost.py)
     # An unset key and endpoints that do not answer are said before any file is made (a server the run
     # starts is checked as it starts; an offline engine has no endpoint).
     urls = None

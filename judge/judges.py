@@ -17,7 +17,7 @@ from infer.ask import Ask
 from judge import grammars, parse, ratings, rules, taxonomy, tot
 from judge.reviewer import NO_TRACE, HintReview, ReasoningReview
 from judge.rules import OMIBENCH_C1, RULE_JUDGES, RULES
-from judge.types import Item, Steps, failed
+from judge.types import Calls, Item, Steps, failed
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,9 @@ class SingleCallJudge:
     def __post_init__(self) -> None:
         if not self.prompts:
             object.__setattr__(self, "prompts", (self.name,))
+
+    def calls(self, rec: dict[str, Any], steps: int) -> Calls:
+        return Calls(whole=1, with_images=int(self.sees_images))
 
     def steps(self, item: Item) -> Steps:
         shown = rules.final_answer(item.rec, item.response) if self.final_answer else None
@@ -59,6 +62,10 @@ class Think360Cascade:
 
     name: str = "think360_cascade"
     prompts: tuple[str, ...] = ("think360_extract", "think360_judge")
+
+    def calls(self, rec: dict[str, Any], steps: int) -> Calls:
+        """The extraction with the whole response, then the judge with the extracted answer only."""
+        return Calls(whole=1, per_step=1)
 
     def steps(self, item: Item) -> Steps:
         (reply,) = yield [Ask("think360_extract", {"response": item.response}, parse.extracted_answer,
@@ -91,6 +98,11 @@ class ToTEval:
     name: str = "think360_tot"
     prompts: tuple[str, ...] = ("think360_tot_extract", "think360_tot_judge")
     scores: tuple[str, ...] = ("tot_depth", "tot_width")  # the fields of its verdicts' score
+
+    def calls(self, rec: dict[str, Any], steps: int) -> Calls:
+        """The tree from the whole trajectory, then one judgement per node with its ancestors and the image; a
+        chain of `steps` nodes is the most text (node t carries t steps)."""
+        return Calls(whole=1, per_step=steps, step_texts=steps * (steps + 1) / 2, with_images=steps)
 
     def steps(self, item: Item) -> Steps:
         if item.trajectory_hidden:

@@ -27,7 +27,7 @@ from typing import Any, Callable, Generator, Mapping
 
 from infer.ask import Ask, Reply
 from judge import tot
-from judge.types import Item
+from judge.types import Calls, Item
 
 Verdict = dict[str, Any]
 Check = Callable[[str], dict[str, Any]]  # reads a reply or raises ReviewError saying why
@@ -299,6 +299,10 @@ class ReasoningReview:
     scores: tuple[str, ...] = ("completeness", "coherence")  # the fields of its verdicts' score, in [0, 100]
     grammars: Grammars = field(default_factory=dict)  # its replies' grammars, by prompt
 
+    def calls(self, rec: dict[str, Any], steps: int) -> Calls:
+        """The breakdown and the summary carry the whole trace (the evidence is as long); each check two steps."""
+        return Calls(whole=2, per_step=steps - 1, step_texts=2 * (steps - 1))
+
     def steps(self, item: Item) -> Stage:
         trace = item.trajectory
         if not trace.strip():
@@ -335,6 +339,14 @@ class HintReview:
     scores: tuple[str, ...] = ("halign",)  # in [0, 100]; None (NA) for an item without hints
     grammars: Grammars = field(default_factory=dict)  # its replies' grammars, by prompt, but the hint check's:
     hint_check: Callable[[int], str] | None = None    # the grammar of a check against an item's K hints
+
+    def calls(self, rec: dict[str, Any], steps: int) -> Calls:
+        """None without hints; else the breakdown (counted here too, though `morphobench_reasoning`'s identical
+        request answers it from the judge log when both run) and the summary, and a check of step t with the t − 1
+        steps before it."""
+        if not any(isinstance(h, str) and h.strip() for h in rec.get("hints") or []):
+            return Calls()
+        return Calls(whole=2, per_step=steps, step_texts=steps * (steps + 1) / 2)
 
     def steps(self, item: Item) -> Stage:
         hints = [h.strip() for h in item.rec.get("hints") or [] if h.strip()]

@@ -134,6 +134,33 @@ def describe(s: dict[str, Any]) -> str:
 KEPT = ("status", "correct", "score", "labels", "flags", "judge_calls", "judge_tokens", "error", "raw_judge_reply")
 
 
+def needs_verdict(raw: dict[Any, dict[str, Any]], existing: dict[Any, dict[str, Any]],
+                  wanted: dict[Any, Any]) -> list[dict[str, Any]]:
+    """The current raw lines without a current verdict. Judge errors are tried again on every run (the reply
+    cache decides whether that costs a call)."""
+    return [r for k, r in raw.items() if existing.get(wanted[k], {}).get("status") in (None, "judge_error")]
+
+
+def to_judge(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = Path("results"),
+             judge_cfg: ModelConfig | None = None, *, prompts: Path = PROMPTS
+             ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The answered raw lines `run` would judge now, each with its record, read without writing anything (a
+    cost estimate); none while the raw file does not exist."""
+    raw_file = raw_path(results, bench, model, setting)
+    if not raw_file.exists():
+        return []
+    read = read_records(data, bench)
+    records = {rec["id"]: rec for rec in read.records}
+    digests = {rec["id"]: d for rec, d in zip(read.records, read.digests)}
+    judge_id = judge_identity(JUDGES[judge], judge_cfg, prompts)
+    raw = {k: r for k, r in load_latest(raw_file, key=lambda r: (r["id"], r["sample_idx"])).items()
+           if r["id"] in digests}
+    out_path = judged_path(results, bench, model, setting, judge)
+    existing = load_latest(out_path, key=current.verdict_key, keep=KEPT) if out_path.exists() else {}
+    wanted = {k: current.wanted_key(r, digests[r["id"]], judge_id) for k, r in raw.items()}
+    return [(records[r["id"]], r) for r in needs_verdict(raw, existing, wanted) if current.answered(r)]
+
+
 def run(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = Path("results"),
         judge_cfg: ModelConfig | None = None, *, prompts: Path = PROMPTS) -> dict[str, Any]:
     """Judge every current outcome of the raw file that has no current verdict (judge/current.py); return the
@@ -161,8 +188,7 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
     with AppendLog(out_path) as out:
         existing = load_latest(out_path, key=current.verdict_key, keep=KEPT)
         wanted = {k: current.wanted_key(r, digests[r["id"]], judge_id) for k, r in raw.items()}
-        # Judge errors are tried again on every run (the reply cache decides whether that costs a call).
-        todo = [r for k, r in raw.items() if existing.get(wanted[k], {}).get("status") in (None, "judge_error")]
+        todo = needs_verdict(raw, existing, wanted)
         new: list[dict[str, Any]] = []
         answered = []
         for r in todo:

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from infer.ask import Ask
 from judge import rules
-from judge.types import Item, Steps, failed
+from judge.types import Calls, Item, Steps, failed
 
 
 # --------------------------------------------------------------------------------------------------
@@ -233,6 +233,9 @@ class LabelJudge:
     def __post_init__(self) -> None:
         if not self.prompts:
             object.__setattr__(self, "prompts", (self.name,))
+
+    def calls(self, rec: dict[str, Any], steps: int) -> Calls:
+        return Calls(whole=1, with_images=1)
 
     def steps(self, item: Item) -> Steps:
         rec = item.rec

@@ -45,3 +45,19 @@ def failed(reply: Reply, **fields: Any) -> Verdict:
     """A judge reply that failed or could not be read: a judge error, never a default verdict."""
     return {"status": "judge_error", "error": reply.error or UNREADABLE,
             "raw_judge_reply": reply.text, **fields}
+
+
+@dataclass(frozen=True)
+class Calls:
+    """What judging one item asks of the judge model at most, for a cost estimate made before anything is sent
+    (pipeline/cost.py): calls carrying the whole response; calls carrying steps of it, with the number of steps'
+    texts they carry together (a step and its context); and how many of all these also show the item's images."""
+
+    whole: int = 0
+    per_step: int = 0
+    step_texts: float = 0.0
+    with_images: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.whole + self.per_step

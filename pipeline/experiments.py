@@ -31,7 +31,7 @@ from data.jsonl import DataError, parse_line
 from infer import generation, layout, server
 from infer import run as infer_run
 from infer.config import ConfigError, ModelConfig, load_model_config
-from infer.launch import Node
+from infer.launch import GPU_MEMORY_GB, Node
 from infer.request import describe_causes
 from infer.experiment_spec import DEMO_MODEL, EXPERIMENTS, PAPER_MODELS, Experiment, load_experiment
 from infer.interrupt import exits_cleanly
@@ -41,6 +41,8 @@ from infer.store import LockedError
 from infer.templates import TemplateError
 from judge import run as judge_run
 from judge.judges import asks_model
+from pipeline import cost
+from pipeline.tokens import tokenizer_name
 
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,7 +126,11 @@ def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = F
     counts = infer_run.run(job.exp.benchmark, job.data, job.cfg, job.setting, results, limit=job.limit, n=job.n,
                            stands_for=job.stands_for, node=node, dry_run=dry_run)
     if dry_run:
-        return {"to send": counts["to_send"], "servers": "; ".join(counts["servers"]) or "none"}
+        judge_cfgs = {j: [c for c in cfgs if c.configured] for j, cfgs in job.judge_cfgs.items()}  # the others: not run
+        estimate = cost.estimate_run(job.exp.benchmark, job.data, job.cfg, job.setting, counts["pending"],
+                                     counts["params"], job.judges, judge_cfgs, results,
+                                     node.gpu_memory_gb if node else GPU_MEMORY_GB)
+        return {"to send": counts["to_send"], "servers": "; ".join(counts["servers"]) or "none", "cost": estimate}
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
     causes = [describe_causes(counts["failed_by_cause"])] if counts["failed"] else []
     causes += [f"{counts['unrenderable']} unrenderable"] if counts["unrenderable"] else []
@@ -218,6 +224,41 @@ class Totals:
                 f"({layout.report_path(results, 'html')})"]
 
 
+def plan_cost(jobs: list[Job], results: Path, node: Node | None) -> cost.Estimate:
+    """The cost of the runs, planned as --dry-run plans them (a run that cannot be planned is left to the sweep,
+    which says why)."""
+    whole = cost.Estimate()
+    for job in jobs:
+        try:
+            whole.add(run_job(job, results, node, dry_run=True)["cost"])
+        except (DataError, ConfigError, TemplateError, ValueError, RuntimeError) as e:
+            log.info("%s: %s / %s not planned: %s", job.exp.id, job.cfg.name, job.setting, e)
+    return whole
+
+
+def over_budget(plan: cost.Estimate, max_cost: float) -> str:
+    """The one line refusing a sweep whose cost bound is above `max_cost` dollars or unknown ('' if it is not)."""
+    if plan.unpriced:
+        return (f"error: --max-cost {max_cost:g}: the cost bound is unknown (no price for "
+                f"{', '.join(sorted(plan.unpriced))}); nothing was sent")
+    if plan.usd_bound > max_cost:
+        return (f"error: --max-cost {max_cost:g}: the sweep may cost up to ${plan.usd_bound:,.2f} "
+                f"(${plan.usd_expected:,.2f} expected); nothing was sent (--dry-run shows the plan per run)")
+    return ""
+
+
+def print_plan(plans: dict[str, cost.Estimate]) -> cost.Estimate:
+    """The cost per experiment and in all, with how it was estimated; returns the whole."""
+    whole = cost.Estimate()
+    print("\n== cost per experiment (before anything is sent) ==")
+    for exp_id, est in plans.items():
+        print(f"{exp_id}: {est.line()}")
+        whole.add(est)
+    print(f"in all: {whole.line()}")
+    print("\n".join(f"  {n}" for n in cost.notes(whole, tokenizer_name())))
+    return whole
+
+
 def log_sizes(results: Path, pattern: str) -> dict[Path, int]:
     """The size of every call log matching `pattern` under results, to count what is appended after."""
     return {p: p.stat().st_size for p in results.glob(pattern)}
@@ -308,6 +349,8 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
     infer_run.add_node_args(ap)
     ap.add_argument("--dry-run", action="store_true", help="print each run's requests to send and the servers it "
                     "would start, then stop: nothing is written, started or judged")
+    ap.add_argument("--max-cost", type=float, metavar="USD", help="refuse to start (send nothing, exit 1) when the "
+                    "sweep's cost bound in dollars is above USD, or unknown (an API model without a price)")
     args = ap.parse_args(argv)
     try:
         node = infer_run.node_from(args)
@@ -363,7 +406,12 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
                 skipped.append(f"{exp.id}: {job.cfg.name}: {job.skip}")
             else:
                 todo.append(job)
+    if args.max_cost is not None and not args.dry_run:  # the plan first: nothing is sent above the limit
+        if refusal := over_budget(plan_cost(todo, args.results, node), args.max_cost):
+            print(refusal, file=sys.stderr)
+            return 1
     done = Totals()
+    plans: dict[str, cost.Estimate] = {}  # --dry-run: the cost of each experiment's runs
     judge_logs = log_sizes(args.results, JUDGE_LOGS)
     # One bar over every run, with its ETA; a model server a config starts is started once for all runs.
     with server.kept(), tqdm(todo, desc=f"{args.profile} runs", unit="run", position=0) as bar:
@@ -373,6 +421,8 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
             started = time.time()
             try:
                 row = run_job(job, args.results, node, args.dry_run)
+                if "cost" in row:
+                    plans.setdefault(job.exp.id, cost.Estimate()).add(row["cost"])
                 report.append((job.exp.id, what, row))
                 done.runs += 1
                 done.to_send += row.get("to send", 0)
@@ -392,7 +442,10 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
     if report:
         print(f"\n== {args.profile} profile: {len(report)} run(s) ==")
     for _, what, row in report:
+        estimate = row.pop("cost", None)
         print(f"{what}: " + "; ".join(f"{k} {v}" for k, v in row.items()))
+        if estimate is not None:
+            print(f"    cost: {estimate.line()}")
     if skipped:
         print(f"\n== skipped ({len(skipped)}) ==")
         print("\n".join(sorted(set(skipped))))
@@ -413,6 +466,11 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
     if report or status:
         print(f"\n== {args.profile} profile, in all ==")
         print("\n".join(done.lines(args.results, args.dry_run)))
+        if args.dry_run and plans:
+            whole = print_plan(plans)
+            if args.max_cost is not None and (refusal := over_budget(whole, args.max_cost)):
+                print(refusal, file=sys.stderr)
+                return 1
         return status
     print(f"error: nothing ran: {first_step(args.profile, bool(not_configured), bool(no_data))}", file=sys.stderr)
     return 1
