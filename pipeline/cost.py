@@ -52,7 +52,7 @@ class Estimate:
     sampled: list[str] = field(default_factory=list)  # what was estimated from a sample
     sources: set[str] = field(default_factory=set)    # where the expectations and step counts come from
     unseen: set[str] = field(default_factory=set)     # what no earlier run shows: its expectation is the bound
-    defaults: set[str] = field(default_factory=set)   # defaults used: image tokens, throughput, steps
+    defaults: set[tuple[str, str]] = field(default_factory=set)  # (default used, model): image tokens, throughput, steps
 
     def add(self, other: "Estimate") -> None:
         for name, value in vars(other).items():
@@ -76,8 +76,8 @@ class Estimate:
         elif self_hosted(cfg):
             speed = cfg.throughput or DEFAULT_THROUGHPUT
             if cfg.throughput is None:
-                self.defaults.add(f"{cfg.name}: throughput {DEFAULT_THROUGHPUT.output_tokens_per_s:g} output / "
-                                  f"{DEFAULT_THROUGHPUT.input_tokens_per_s:g} input tokens/s a server (default)")
+                self.defaults.add((f"throughput {DEFAULT_THROUGHPUT.output_tokens_per_s:g} output / "
+                                   f"{DEFAULT_THROUGHPUT.input_tokens_per_s:g} input tokens/s a server", cfg.name))
             if uses_gpus(cfg):
                 gpus = tensor_parallel(cfg, gpu_memory_gb)
                 self.gpu_hours_bound += gpus * speed.hours(input_tokens, output_bound)
@@ -144,12 +144,12 @@ def estimate_run(bench: str, data: Path, cfg: ModelConfig, setting: str, pending
                  results: Path, gpu_memory_gb: float = GPU_MEMORY_GB, prompts: Path = PROMPTS) -> Estimate:
     """The cost of a run's requests still to send (`pending`, from infer.run's dry run) and of its judges."""
     est = Estimate(requests=len(pending))
-    if cfg.image_tokens is None:
-        est.defaults.add(f"{cfg.name}: {image_tokens(cfg, [(1, 1)])} tokens an image (default)")
     sample = _sample(pending)
     if len(sample) < len(pending):
         est.sampled.append(f"{cfg.name}/{setting}: prompts of {len(sample)} of {len(pending)} requests")
     measured = [measure(cfg.with_system(r.messages()), cfg.max_image_pixels) for r in sample]
+    if cfg.image_tokens is None and any(s for _, s in measured):
+        est.defaults.add((f"{image_tokens(cfg, [(1, 1)])} tokens an image", cfg.name))
     per_input = (sum(t + image_tokens(cfg, s) for t, s in measured) / len(measured)) if measured else 0.0
     bound = float(params.get("max_tokens") or cfg.max_tokens)
     seen = history.output_tokens(results, bench, cfg.name, setting)
@@ -174,8 +174,8 @@ def estimate_run(bench: str, data: Path, cfg: ModelConfig, setting: str, pending
                                    "answers to judge")
             if pending and by_steps(judge):
                 if seen_traj.value is None:
-                    est.defaults.add(f"{cfg.name}: {history.DEFAULT_STEPS} steps a trajectory for the process judges "
-                                     "(no earlier trajectories)")
+                    est.defaults.add((f"{history.DEFAULT_STEPS} steps a trajectory for the process judges "
+                                      "(no earlier trajectories)", cfg.name))
                 else:
                     est.sources.add(f"{cfg.name} steps: {new_steps} a trajectory, from {seen_traj.where}")
             if existing:
@@ -211,8 +211,8 @@ def _judge_cost(judge: str, jcfg: ModelConfig, new: list[Judged], n_new: int, ol
     reply = min(seen.value, reply_bound) if seen.value is not None else reply_bound
     est = Estimate()
     _source(est, f"{jcfg.name} as {judge}", seen)
-    if jcfg.image_tokens is None:
-        est.defaults.add(f"{jcfg.name}: {image_tokens(jcfg, [(1, 1)])} tokens an image (default)")
+    if jcfg.image_tokens is None and any(it.sizes for it in new + old):
+        est.defaults.add((f"{image_tokens(jcfg, [(1, 1)])} tokens an image", jcfg.name))
     for items, count in ((new, n_new), (old, n_old)):
         if not items or not count:
             continue
@@ -233,7 +233,10 @@ def notes(est: Estimate, tokenizer: str) -> list[str]:
     """How the estimate was made, to print under it."""
     lines = [f"text tokens: {tokenizer}"]
     lines += [f"from a sample: {s}" for s in est.sampled]
-    lines += [f"default: {d}" for d in sorted(est.defaults)]
+    kinds: dict[str, list[str]] = {}
+    for kind, model in sorted(est.defaults):
+        kinds.setdefault(kind, []).append(model)
+    lines += [f"default {kind}: {', '.join(models)}" for kind, models in kinds.items()]
     lines += [f"expected: {s}" for s in sorted(est.sources)]
     if est.unseen:
         lines.append(f"expected = the bound (no earlier runs in results/): {', '.join(sorted(est.unseen))}")

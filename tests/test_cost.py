@@ -47,7 +47,7 @@ def test_self_hosted_models_cost_gpu_hours_at_their_throughput(tmp_path):
     est.charge(cfg, 36_000_000, 3_600_000, 1_800_000, 80)
     # default 10,000 input and 1,000 output tokens/s: (3,600 s + 3,600 s) × 4 GPUs = 8 GPU-h; expected (3,600 + 1,800) s
     assert est.gpu_hours_bound == pytest.approx(8.0) and est.gpu_hours_expected == pytest.approx(6.0)
-    assert est.usd_bound == 0 and any("throughput" in d for d in est.defaults)
+    assert est.usd_bound == 0 and any("throughput" in kind for kind, _ in est.defaults)
     assert Throughput(output_tokens_per_s=500, input_tokens_per_s=5000).hours(5000, 500) == pytest.approx(2 / 3600)
 
 
