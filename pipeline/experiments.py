@@ -126,9 +126,9 @@ def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = F
     counts = infer_run.run(job.exp.benchmark, job.data, job.cfg, job.setting, results, limit=job.limit, n=job.n,
                            stands_for=job.stands_for, node=node, dry_run=dry_run)
     if dry_run:
-        judge_cfgs = {j: [c for c in cfgs if c.configured] for j, cfgs in job.judge_cfgs.items()}  # the others: not run
+        # every judge model, configured or not: what it would cost is known before its endpoint is
         estimate = cost.estimate_run(job.exp.benchmark, job.data, job.cfg, job.setting, counts["pending"],
-                                     counts["params"], job.judges, judge_cfgs, results,
+                                     counts["params"], job.judges, job.judge_cfgs, results,
                                      node.gpu_memory_gb if node else GPU_MEMORY_GB)
         return {"to send": counts["to_send"], "servers": "; ".join(counts["servers"]) or "none", "cost": estimate}
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
@@ -399,7 +399,10 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
                                  for c in job.judge_cfgs.get(j) or [] if not c.configured})
             if job.cfg is not None and job.skip and not job.cfg.configured:
                 unconfigured[job.cfg.name] = job.cfg
-                not_configured += 1
+                if args.dry_run and job.data.exists():  # its cost is known before its endpoint is
+                    todo.append(job)
+                else:
+                    not_configured += 1
             elif job.skip and job.setting is not None and not job.data.exists():
                 no_data.setdefault(job.data, []).append(job)
             elif job.skip:

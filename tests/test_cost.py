@@ -142,3 +142,15 @@ def test_max_cost_refuses_a_sweep_above_it_and_allows_one_below(tmp_path):
         p = sweep(tmp_path, exp, srv.base_url, "--max-cost", "1")
         assert p.returncode == 0, p.stderr
         assert srv.count == 3  # allowed: the three requests went out
+
+
+def test_a_dry_run_plans_models_whose_server_is_not_configured_yet(tmp_path):
+    """A researcher plans before setting up GPU servers: the model's GPU-hours are known without its URL."""
+    with ScriptedServer() as srv:
+        p = sweep(tmp_path, paper_t2(tmp_path, models=["qwen2.5-vl-72b"], judges=["rules"]), srv.base_url, "--dry-run")
+        assert srv.count == 0
+    assert p.returncode == 0, p.stderr
+    line = cost_line(p.stdout, "qwen2.5-vl-72b")
+    assert line.startswith("    cost: 3 request(s), 0 judge call(s)") and "GPU-h at most" in line
+    assert "== not configured: 1 model(s); set these" in p.stdout  # still said: it cannot run yet
+    assert "QWEN25_VL_72B_URL" in p.stdout
