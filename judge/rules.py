@@ -19,7 +19,7 @@ from typing import Any, Callable
 from data.dataset import missing_data
 from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
 from data.records import letters
-from judge import omibench_c1, parallel
+from judge import omibench_c1, parallel, path_and_total
 from judge.extract import answer_candidates, clean, extract_answer, option_letters, strip_decoration
 from judge.match import MatchError, match_answer, match_one, normalize_text
 from judge.mcq import gold_letters, is_mcq
@@ -108,9 +108,11 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
     errors = []
     n_parts = len(flat_parts(", ".join(golds)))
     unordered = order_free(rec.get("question") or "")  # "select all that apply": a set, not a sequence
+    path_and_number = path_and_total.applies(rec)  # MIRA Rolling Dice: Two: both parts, in any wording
     for option in answer_candidates(final, prefer_tag, max_parts=n_parts):
         try:
-            if match_answer(option, golds, strict, unordered):
+            if match_answer(option, golds, strict, unordered) or (
+                    path_and_number and not strict and path_and_total.same_path_and_total(option, golds)):
                 return {"extracted": option, "correct": True}
         except MatchError as e:  # another reading of the answer may still settle it
             errors.append(str(e))
@@ -125,7 +127,7 @@ class RuleJudge:
     rule (judge/omibench_c1.py). `score(record, response)` gives the verdict fields."""
 
     name: str = "rules"
-    version: str = "rules-2"  # bump when rule scoring changes meaning, so earlier verdicts are redone
+    version: str = "rules-3"  # bump when rule scoring changes meaning, so earlier verdicts are redone
     score: Scorer = score
     prompts: tuple[str, ...] = ()
 

@@ -17,7 +17,8 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
-_TOKEN = re.compile(rf"\d+(?:\.\d+)?|[{_CJK}]|[^\W\d_{_CJK}]+")
+# A number keeps its minus sign ("-7" is not "7"); a hyphen after a word or digit ("x-7", "3-4") is no sign.
+_TOKEN = re.compile(rf"(?<![\w.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?|[{_CJK}]|[^\W\d_{_CJK}]+")
 _CONTRACTIONS = [(re.compile(p), r) for p, r in (
     (r"\bcan't\b|\bcannot\b", "can not"), (r"\bwon't\b", "will not"), (r"\bshan't\b", "shall not"),
     (r"n't\b", " not"))]

@@ -249,6 +249,11 @@ MULTIPART = [
     ("corrected-final-pair", ["3", "5"], "\\boxed{3}, \\boxed{5}. Wait, rechecking: \\boxed{3}, \\boxed{6}", False),
     ("thousands-part", ["1000", "5"], "Answer: 1,000; 5", True),
     ("units-parts", ["5 cm", "45°"], "Answer: 5 cm, 45^\\circ", True),
+    # a word and a number are compared as one phrase first: the number's sign is part of it
+    ("word-and-number", ["north", "3"], "Answer: North, 3", True),
+    ("word-and-negated-number", ["north", "3"], "Answer: north, -3", False),
+    ("word-and-signed-number", ["north", "-3"], "Answer: north, -3", True),
+    ("word-and-unsigned-number", ["north", "-3"], "Answer: north, 3", False),
     ("empty", ["3", "5"], "", False),
 ]
 

@@ -258,23 +258,29 @@ def test_demo_generates_converts_and_validates(tmp_path: Path) -> None:
     out = tmp_path / "mira.jsonl"
     records = convert("mira", src, out)
     n, problems = validate_file(out)
-    assert problems == [] and n == len(records) == 17
+    assert problems == [] and n == len(records) == 20
     by_id = {r["id"]: r for r in records}
 
     assert {r["domain"] for r in records} == {"EG", "PBR", "ASLP", "CT"}
     assert Counter(r["task"] for r in records) == {"Cubes Count": 3, "Convex Hull": 2, "Mirror Clock": 3,
                                                    "Trailer Cubes Count": 2, "Rolling Dice: Top": 3,
-                                                   "Gear Rotation": 4}
+                                                   "Rolling Dice: Two": 3, "Gear Rotation": 4}
     for r in records:
         assert len(r["images"]) == 1 and 1 <= len(r["cot_images"]) <= 3
         assert len(r["captions"]) == 1 and r["captions"][0]
         assert len(r["cot_captions"]) == len(r["cot_images"]) and all(r["cot_captions"])
-        assert len(r["answer"]) == 1 and len(r["answer"][0]) <= 5
+        parts = 2 if r["task"] == "Rolling Dice: Two" else 1
+        assert len(r["answer"]) == parts and all(len(a) <= 5 for a in r["answer"])
     assert {len(r["cot_images"]) for r in records} == {1, 2, 3}
     # computed answers
     assert [by_id[f"cubes_count/{k}"]["answer"] for k in (1, 2, 3)] == [["6"], ["8"], ["7"]]
     assert [by_id[f"convex_hull/{k}"]["answer"] for k in (1, 2)] == [["4"], ["5"]]
     assert [by_id[f"rolling_dice_top/{k}"]["answer"] for k in (1, 2, 3)] == [["5"], ["4"], ["2"]]
+    # red path east, east, south ends on 5 and black south, east on 4; north 2 vs east 4; east, south 5 vs south 5
+    two = [by_id[f"rolling_dice_two/{k}"] for k in (1, 2, 3)]
+    assert [r["answer"] for r in two] == [["red", "9"], ["black", "6"], ["same", "10"]]
+    assert all(r["answer_type"] == "multi-part" for r in two)
+    assert two[0]["cot_captions"] == ["Both dice on their last squares: the red die shows 5 on top, the black die 4."]
     assert [by_id[f"trailer_cubes_count/{k}"]["answer"] for k in (1, 2)] == [["4"], ["10"]]
     assert [by_id[f"gear_rotation/{k}"]["answer"] for k in ("1.1", "1.2", "2.1", "2.2")] == [["1"], ["2"], ["2"], ["1"]]
     clocks = [by_id[f"mirror_clock/{k}"] for k in (1, 2, 3)]

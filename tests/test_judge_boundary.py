@@ -272,7 +272,7 @@ RECORD = {"id": "q", "benchmark": "omibench", "question": "2+3?", "images": [], 
           "answer_type": "numeric"}
 RAW = {"id": "q", "sample_idx": 0, "request_key": "k", "error": None}
 LLM = {"name": "omibench_gptscore", "model": "j", "prompt_sha": "x"}
-RULES = {"name": "rules", "model": None, "prompt_sha": "rules-2"}
+RULES = {"name": "rules", "model": None, "prompt_sha": "rules-3"}
 
 
 def test_a_flagged_llm_verdict_is_the_rule_judges():

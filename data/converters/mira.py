@@ -29,6 +29,9 @@ Record fields (key variants accepted in brackets):
   the authors' code does.
 - ``question`` [prompt, query]; ``answer`` [ground_truth, gt, gt_answer, label] (number, string or
   list; an ``<answer>…</answer>`` wrapper is removed); ``choices`` [options] (list or {letter: text}).
+- ``answer1`` and ``answer2`` instead of ``answer``: Rolling Dice: Two's two-part gold, as in the
+  release (red / black / same, and an integer) -> ``answer`` [answer1, answer2], answer_type
+  ``multi-part``; the authors' acc.py scores the item right only when both parts match.
 - ``cot_images`` [intermediate_images, visual_cot, visual_cot_images, cot_image, cot]: the ordered
   visual-CoT images -> ``cot_images``. Without the field, ``cot/<stem>.*`` and ``cot/<stem>_*`` images
   are used, in natural order (``_2`` before ``_10``).
@@ -103,6 +106,8 @@ ALIASES = spellings({
     "image": ["image_path", "image", "input_image", "img", "img_path", "images"],
     "question": ["question", "prompt", "query"],
     "answer": ["answer", "ground_truth", "gt", "gt_answer", "label"],
+    "answer1": ["answer1"],
+    "answer2": ["answer2"],
     "choices": ["choices", "options"],
     "cot": ["cot_images", "intermediate_images", "visual_cot", "visual_cot_images", "cot_image", "cot"],
     "captions": ["caption", "captions"],
@@ -111,6 +116,12 @@ ALIASES = spellings({
 
 # Required fields, and the key a missing one is reported under.
 REQUIRED = {"id": "uid", "question": "question", "answer": "answer", "image": "image_path"}
+
+# Rolling Dice: Two has a two-part gold instead of `answer`, as the authors' acc.py reads it: `answer1`,
+# which path (red / black / same), and `answer2`, an integer (the total); an item is right only when both
+# parts are. The record's `answer` holds the two in that order, answer_type multi-part.
+TWO_PART_TASK = "Rolling Dice: Two"
+TWO_PART_LABELS = ("red", "black", "same")
 
 IMAGE_EXTS = (".png", ".jpg", ".jpeg")
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)")
@@ -204,8 +215,10 @@ def _convert_record(item: Item, base: Path, folder: str | None, media: Media,
     """One release record -> unified record, or None when it has problems (reported on `item`)."""
     for first, key, _ in item.conflicts:
         item.fail(key, f"both {first!r} and {key!r} given")
+    two_part = len(item.missing("answer1", "answer2")) < 2
     for field in item.missing(*REQUIRED):
-        item.fail(REQUIRED[field], "missing")
+        if not (field == "answer" and two_part):  # then _answer_and_type reads answer1 and answer2
+            item.fail(REQUIRED[field], "missing")
     if not item.ok:
         return None
 
@@ -218,7 +231,7 @@ def _convert_record(item: Item, base: Path, folder: str | None, media: Media,
     else:  # not listed: the release's naming rule, cot/<stem>.* and cot/<stem>_*
         cot = cot_index.find(base / "cot", images[0].stem) if images else []
     choices = item.options("choices")
-    answer, answer_type = _answer_and_type(item, choices)
+    answer, answer_type = _answer_and_type(item, choices, task)
 
     rec: dict[str, Any] = {
         "id": f"{folder}/{rid}" if folder is not None else rid,
@@ -288,8 +301,11 @@ def _mcq_letters(answer: list[str], n_choices: int) -> list[str] | None:
     return picked if picked is not None and not beyond(picked, n_choices) else None
 
 
-def _answer_and_type(item: Item, choices: list[str]) -> tuple[list[str], str]:
-    """Gold strings and answer type: as given, else mcq (letters among choices), numeric or text."""
+def _answer_and_type(item: Item, choices: list[str], task: str | None) -> tuple[list[str], str]:
+    """Gold strings and answer type: Rolling Dice: Two's two parts, else `answer` as given, else mcq
+    (letters among choices), numeric or text."""
+    if len(item.missing("answer1", "answer2")) < 2:
+        return _two_part_gold(item, task)
     key, value = item.get("answer")
     answer = _golds(value)
     if answer is None or not any(a.strip() for a in answer):
@@ -313,6 +329,44 @@ def _answer_and_type(item: Item, choices: list[str]) -> tuple[list[str], str]:
     if all(_NUMBER.fullmatch(a.strip()) for a in answer):
         return answer, "numeric"
     return answer, "text"
+
+
+def _two_part_gold(item: Item, task: str | None) -> tuple[list[str], str]:
+    """[path, total] from `answer1` and `answer2`, checked as acc.py compares them: the path
+    case-insensitively among red / black / same, the total as an integer."""
+    key1, label = item.get("answer1")
+    key2, total = item.get("answer2")
+    if not item.missing("answer"):
+        answer_key = item.key("answer")
+        item.fail(answer_key, f"both {answer_key!r} and {key1 or key2!r} given: a gold is one or the other")
+    if task is not None and task != TWO_PART_TASK:
+        item.fail(key1 or key2, f"a two-part gold (answer1, answer2) belongs to {TWO_PART_TASK}, not {task}")
+    for key, value in ((key1 or "answer1", label), (key2 or "answer2", total)):
+        if value is None:
+            item.fail(key, "missing (the gold of Rolling Dice: Two is answer1 and answer2)")
+    type_key, answer_type = item.get("answer_type")
+    if answer_type is not None and answer_type != "multi-part":
+        item.fail(type_key, f"{answer_type!r}, but a two-part gold is multi-part")
+    if label is not None and (not isinstance(label, str) or label.strip().lower() not in TWO_PART_LABELS):
+        item.fail(key1, f"expected one of {', '.join(TWO_PART_LABELS)}, got {label!r}")
+    if total is not None and _integer(total) is None:
+        item.fail(key2, f"expected an integer, got {total!r}")
+    if not item.ok:
+        return [], "multi-part"
+    return [label.strip().lower(), str(_integer(total))], "multi-part"
+
+
+def _integer(value: Any) -> int | None:
+    """An integer given as a number or as digits ("7", 7, 7.0); None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    if isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d+\s*", value):
+        return int(value)
+    return None
 
 
 def _golds(value: Any) -> list[str] | None:

@@ -4,10 +4,11 @@
     <task folder>/image/<uid>.png        the input image
     <task folder>/cot/<stem>_<k>.png     visual-CoT images, found by the input image's stem
 
-Six tasks cover the four domains: Cubes Count and Convex Hull (EG), Mirror Clock (PBR), Trailer Cubes
-Count (ASLP), Rolling Dice: Top and Gear Rotation (CT). Answers are computed (convex hull by monotone
-chain, dice by rolling a die model, mirror time by the rule in the paper's Mirror Clock prompt), and
-short, as the ``<answer></answer>`` prompts expect. Every item has 1-3 visual-CoT images; every image
+Seven tasks cover the four domains: Cubes Count and Convex Hull (EG), Mirror Clock (PBR), Trailer Cubes
+Count (ASLP), Rolling Dice: Top, Rolling Dice: Two and Gear Rotation (CT). Answers are computed (convex
+hull by monotone chain, dice by rolling a die model, mirror time by the rule in the paper's Mirror Clock
+prompt), and short, as the ``<answer></answer>`` prompts expect. Rolling Dice: Two has the release's
+two-part gold, ``answer1`` (red / black / same) and ``answer2`` (an integer), instead of ``answer``. Every item has 1-3 visual-CoT images; every image
 has an exact caption. Convex Hull lists its CoT images explicitly (``cot_images``); the others rely on
 the ``cot/<stem>_<k>`` naming. Gear Rotation asks two questions per image with uids ``k.1``/``k.2``,
 as the release does. Generation is deterministic.
@@ -236,8 +237,8 @@ def roll(state: tuple[int, int, int], move: str) -> tuple[int, int, int]:
             "south": (7 - south, top, east), "north": (south, 7 - top, east)}[move]
 
 
-def _dice_path(moves: list[str], shown: int | None, value: int) -> Image.Image:
-    """The path of cells; the die (with its top number) stands on cell `shown` (0 = start)."""
+def _dice_path(moves: list[str], shown: int | None, value: int, color: str = "black") -> Image.Image:
+    """The path of cells, outlined in `color`; the die (with its top number) stands on cell `shown` (0 = start)."""
     cells = [(0, 0)]
     for mv in moves:
         dx, dy = MOVES[mv]
@@ -248,7 +249,7 @@ def _dice_path(moves: list[str], shown: int | None, value: int) -> Image.Image:
     for k, (x, y) in enumerate(cells):
         box = [20 + (x - min(xs)) * s, 20 + (y - min(ys)) * s]
         box += [box[0] + s, box[1] + s]
-        d.rectangle(box, outline="black", width=2, fill=(255, 240, 200) if k == shown else "white")
+        d.rectangle(box, outline=color, width=2, fill=(255, 240, 200) if k == shown else "white")
         if k == shown:
             d.rounded_rectangle([box[0] + 6, box[1] + 6, box[2] - 6, box[3] - 6], radius=5, outline="black", width=2)
             d.text(((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), str(value), fill="black", font=_font(16),
@@ -272,6 +273,42 @@ def _rolling_dice_top(moves: list[str]) -> dict[str, Any]:
                    f"{len(moves) + 1} squares. It shows 1 on top, 2 facing south (down in the picture) and 3 "
                    f"facing east (right). It rolls {', then '.join(moves)}.",
         "cot": cot,
+    }
+
+
+# ---------------------------------------------------------------- Rolling Dice: Two (CT)
+
+def _side_by_side(left: Image.Image, right: Image.Image) -> Image.Image:
+    im, _ = _canvas(left.width + right.width + 20, max(left.height, right.height))
+    im.paste(left, (0, 0))
+    im.paste(right, (left.width + 20, 0))
+    return im
+
+
+def _rolling_dice_two(red: list[str], black: list[str]) -> dict[str, Any]:
+    """Two dice, each starting as in Rolling Dice: Top, roll along a red and a black path: which shows the
+    larger number on top at the end (red / black / same), and the sum of the two top numbers."""
+    tops = {}
+    for name, moves in (("red", red), ("black", black)):
+        state = (1, 2, 3)
+        for mv in moves:
+            state = roll(state, mv)
+        tops[name] = state[0]
+    larger = "same" if tops["red"] == tops["black"] else max(tops, key=tops.get)
+    return {
+        "question": "The red die rolls along the red path and the black die along the black path, one square "
+                    "per roll. At the end, which die shows the larger number on top: red, black, or same? "
+                    "What is the sum of the two numbers on top? Give the colour and the sum.",
+        "answer1": larger, "answer2": tops["red"] + tops["black"],
+        "image": _side_by_side(_dice_path(red, 0, 1, "red"), _dice_path(black, 0, 1)),
+        "caption": f"Two paths of squares, a red one on the left ({len(red) + 1} squares) and a black one on the "
+                   f"right ({len(black) + 1} squares), each with a standard die (opposite faces add up to 7) on its "
+                   f"first square showing 1 on top, 2 facing south (down in the picture) and 3 facing east "
+                   f"(right). The red die rolls {', then '.join(red)}; the black die rolls {', then '.join(black)}.",
+        "cot": [(_side_by_side(_dice_path(red, len(red), tops["red"], "red"),
+                               _dice_path(black, len(black), tops["black"])),
+                 f"Both dice on their last squares: the red die shows {tops['red']} on top, the black die "
+                 f"{tops['black']}.")],
     }
 
 
@@ -328,6 +365,9 @@ def _tasks() -> dict[str, list[dict[str, Any]]]:
         ],
         "trailer_cubes_count": [_trailer_cubes_count(h) for h in ([[2, 1], [1, 0]], [[3, 1, 0], [1, 2, 1]])],
         "rolling_dice_top": [_rolling_dice_top(m) for m in (["east", "east", "south"], ["south", "east"], ["north"])],
+        "rolling_dice_two": [_rolling_dice_two(r, b) for r, b in (
+            (["east", "east", "south"], ["south", "east"]), (["north"], ["east"]), (["east", "south"], ["south"]),
+        )],
         "gear_rotation": [_gear_rotation(3), _gear_rotation(4)],
     }
 
@@ -353,8 +393,10 @@ def generate(out_dir: Path) -> Path:
                 cot_names.append(f"cot/{name}")
             for q, entry in enumerate(pairs, start=1):
                 uid: int | float = float(f"{k}.{q}") if len(pairs) > 1 else k
-                record = {"uid": uid, "image_path": f"image/{k}.png", "question": entry["question"],
-                          "answer": entry["answer"]}
+                record = {"uid": uid, "image_path": f"image/{k}.png", "question": entry["question"]}
+                for key in ("answer", "answer1", "answer2"):  # Rolling Dice: Two's gold is answer1 + answer2
+                    if key in entry:
+                        record[key] = entry[key]
                 if "choices" in entry:
                     record["choices"] = entry["choices"]
                 if task == "convex_hull":
