@@ -4,8 +4,9 @@ judge: table.Context.judged), Gear Rotation pairs, accuracy per task, domain and
 Scoring follows the authors' acc.py (github.com/aiming-lab/MIRA): a Gear Rotation item is one of a
 pair (uids n.1 / n.2, the same gears asked both ways) and the pair scores 1 only when both answers
 are right, so the task has 20 scoring units for 40 items; every other item is its own unit. Domain and
-overall accuracies pool the units (a micro average), as acc.py does for its per-aspect lines; a failed
-unit is not correct, as acc.py counts a missing answer.
+overall accuracies pool the units (a micro average), as acc.py does for its per-aspect lines. A failed
+unit is not correct and stays in the denominator, as every table here counts failures; acc.py leaves an
+item with no response out of its denominator instead (README, MIRA scoring).
 """
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def scoring_units(df: pd.DataFrame, sources: list[Run]) -> pd.DataFrame:
 
     A pair is correct only when every member is. It is a failure (not correct, counted; left out of
     acc_scored only) when a member failed or was not run at all (no_response), else when a member has no current
-    verdict (unjudged) or an unreadable one (judge_error); acc.py too counts a missing member as wrong. It is flagged when a member's
+    verdict (unjudged) or an unreadable one (judge_error). It is flagged when a member's
     response addressed the judge.
     """
     items: dict[str, tuple[str, str]] = {}
