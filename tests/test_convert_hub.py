@@ -1,0 +1,77 @@
+"""Every converter reads the Hub's form of its release (parquet whose images are Image-feature structs) and
+the official repositories' own layouts."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from data.convert import convert
+from data.jsonl import DataError, read_jsonl
+from tests.hub_release import RGB, image, pixel, write_parquet
+
+
+# ---------------------------------------------------------------- OMIBench
+
+OMI_ROWS = [
+    {"id": "physics-1", "subject": "physics", "answer_type": "mcq", "question": "Compare [IMAGE0] and [IMAGE1].",
+     "image_list": ["p1a.png", "p1b.png"], "choice_list": ["up", "down"], "answer": ["B"], "solution": "Down.",
+     "images": [image("red", "p1a.png"), image("green", "p1b.png")]},
+    # the same picture twice (tags count positions), and one shared with physics-1
+    {"id": "biology-2", "subject": "biology", "answer_type": "open", "question": "[IMAGE0] [IMAGE1] [IMAGE2] How many?",
+     "image_list": ["b2.png", "b2.png", "p1b.png"], "choice_list": [], "answer": ["3"], "solution": "Three.",
+     "images": [image("blue", "b2.png"), image("blue", "b2.png"), image("green", "p1b.png")]},
+]
+
+
+def test_omibench_hub_parquet_writes_every_image(tmp_path: Path) -> None:
+    src = tmp_path / "OMIBench"
+    write_parquet(src / "data" / "test-00000-of-00001.parquet", OMI_ROWS)
+    out = tmp_path / "omibench" / "test.jsonl"
+    recs = convert("omibench", src, out)
+    assert recs == read_jsonl(out)
+    p1, b2 = recs
+    assert [pixel(out.parent / p) for p in p1["images"]] == [RGB["red"], RGB["green"]]
+    assert [pixel(out.parent / p) for p in b2["images"]] == [RGB["blue"], RGB["blue"], RGB["green"]]
+    assert b2["images"][0] == b2["images"][1] and b2["images"][2] == p1["images"][1]  # each picture once
+    assert len(list((out.parent / "test_files").iterdir())) == 3
+    assert p1["answer"] == ["B"] and p1["answer_type"] == "mcq" and p1["choices"] == ["up", "down"]
+    assert b2["answer"] == ["3"] and b2["question"].startswith("[IMAGE0] [IMAGE1] [IMAGE2]")
+    assert "extra" not in p1  # image_list and images are read, not left over
+
+
+def test_omibench_hub_parquet_without_image_list(tmp_path: Path) -> None:
+    rows = [{k: v for k, v in r.items() if k != "image_list"} for r in OMI_ROWS]
+    src = tmp_path / "OMIBench"
+    write_parquet(src / "test.parquet", rows)
+    recs = convert("omibench", src, tmp_path / "o" / "test.jsonl")
+    assert [len(r["images"]) for r in recs] == [2, 3]
+
+
+def test_omibench_hub_parquet_image_count_must_match_image_list(tmp_path: Path) -> None:
+    rows = [dict(OMI_ROWS[0], images=[image("red", "p1a.png")])]
+    src = tmp_path / "OMIBench"
+    path = write_parquet(src / "test.parquet", rows)
+    out = tmp_path / "o" / "test.jsonl"
+    with pytest.raises(DataError) as e:
+        convert("omibench", src, out)
+    assert e.value.problems == [f"{path} row 1: images: 1 image(s) for 2 name(s) in image_list"]
+    assert not out.exists()
+
+
+def test_omibench_repository_root(tmp_path: Path) -> None:
+    """The GitHub repository keeps the release under dataset/: its root converts as is."""
+    root = tmp_path / "OMIBench"
+    (root / "dataset" / "images").mkdir(parents=True)
+    for row in OMI_ROWS:
+        for name, picture in zip(row["image_list"], row["images"]):
+            (root / "dataset" / "images" / name).write_bytes(picture["bytes"])
+    lines = [{k: v for k, v in r.items() if k != "images"} for r in OMI_ROWS]
+    (root / "dataset" / "test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
+    (root / "omi_bench.py").write_text("# the repository's CLI\n")
+    out = tmp_path / "omibench" / "test.jsonl"
+    recs = convert("omibench", root, out)
+    assert [r["id"] for r in recs] == ["physics-1", "biology-2"]
+    assert [pixel(out.parent / p) for p in recs[1]["images"]] == [RGB["blue"], RGB["blue"], RGB["green"]]
+    assert recs[0]["images"][0] == "../OMIBench/dataset/images/p1a.png"  # referenced in place
