@@ -23,6 +23,7 @@ def image(color: str, name: str) -> dict[str, Any]:
 
 
 def write_parquet(path: Path, rows: list[dict[str, Any]]) -> Path:
+    """One parquet file of `rows`; its columns are the first row's keys, so give every row every key."""
     path.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(pa.Table.from_pylist(rows), path)
     return path

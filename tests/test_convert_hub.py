@@ -75,3 +75,25 @@ def test_omibench_repository_root(tmp_path: Path) -> None:
     assert [r["id"] for r in recs] == ["physics-1", "biology-2"]
     assert [pixel(out.parent / p) for p in recs[1]["images"]] == [RGB["blue"], RGB["blue"], RGB["green"]]
     assert recs[0]["images"][0] == "../OMIBench/dataset/images/p1a.png"  # referenced in place
+
+
+# ---------------------------------------------------------------- Think360
+
+def test_think360_hub_parquet_with_image_structs(tmp_path: Path) -> None:
+    src = tmp_path / "Think360"
+    write_parquet(src / "data" / "testmini-00000-of-00001.parquet", [
+        {"id": 1, "question": "How many squares?", "answer": "5", "choices": [], "image": [image("red", "1.png")],
+         "difficulty": "hard", "skills": ["Trial-and-Error"], "answer_type": "numerical"},
+        {"id": 2, "question": "Which path? [IMAGE0] [IMAGE1]", "answer": "B", "choices": ["left", "right"],
+         "image": [image("green", "2a.png"), image("blue", "2b.png")], "difficulty": "Easy",
+         "skills": ["Branch-and-Bound"], "answer_type": "multiple-choice"},
+    ])
+    (src / "README.md").write_text("dataset card\n")
+    out = tmp_path / "think360" / "testmini.jsonl"
+    one, two = convert("think360", src, out)
+    assert [pixel(out.parent / p) for p in one["images"]] == [RGB["red"]]
+    assert [pixel(out.parent / p) for p in two["images"]] == [RGB["green"], RGB["blue"]]
+    assert one["id"] == "1" and one["answer"] == ["5"] and one["answer_type"] == "numeric"
+    assert one["difficulty"] == "Hard"
+    assert two["answer"] == ["B"] and two["answer_type"] == "mcq" and two["choices"] == ["left", "right"]
+    assert "extra" not in one
