@@ -9,7 +9,7 @@ import pytest
 
 from data.convert import convert
 from data.jsonl import DataError, read_jsonl
-from tests.hub_release import RGB, image, pixel, write_parquet
+from tests.hub_release import RGB, image, pixel, png_bytes, write_parquet
 
 
 # ---------------------------------------------------------------- OMIBench
@@ -97,3 +97,32 @@ def test_think360_hub_parquet_with_image_structs(tmp_path: Path) -> None:
     assert one["difficulty"] == "Hard"
     assert two["answer"] == ["B"] and two["answer_type"] == "mcq" and two["choices"] == ["left", "right"]
     assert "extra" not in one
+
+
+# ---------------------------------------------------------------- MIRA
+
+def test_mira_hub_parquet_per_task_with_image_structs(tmp_path: Path) -> None:
+    src = tmp_path / "MIRA"
+    write_parquet(src / "billiards" / "test-00000-of-00001.parquet", [
+        {"uid": 1, "image_path": image("red", "1.png"), "question": "Which pocket?", "answer": 4,
+         "cot_images": [image("green", "1_1.png"), image("blue", "1_2.png")]},
+        {"uid": 2, "image_path": image("yellow", "2.png"), "question": "Which pocket?", "answer": 2,
+         "cot_images": []},
+    ])
+    # A configuration whose pictures are embedded but whose visual-CoT images stay files in cot/.
+    gear = write_parquet(src / "gear_rotation" / "data" / "test-00000-of-00001.parquet", [
+        {"uid": "1.1", "image_path": image("blue", "7.png"), "question": "Clockwise?", "answer": "yes"},
+    ])
+    (gear.parent / "cot").mkdir()
+    (gear.parent / "cot" / "7_1.png").write_bytes(png_bytes("red"))
+    (src / ".cache").mkdir()  # huggingface_hub's bookkeeping in a downloaded folder
+    out = tmp_path / "mira" / "test.jsonl"
+    b1, b2, g = convert("mira", src, out)
+    assert (b1["id"], b1["task"], b1["domain"]) == ("billiards/1", "Billiards", "PBR")
+    assert [pixel(out.parent / p) for p in b1["images"]] == [RGB["red"]]
+    assert [pixel(out.parent / p) for p in b1["cot_images"]] == [RGB["green"], RGB["blue"]]
+    assert b1["answer"] == ["4"] and b1["extra"] == {"uid": 1}
+    assert [pixel(out.parent / p) for p in b2["images"]] == [RGB["yellow"]] and "cot_images" not in b2
+    assert (g["id"], g["task"]) == ("gear_rotation/1.1", "Gear Rotation")
+    assert [pixel(out.parent / p) for p in g["images"]] == [RGB["blue"]]
+    assert g["cot_images"] == ["../MIRA/gear_rotation/data/cot/7_1.png"]
