@@ -126,3 +126,57 @@ def test_mira_hub_parquet_per_task_with_image_structs(tmp_path: Path) -> None:
     assert (g["id"], g["task"]) == ("gear_rotation/1.1", "Gear Rotation")
     assert [pixel(out.parent / p) for p in g["images"]] == [RGB["blue"]]
     assert g["cot_images"] == ["../MIRA/gear_rotation/data/cot/7_1.png"]
+
+
+# ---------------------------------------------------------------- C²RBench
+
+def test_c2rbench_parquet_with_image_structs(tmp_path: Path) -> None:
+    src = tmp_path / "C2Rbench"
+    write_parquet(src / "data" / "test-00000-of-00001.parquet", [
+        {"task_id": "02001", "Question": "图中有几个三角形？", "Label": "Multimodal", "Level": 1,
+         "Final answer": "3", "File_name": image("red", "02001.png"),
+         "Annotator Metadata": {"Steps": "1.数\n2.加", "Number of steps": "2"}},
+        {"task_id": "01002", "Question": "1+1=?", "Label": "Math", "Level": 2, "Final answer": "2",
+         "File_name": None, "Annotator Metadata": {"Steps": "1.加", "Number of steps": "1"}},
+    ])
+    out = tmp_path / "c2rbench" / "test.jsonl"
+    pic, text = convert("c2rbench", src, out)
+    assert [pixel(out.parent / p) for p in pic["images"]] == [RGB["red"]] and pic["files"] == pic["images"]
+    assert (pic["id"], pic["category"], pic["level"], pic["num_steps"]) == ("02001", "Multimodal", 1, 2)
+    assert pic["answer"] == ["3"] and pic["answer_type"] == "numeric" and pic["steps"] == "1.数\n2.加"
+    assert text["images"] == [] and "files" not in text and text["answer"] == ["2"]
+    assert "extra" not in pic and "extra" not in text
+
+
+def test_c2rbench_image_column_beside_file_attachments(tmp_path: Path) -> None:
+    src = tmp_path / "C2Rbench"
+    (src / "files").mkdir(parents=True)
+    (src / "files" / "t.csv").write_text("a,b\n1,2\n")
+    write_parquet(src / "tasks.parquet", [
+        {"task_id": "08001", "Question": "表中 a+b？", "Label": "File Processing", "Level": "1",
+         "Final answer": "3", "File_name": "t.csv", "images": [image("green", "g.png"), image("blue", "b.png")]},
+    ])
+    out = tmp_path / "c" / "test.jsonl"
+    (rec,) = convert("c2rbench", src, out)
+    assert [pixel(out.parent / p) for p in rec["images"]] == [RGB["green"], RGB["blue"]]
+    assert rec["files"] == ["../C2Rbench/files/t.csv", *rec["images"]]
+
+
+# ---------------------------------------------------------------- MorphoBench
+
+def test_morphobench_hub_parquet_with_image_structs(tmp_path: Path) -> None:
+    src = tmp_path / "MorphoBench"
+    for split, color in (("Morpho_R_v0", "red"), ("Morpho_P_Perturbed", "blue")):
+        write_parquet(src / split / "train-00000-of-00001.parquet", [
+            {"index": 1, "question": "Which is odd?\nA. x\nB. y", "answer": "B", "image": image(color, "1.png"),
+             "hint": "", "category": "Mathematics"},
+            {"index": 2, "question": "2+2?", "answer": "4", "image": image("red", "2.png"), "hint": "",
+             "category": "Other"},
+        ])
+    out = tmp_path / "morphobench" / "test.jsonl"
+    recs = convert("morphobench", src, out)
+    assert [r["id"] for r in recs] == ["Morpho_R_v0-1", "Morpho_R_v0-2", "Morpho_P_Perturbed-1", "Morpho_P_Perturbed-2"]
+    assert [pixel(out.parent / r["images"][0]) for r in recs] == [RGB["red"], RGB["red"], RGB["blue"], RGB["red"]]
+    assert len({r["images"][0] for r in recs}) == 2  # the same picture is written once
+    assert recs[0]["answer"] == ["B"] and recs[0]["answer_type"] == "mcq" and recs[0]["has_inline_choices"]
+    assert recs[1]["answer"] == ["4"] and recs[1]["answer_type"] == "numeric"
