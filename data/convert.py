@@ -60,6 +60,13 @@ def convert(benchmark: str, src: Path, out: Path, open_images: bool = True) -> l
     return records
 
 
+def print_problems(e: DataError, out: Path) -> None:
+    """Every problem of a failed conversion on stderr, one a line, then that `out` was not written."""
+    for p in e.problems:
+        print(p, file=sys.stderr)
+    print(f"{out}: not written ({len(e.problems)} problem(s))", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -71,9 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         records = convert(args.benchmark, args.src, args.out, open_images=not args.no_validate)
     except DataError as e:
-        for p in e.problems:
-            print(p, file=sys.stderr)
-        print(f"{args.out}: not written ({len(e.problems)} problem(s))", file=sys.stderr)
+        print_problems(e, args.out)
         return 1
     print(f"{args.out}: {len(records)} records")
     return 0

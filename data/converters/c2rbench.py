@@ -16,7 +16,11 @@ The paper's own example (Fig. 19) puts ``Steps`` and ``Number of steps`` at the 
 Fig. 18 spells ``Task_id``: keys are matched ignoring case, spaces and underscores, and both places
 of the steps are read. Attachments are looked up relative to the data file, then under a ``files/``
 folder next to it. `src` is the data file, or a folder whose top-level ``*.json``/``*.jsonl`` files
-are all read (attachments may themselves be JSON, so sub-folders are not searched).
+are all read (attachments may themselves be JSON, so sub-folders are not searched for those), with
+every parquet or Arrow file below it: the same fields as table columns, as a Hub copy holds them. There
+an image may be embedded as a ``datasets`` Image struct ``{bytes, path}`` (or bytes, a data URL), one or
+a list, in ``File_name`` itself or in an ``image``/``images`` column; it is written to the media folder
+once per picture and counts as an image attachment.
 
 Mapping
 -------
@@ -40,8 +44,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from data.converters.fields import Item, with_extra
+from data.converters.reader import TABLE_SUFFIXES, ImageError, Images, data_files, embeds, is_empty, jsonable, read_rows
 from data.converters.release import Release
-from data.jsonl import DataError, iter_json_array, iter_jsonl, problem
+from data.jsonl import DataError, problem
 from data.media import Media
 
 log = logging.getLogger(__name__)
@@ -74,19 +79,19 @@ def _data_files(src: Path) -> list[Path]:
     if src.is_file():
         return [src]
     files = sorted(p for p in src.iterdir() if p.is_file() and p.suffix.lower() in (".json", ".jsonl"))
+    files += data_files(src, TABLE_SUFFIXES)
     if not files:
-        raise DataError([problem(src, None, "--src", "no .json or .jsonl file in this folder")])
+        raise DataError([problem(src, None, "--src", "no .json, .jsonl, parquet or Arrow file in this folder")])
     return files
 
 
 def _tasks(path: Path) -> Iterator[Item]:
-    """Each task of a data file; its problems name the file, the line and the task id."""
-    items = iter_jsonl(path) if path.suffix.lower() == ".jsonl" else iter_json_array(path, "tasks")
-    for line, obj in items:
-        if not isinstance(obj, dict):
-            raise DataError([problem(path, line, "-", f"expected a JSON object, got {type(obj).__name__}")])
-        task = Item(obj, path, line, norm=_norm)
-        task.label = f"task {obj.get(task.key('task_id') or '', '?')}"
+    """Each task of a data file; its problems name the file, the line (or row) and the task id."""
+    for row in read_rows(path):
+        if not isinstance(row.data, dict):
+            raise DataError([problem(path, row.pos, "-", f"expected a JSON object, got {type(row.data).__name__}")])
+        task = Item(row.data, row.where, row.line, norm=_norm)
+        task.label = f"task {row.data.get(task.key('task_id') or '', '?')}"
         yield task
 
 
@@ -195,12 +200,25 @@ def _find(folder: Path, name: str) -> Path | None:
     return None
 
 
-def _attachments(task: Item, media: Media, rec: dict[str, Any]) -> None:
+def _embedded(task: Item, folder: Path, images: Images, rec: dict[str, Any]) -> None:
+    """Images embedded in ``File_name`` or an ``image``/``images`` column -> ``images`` and ``files``."""
+    for name in ("File_name", "image", "images"):
+        key, value = task.get(name)
+        if key is None or is_empty(value) or (name == "File_name" and not embeds(value)):
+            continue
+        try:
+            refs = images.refs(value, lambda rel: _find(folder, rel))
+        except ImageError as e:
+            raise task.error(key, str(e)) from None
+        rec["images"] += refs
+        rec.setdefault("files", []).extend(refs)
+
+
+def _attachments(task: Item, folder: Path, media: Media, rec: dict[str, Any]) -> None:
     """Every attachment -> ``files``; image attachments -> ``images`` as well."""
     key, value = task.get("File_name")
-    if key is None or value in (None, ""):
+    if key is None or value in (None, "") or embeds(value):
         return
-    folder = Path(task.path).parent
     files: list[str] = []
     for name in _attachment_names(task, key, value, folder):
         found = _find(folder, name)
@@ -265,7 +283,7 @@ def _steps(task: Item, rec: dict[str, Any]) -> dict[str, Any]:
     return rest
 
 
-def convert_task(task: Item, media: Media) -> dict[str, Any]:
+def convert_task(task: Item, folder: Path, images: Images) -> dict[str, Any]:
     _, task_id = _text(task, "task_id")
     _, question = _text(task, "Question")
     category, label_key, label = _category(task, task_id)
@@ -279,7 +297,8 @@ def convert_task(task: Item, media: Media) -> dict[str, Any]:
         rec["has_inline_choices"] = True
     rec["category"] = category
     rec["level"] = level
-    _attachments(task, media, rec)
+    _attachments(task, folder, images.media, rec)
+    _embedded(task, folder, images, rec)
     _caption(task, rec)
     meta_rest = _steps(task, rec)
 
@@ -288,15 +307,17 @@ def convert_task(task: Item, media: Media) -> dict[str, Any]:
         extra[task.key("Annotator Metadata")] = meta_rest
     if category != label:
         extra[label_key] = label  # the spelling of the release, when it differs from the paper's
-    return with_extra(rec, extra)
+    return with_extra(rec, jsonable(extra))
 
 
 def convert(src: Path, media: Media) -> list[dict[str, Any]]:
     """Read the C²RBench data file(s) at `src` and return unified records, in file order."""
     release = Release()
+    images = Images(media)
     for path in _data_files(Path(src)):
         before = len(release.records)
         for task in _tasks(path):
-            release.add(task, f"at {path}:{task.line}", convert_task, media, id_field="task_id")
+            release.add(task, f"at {task.path}" + (f":{task.line}" if task.line else ""), convert_task,
+                        path.parent, images, id_field="task_id")
         log.info("%s: %d tasks", path, len(release.records) - before)
     return release.finish()

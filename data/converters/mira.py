@@ -16,6 +16,11 @@ Layout A, one folder per task (``--src`` is the root)::
 Layout B, one file (``--src`` is the file, or a folder holding ``data.jsonl`` or ``data.json``)
 whose records name their task in a ``task`` field.
 
+The Hub dataset ``YiyangAiLab/MIRA`` is layout A; its tasks may also come as parquet or Arrow files
+anywhere inside a task folder (one Hub configuration per task), whose columns are the fields below and
+whose image columns hold ``datasets`` Image structs ``{bytes, path}`` (or bytes, data URLs), one or a
+list: those pictures are written to the media folder once each.
+
 Record fields (key variants accepted in brackets):
 
 - ``uid`` [id, pid, qid]: in layout A the record id becomes ``<task folder>/<uid>`` (the release
@@ -26,7 +31,8 @@ Record fields (key variants accepted in brackets):
   must agree.
 - ``image_path`` [image, input_image, img, img_path, images]: the input image, relative to the data
   file; when it is not there, ``image/<name>`` and then ``image/<stem>.png|.jpg|.jpeg`` are tried, as
-  the authors' code does.
+  the authors' code does. An embedded image (Image struct) is written out; its ``path`` names it for
+  the ``cot/`` rule below.
 - ``question`` [prompt, query]; ``answer`` [ground_truth, gt, gt_answer, label] (number, string or
   list; an ``<answer>…</answer>`` wrapper is removed); ``choices`` [options] (list or {letter: text}).
 - ``answer1`` and ``answer2`` instead of ``answer``: Rolling Dice: Two's two-part gold, as in the
@@ -44,16 +50,17 @@ Everything else is kept verbatim under ``extra``.
 """
 from __future__ import annotations
 
-import json
 import logging
 import re
 from pathlib import Path
 from typing import Any, Iterator
 
 from data.converters.fields import Item
+from data.converters.reader import (TABLE_SUFFIXES, Images, Row, data_files, image_names, item_images, jsonable,
+                                    read_rows)
 from data.converters.release import Release
 from data.converters.values import beyond, norm_key, scalar_strings, spellings, split_letters, squash
-from data.jsonl import DataError, iter_jsonl, problem
+from data.jsonl import DataError, problem
 from data.media import Media
 from data.records import ANSWER_TYPES
 
@@ -136,29 +143,9 @@ def _natural(path: Path) -> list:
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path.name)]
 
 
-def _load_records(path: Path, errors: list[str]) -> Iterator[tuple[int, Any]]:
-    """(line, record) from a .jsonl file (bad lines go to `errors`) or a .json array file."""
-    if path.suffix == ".jsonl":
-        yield from iter_jsonl(path, errors=errors)
-        return
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-        data = json.loads(text)
-    except UnicodeDecodeError as e:
-        raise DataError([problem(path, None, "-", f"not UTF-8 ({e.reason})")]) from None
-    except json.JSONDecodeError as e:
-        raise DataError([problem(path, e.lineno, "-", f"invalid JSON ({e.msg}, column {e.colno})")]) from None
-    if not isinstance(data, list):
-        raise DataError([problem(path, None, "-", f"expected a JSON array of records, got {type(data).__name__}")])
-    # Where each element starts, so problems name a line as they do for .jsonl.
-    decoder, skip = json.JSONDecoder(), re.compile(r"[\s,]*")
-    pos, line, counted = text.index("[") + 1, 1, 0
-    for element in data:
-        pos = skip.match(text, pos).end()
-        line += text.count("\n", counted, pos)
-        counted = pos
-        _, pos = decoder.raw_decode(text, pos)
-        yield line, element
+def _load_records(path: Path, errors: list[str]) -> Iterator[Row]:
+    """The records of a .jsonl (bad lines go to `errors`), .json array, parquet or Arrow file."""
+    yield from read_rows(path, errors=errors)
 
 
 def _data_files(src: Path) -> list[tuple[Path, str | None]]:
@@ -173,10 +160,12 @@ def _data_files(src: Path) -> list[tuple[Path, str | None]]:
     files = []
     # Hidden folders hold tool state (huggingface_hub leaves .cache/ in a downloaded copy).
     for folder in sorted(p for p in src.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        for f in sorted(folder.glob("*.jsonl")) + sorted(folder.glob("*.json")):
+        tables = data_files(folder, TABLE_SUFFIXES)  # a Hub configuration's shards, at any depth
+        for f in sorted(folder.glob("*.jsonl")) + sorted(folder.glob("*.json")) + tables:
             files.append((f, folder.name))
     if not files:
-        raise DataError([problem(src, None, "--src", "no data.jsonl/data.json and no <task>/ folder with a .jsonl file")])
+        raise DataError([problem(src, None, "--src", "no data.jsonl/data.json and no <task>/ folder with a "
+                                                     ".jsonl, .json, parquet or Arrow file")])
     return files
 
 
@@ -197,10 +186,12 @@ def convert(src: Path, media: Media) -> list[dict[str, Any]]:
     """Read the release at `src` (layout A or B above) and return unified records."""
     release = Release()
     cot_index = _CotIndex()
+    images = Images(media)
     for path, folder in _data_files(src):
-        for line, raw in _load_records(path, release.problems):
-            item = Item(raw, path, line, norm=norm_key, aliases=ALIASES)
-            release.add(item, f"at {path}:{line}", _convert_record, path.parent, folder, media, cot_index)
+        for row in _load_records(path, release.problems):
+            item = Item(row.data, row.where, row.line, norm=norm_key, aliases=ALIASES)
+            release.add(item, f"at {row.where}:{row.pos}" if row.line is None else f"at {path}:{row.line}",
+                        _convert_record, path.parent, folder, images, cot_index)
     records = release.finish(source=src)
     no_cot = [r["id"] for r in records if not r.get("cot_images")]
     if no_cot:
@@ -210,7 +201,7 @@ def convert(src: Path, media: Media) -> list[dict[str, Any]]:
     return records
 
 
-def _convert_record(item: Item, base: Path, folder: str | None, media: Media,
+def _convert_record(item: Item, base: Path, folder: str | None, images: Images,
                     cot_index: _CotIndex) -> dict[str, Any] | None:
     """One release record -> unified record, or None when it has problems (reported on `item`)."""
     for first, key, _ in item.conflicts:
@@ -225,23 +216,24 @@ def _convert_record(item: Item, base: Path, folder: str | None, media: Media,
     task, domain = _task_and_domain(item, folder)
     rid = item.identifier("id", numbers="number")
     question = item.string("question")
-    images = item.images("image", base, lambda rel: _find_image(base, "image", rel))
+    inputs, _ = item_images(item, "image", images, base, lambda rel: _find_image(base, "image", rel))
     if item.value("cot") is not None:
-        cot = item.images("cot", base, lambda rel: _find_image(base, "cot", rel), required=False)
+        cot, _ = item_images(item, "cot", images, base, lambda rel: _find_image(base, "cot", rel), required=False)
     else:  # not listed: the release's naming rule, cot/<stem>.* and cot/<stem>_*
-        cot = cot_index.find(base / "cot", images[0].stem) if images else []
+        names = image_names(item.value("image")) if inputs else []
+        cot = [images.media.ref(p) for p in cot_index.find(base / "cot", Path(names[0]).stem)] if names else []
     choices = item.options("choices")
     answer, answer_type = _answer_and_type(item, choices, task)
 
     rec: dict[str, Any] = {
         "id": f"{folder}/{rid}" if folder is not None else rid,
         "benchmark": BENCHMARK, "task": task or "", "domain": domain or "",
-        "question": question, "images": [media.ref(p) for p in images],
+        "question": question, "images": inputs,
         "choices": choices, "answer": answer, "answer_type": answer_type,
     }
     if cot:
-        rec["cot_images"] = [media.ref(p) for p in cot]
-    captions = item.captions("captions", len(images), "input image(s)")
+        rec["cot_images"] = cot
+    captions = item.captions("captions", len(inputs), "input image(s)")
     if captions is not None:
         rec["captions"] = captions
     if "cot_captions" in item.data and item.ok:  # (when a CoT image is missing, that is the problem to report)
@@ -252,7 +244,7 @@ def _convert_record(item: Item, base: Path, folder: str | None, media: Media,
             rec["cot_captions"] = caps
     # The release id, verbatim (uids like 1.1 pair Gear Rotation items).
     id_key, release_id = item.get("id")
-    rec["extra"] = {id_key: release_id, **item.extra()}
+    rec["extra"] = jsonable({id_key: release_id, **item.extra()})
     return rec
 
 

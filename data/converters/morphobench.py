@@ -47,28 +47,18 @@ and the field. Nothing is skipped.
 """
 from __future__ import annotations
 
-import base64
-import binascii
-import csv
-import datetime as dt
-import decimal
-import hashlib
-import io
 import json
 import logging
-import math
 import re
 from pathlib import Path
 from typing import Any, Iterator
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-from PIL import Image
-
 from data.converters.fields import Item, with_extra
+from data.converters.reader import (DATA_SUFFIXES, ImageError, Images, Row, data_files, is_empty, jsonable,
+                                    read_rows)
 from data.converters.release import Release
 from data.converters.values import by_letter, is_caption_list
-from data.jsonl import DataError, iter_json_array, iter_jsonl, problem
+from data.jsonl import DataError, problem
 from data.media import Media
 
 log = logging.getLogger(__name__)
@@ -80,10 +70,6 @@ DISCIPLINES = ("Engineering", "Mathematics", "Natural Sciences", "Social Science
 
 SPLITS = ("Morpho_R_v0", "Morpho_R_Lite", "Morpho_R_Complex", "Morpho_P_v0", "Morpho_P_Perturbed",
           "Morpho_G_circuits", "Morpho_G_spot_diff")  # G: the generated tasks (python -m data.generate)
-
-DATA_SUFFIXES = (".parquet", ".arrow", ".json", ".jsonl", ".tsv")
-# JSON files that `save_to_disk` writes next to the arrow shards: metadata, not items.
-HF_METADATA = {"dataset_info.json", "state.json", "dataset_dict.json"}
 
 _VARIANTS = {"v0": "v0", "lite": "Lite", "complex": "Complex", "perturbed": "Perturbed"}
 _FAMILY_OF = {"Lite": "R", "Complex": "R", "Perturbed": "P"}  # v0 exists in both families
@@ -99,8 +85,6 @@ _LETTERS = re.compile(r"^\(?([A-Z])\)?\.?(?:\s*[,;&]\s*\(?([A-Z])\)?\.?)*$")
 _OPT_LINE = re.compile(r"^\s*\(?([A-Z])[.):]\s+\S", re.M)
 _OPT_PAREN = re.compile(r"(?:^|\s)\(([A-Z])\)\s+\S", re.M)
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+(.*)$")
-_DATA_URL = re.compile(r"^data:([\w.+-]+/[\w.+-]+)?(;[^,]*)?,", re.I)
-_IMAGE_EXT = {"PNG": "png", "JPEG": "jpg", "GIF": "gif", "WEBP": "webp", "BMP": "bmp", "TIFF": "tif"}
 
 # Official keys (lower-cased) with a meaning here; any other key goes to `extra` verbatim.
 _HINT_KEYS = ("hint", "hints")
@@ -111,29 +95,19 @@ _STABLE_STR = ("discipline", "subject", "category", "difficulty", "task", "domai
 class _Row(Item):
     """One official row, named in problems by its line (JSON, JSONL) or its row number (tables)."""
 
-    def __init__(self, root: Path, path: Path, pos: int, is_line: bool, data: dict[str, Any]):
+    def __init__(self, root: Path, path: Path, row: Row):
         # Keys are matched case-insensitively (`Hints` vs `hint`); the original spelling goes to extra.
-        super().__init__(data, path if is_line else f"{path} row {pos}", pos if is_line else None, norm=str.lower)
-        self.root, self.file, self.pos = root, path, pos
-        self.label = f"index {data.get(self.key('index') or '', '?')}"
+        super().__init__(row.data, row.where, row.line, norm=str.lower)
+        self.root, self.file, self.pos = root, path, row.pos
+        self.label = f"index {row.data.get(self.key('index') or '', '?')}"
 
     def first(self, *names: str) -> tuple[str | None, Any]:
         """(key, value) of the first of `names` present and non-empty, else (None, None)."""
         for name in names:
             key, value = self.get(name)
-            if key is not None and not _empty(value):
+            if key is not None and not is_empty(value):
                 return key, value
         return None, None
-
-
-def _empty(value: Any) -> bool:
-    if value is None:
-        return True
-    if isinstance(value, float) and math.isnan(value):
-        return True
-    if isinstance(value, (str, list, dict, bytes)) and not (value.strip() if isinstance(value, str) else value):
-        return True
-    return False
 
 
 # ---------------------------------------------------------------- reading the release files
@@ -141,11 +115,7 @@ def _empty(value: Any) -> bool:
 def _data_files(src: Path) -> list[Path]:
     if src.is_file():
         return [src]
-    files = [
-        p for p in src.rglob("*")
-        if p.is_file() and p.suffix.lower() in DATA_SUFFIXES and p.name not in HF_METADATA
-        and not any(part.startswith(".") for part in p.relative_to(src).parts)
-    ]
+    files = data_files(src)
     # The paper's split order (Table 2), then by path: a stable, readable record order.
     files.sort(key=lambda p: (_split_rank(_split_from_path(p, src)), str(p)))
     if not files:
@@ -153,40 +123,11 @@ def _data_files(src: Path) -> list[Path]:
     return files
 
 
-def _read_arrow(path: Path) -> list[dict[str, Any]]:
-    # `save_to_disk` writes the IPC *stream* format; plain Arrow files use the IPC *file* format.
-    with pa.memory_map(str(path)) as source:
-        try:
-            table = pa.ipc.open_stream(source).read_all()
-        except pa.ArrowInvalid:
-            source.seek(0)
-            table = pa.ipc.open_file(source).read_all()
-    return table.to_pylist()
-
-
 def _rows(root: Path, path: Path) -> Iterator[_Row]:
-    suffix = path.suffix.lower()
-    try:
-        if suffix == ".jsonl":
-            items: Iterator[tuple[int, Any]] = iter_jsonl(path)
-            is_line = True
-        elif suffix == ".json":
-            items, is_line = iter_json_array(path, "objects"), True
-        elif suffix == ".parquet":
-            items, is_line = enumerate(pq.read_table(path).to_pylist(), start=1), False
-        elif suffix == ".arrow":
-            items, is_line = enumerate(_read_arrow(path), start=1), False
-        elif suffix == ".tsv":
-            with open(path, encoding="utf-8-sig", newline="") as f:
-                items, is_line = enumerate(list(csv.DictReader(f, delimiter="\t")), start=1), False
-        else:
-            raise DataError([problem(path, None, "--src", f"unsupported file type {suffix!r}")])
-        for pos, obj in items:
-            if not isinstance(obj, dict):
-                raise DataError([problem(path, pos, "-", f"expected an object, got {type(obj).__name__}")])
-            yield _Row(root, path, pos, is_line, obj)
-    except (pa.ArrowException, OSError, UnicodeDecodeError, csv.Error) as e:
-        raise DataError([problem(path, None, "-", f"cannot read: {type(e).__name__}: {e}")]) from None
+    for row in read_rows(path):
+        if not isinstance(row.data, dict):
+            raise DataError([problem(path, row.pos, "-", f"expected an object, got {type(row.data).__name__}")])
+        yield _Row(root, path, row)
 
 
 # ---------------------------------------------------------------- field conversions
@@ -234,10 +175,10 @@ def _split_rank(split: str | None) -> int:
 
 def parse_hints(value: Any) -> list[str]:
     """Hints as a list: one entry per ``- `` bullet (continuation lines join their bullet)."""
-    if _empty(value):
+    if is_empty(value):
         return []
     if isinstance(value, (list, tuple)):
-        return [str(h).strip() for h in value if not _empty(h) and str(h).strip()]
+        return [str(h).strip() for h in value if not is_empty(h) and str(h).strip()]
     text = str(value)
     if not any(_BULLET.match(line) for line in text.splitlines()):
         return [text.strip()]
@@ -307,80 +248,22 @@ def answer_and_type(answer: str, question: str, choices: list[str]) -> tuple[lis
     return [answer], "open", False
 
 
-def _decode_base64(row: _Row, key: str, text: str) -> bytes:
-    m = _DATA_URL.match(text.strip())
-    payload = text.strip()[m.end():] if m else text
-    if m and ";base64" not in (m.group(2) or "").lower():
-        raise row.error(key, "data URL is not base64-encoded")
-    payload = re.sub(r"\s+", "", payload)
-    payload += "=" * (-len(payload) % 4)
-    try:
-        if "-" in payload or "_" in payload:
-            return base64.urlsafe_b64decode(payload)
-        return base64.b64decode(payload, validate=True)
-    except (binascii.Error, ValueError) as e:
-        raise row.error(key, f"image does not decode as base64 ({e})") from None
-
-
-def _save_image(row: _Row, key: str, data: bytes, media: Media, saved: dict[str, str]) -> str:
-    digest = hashlib.sha256(data).hexdigest()[:24]
-    if digest in saved:  # the same picture recurs across splits (v0 / Lite / Complex)
-        return saved[digest]
-    try:
-        with Image.open(io.BytesIO(data)) as im:
-            fmt = im.format
-            im.verify()
-    except Exception as e:  # PIL raises many types for bytes that are not an image
-        raise row.error(key, f"decoded bytes are not an image ({type(e).__name__}: {e})") from None
-    saved[digest] = media.save_bytes(f"{digest}.{_IMAGE_EXT.get(fmt or '', 'png')}", data)
-    return saved[digest]
-
-
-def _images(row: _Row, media: Media, saved: dict[str, str]) -> list[str]:
+def _images(row: _Row, images: Images) -> list[str]:
     """Image paths of a row, from the first image field that is not empty."""
     key, value = row.first(*_IMAGE_KEYS)
     if key is None:
         return []
-    out = []
-    for item in value if isinstance(value, (list, tuple)) else [value]:
-        if _empty(item):
-            continue
-        if isinstance(item, dict):  # HF Image feature: {"bytes": ..., "path": ...}
-            if item.get("bytes"):
-                out.append(_save_image(row, key, item["bytes"], media, saved))
-                continue
-            item = item.get("path")
-            if _empty(item):
-                continue
-        if isinstance(item, (bytes, bytearray)):
-            out.append(_save_image(row, key, bytes(item), media, saved))
-        elif isinstance(item, str) and (key.lower() == "image_base64" or _DATA_URL.match(item.strip())):
-            out.append(_save_image(row, key, _decode_base64(row, key, item), media, saved))
-        elif isinstance(item, str):
-            path = (row.file.parent / item.strip()).resolve()
-            if not path.is_file():
-                raise row.error(key, f"image file not found: {path}")
-            out.append(media.ref(path))
-        else:
-            raise row.error(key, f"expected an image path, data URL or bytes, got {type(item).__name__}")
-    return out
 
+    def find(rel: str) -> Path:
+        path = (row.file.parent / rel).resolve()
+        if not path.is_file():
+            raise ImageError(f"image file not found: {path}")
+        return path
 
-def _jsonable(value: Any) -> Any:
-    """Official values as JSON (Arrow can hand us dates, decimals, bytes)."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, (bytes, bytearray)):
-        return base64.b64encode(bytes(value)).decode("ascii")
-    if isinstance(value, (dt.date, dt.datetime, dt.time)):
-        return value.isoformat()
-    if isinstance(value, decimal.Decimal):
-        return str(value)
-    return value
+    try:
+        return images.refs(value, find, base64_text=key.lower() == "image_base64")
+    except ImageError as e:
+        raise row.error(key, str(e)) from None
 
 
 def _level(row: _Row) -> int | str | None:
@@ -481,13 +364,13 @@ def _captions(row: _Row, n_images: int) -> list[str | None] | None:
     return None
 
 
-def convert_row(row: _Row, media: Media, saved: dict[str, str]) -> dict[str, Any]:
+def convert_row(row: _Row, images: Images) -> dict[str, Any]:
     index_key, index = _index(row)
     question = _question(row)
     answer = _answer(row)
 
     rec: dict[str, Any] = {"id": "", "benchmark": BENCHMARK, "question": question}
-    rec["images"] = _images(row, media, saved)
+    rec["images"] = _images(row, images)
     choices = _choices(row)
     rec["choices"] = choices
     rec["answer"], rec["answer_type"], inline = answer_and_type(answer, question, choices)
@@ -506,16 +389,16 @@ def convert_row(row: _Row, media: Media, saved: dict[str, str]) -> dict[str, Any
     captions = _captions(row, len(rec["images"]))
     if captions is not None:
         rec["captions"] = captions
-    return with_extra(rec, {k: _jsonable(v) for k, v in row.extra().items()})
+    return with_extra(rec, {k: jsonable(v) for k, v in row.extra().items()})
 
 
 def convert(src: Path, media: Media) -> list[dict[str, Any]]:
     """Read every MorphoBench data file under `src` and return unified records, in file order."""
     release = Release()
-    saved: dict[str, str] = {}  # image content hash -> record path: each picture is written once
+    images = Images(media)  # each picture is written once, however many rows hold it
     for path in _data_files(Path(src)):
         before = len(release.records)
         for row in _rows(Path(src), path):
-            release.add(row, f"at {path}:{row.pos}", convert_row, media, saved, id_field="index")
+            release.add(row, f"at {path}:{row.pos}", convert_row, images, id_field="index")
         log.info("%s: %d items", path, len(release.records) - before)
     return release.finish()

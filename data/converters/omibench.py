@@ -1,10 +1,14 @@
 """OMIBench (seed 001) official release -> unified records.
 
-Release layout (``--src`` is the folder, or the ``test.jsonl`` file itself)::
+Release layouts (``--src`` is the folder, or a data file itself)::
 
     OMIBench/
       test.jsonl      one problem per line
       images/         every file named in an ``image_list``
+
+the same under ``dataset/`` (the root of the GitHub repository LightChen233/OMIBench), or the Hub's
+parquet / Arrow files (anywhere below ``--src``) whose columns are the fields below, with the pictures
+in an ``images`` column: a list of ``datasets`` Image structs, in ``image_list`` order.
 
 Fields of a ``test.jsonl`` line:
 
@@ -16,6 +20,8 @@ Fields of a ``test.jsonl`` line:
                      some MCQ questions have no tag at all (their images are the options).
 - ``image_list``     file names under ``images/`` (2-11 of them); a name may repeat within a record and
                      every occurrence is kept, because the tags count positions, not files.
+- ``images``         (Hub) the pictures themselves, one per ``image_list`` entry; when present they are
+                     what the record shows (written to the media folder) and ``image_list`` is optional.
 - ``choice_list``    absent, empty, or 2-7 unlettered options; an option may itself be ``[IMAGEn]``.
 - ``answer``         list of strings. MCQ golds come as ``["CD"]`` or ``["C", "D"]``; both become the
                      sorted single letters ``["C", "D"]``.
@@ -25,8 +31,8 @@ Fields of a ``test.jsonl`` line:
 - ``captions``       optional, one per ``image_list`` entry -> ``captions``.
 - anything else (``known_issue``, ``img_category``, ...) is kept verbatim under ``extra``.
 
-Images are referenced in place (``media.ref``), never copied: the real release has 1,322 records
-pointing 3,845 times at 2,837 files.
+Image files are referenced in place (``media.ref``), never copied: the real release has 1,322 records
+pointing 3,845 times at 2,837 files. Embedded pictures are written once per content.
 """
 from __future__ import annotations
 
@@ -37,9 +43,10 @@ from typing import Any
 
 from data.converters import values
 from data.converters.fields import Item, with_extra
+from data.converters.reader import TABLE_SUFFIXES, ImageError, Images, data_files, embeds, jsonable, read_rows
 from data.converters.release import Release
 from data.converters.values import beyond, is_caption_list
-from data.jsonl import DataError, iter_jsonl, problem
+from data.jsonl import DataError, problem
 from data.media import Media
 from data.records import image_tags
 
@@ -48,10 +55,10 @@ log = logging.getLogger(__name__)
 BENCHMARK = "omibench"
 ANSWER_TYPES = {"mcq": "mcq", "open": "open"}
 
-REQUIRED = ("id", "question", "image_list", "answer", "answer_type")
+REQUIRED = ("id", "question", "image_list", "answer", "answer_type")  # image_list: unless the images are embedded
 # Fields with a stable unified name; every other official field goes to `extra` untouched.
 KNOWN = {"id", "subject", "answer_type", "question", "image_list", "choice_list", "answer",
-         "has_inline_choices", "solution", "captions"}
+         "has_inline_choices", "solution", "captions", "images"}
 
 # "CD", "C,D", "C D", "(C)", and the Chinese separators "C、D", "C，D".
 _SEPARATORS = re.compile(r"[\s,;/、，()\[\]]+")
@@ -66,50 +73,61 @@ def split_letters(golds: list[str]) -> list[str] | None:
 
 
 class _Images:
-    """Record paths of the files named in ``image_list``, looked up once per name (names repeat a lot)."""
+    """Record paths of the files named in ``image_list``, looked up once per name (names repeat a lot),
+    and of the pictures a Hub row embeds."""
 
-    def __init__(self, folder: Path, media: Media):
-        self.folder, self.media = folder, media
-        self.found: dict[str, str | None] = {}  # name -> record path, None when missing
+    def __init__(self, media: Media):
+        self.embedded = Images(media)
+        self.found: dict[Path, str | None] = {}  # file -> record path, None when missing
 
-    def ref(self, name: str) -> str | None:
-        if name not in self.found:
-            # Names are relative to images/; a name that already carries the folder is accepted too.
-            candidates = (self.folder / "images" / name, self.folder / name)
+    def ref(self, folder: Path, name: str) -> str | None:
+        # Names are relative to images/; a name that already carries the folder is accepted too.
+        candidates = (folder / "images" / name, folder / name)
+        if candidates[0] not in self.found:
             target = next((c for c in candidates if c.is_file()), None)
-            self.found[name] = self.media.ref(target) if target is not None else None
-        return self.found[name]
+            self.found[candidates[0]] = self.embedded.media.ref(target) if target is not None else None
+        return self.found[candidates[0]]
 
 
-def _source_file(src: Path) -> Path:
-    if src.is_dir():
-        path = src / "test.jsonl"
-        if not path.is_file():
-            raise DataError([problem(src, None, "--src", "no test.jsonl in this folder")])
-        return path
-    return src
+def _source_files(src: Path) -> list[Path]:
+    """The data file(s): `src` itself, its test.jsonl, the repository's dataset/test.jsonl, or the Hub's
+    parquet/Arrow files below it."""
+    if not src.is_dir():
+        return [src]
+    for path in (src / "test.jsonl", src / "dataset" / "test.jsonl"):
+        if path.is_file():
+            return [path]
+    tables = data_files(src, TABLE_SUFFIXES)
+    if not tables:
+        raise DataError([problem(src, None, "--src", "no test.jsonl, dataset/test.jsonl or parquet/Arrow "
+                                                     "files in this folder")])
+    return tables
 
 
 def convert(src: Path, media: Media) -> list[dict[str, Any]]:
-    """Read the release at `src` (folder or test.jsonl) and return unified records.
+    """Read the release at `src` (a folder, test.jsonl or a parquet/Arrow file) and return unified records.
 
     Raises DataError listing every problem (file:line: field: message); nothing is skipped.
     """
-    path = _source_file(src)
-    images = _Images(path.parent, media)
+    images = _Images(media)
     release = Release()
-    # Unparseable lines are collected with the rest, so one run reports every problem of the file.
-    for lineno, raw in iter_jsonl(path, errors=release.problems):
-        release.add(Item(raw, path, lineno, known=KNOWN), f"on line {lineno}", _convert_record, images)
-    records = release.finish(source=path)
+    for path in _source_files(src):
+        # Unparseable lines are collected with the rest, so one run reports every problem of the file.
+        for row in read_rows(path, errors=release.problems):
+            item = Item(row.data, row.where, row.line, known=KNOWN)
+            release.add(item, f"at {row.where}:{row.pos}" if row.line is None else f"on line {row.line}",
+                        _convert_record, path.parent, images)
+    records = release.finish(source=src)
     n_refs = sum(len(r["images"]) for r in records)
-    log.info("omibench: %d records, %d image references to %d files", len(records), n_refs, len(images.found))
+    n_files = sum(v is not None for v in images.found.values()) + len(images.embedded.saved)
+    log.info("omibench: %d records, %d image references to %d files", len(records), n_refs, n_files)
     return records
 
 
-def _convert_record(item: Item, images: _Images) -> dict[str, Any] | None:
-    """One release line -> unified record, or None when it has problems (reported on `item`)."""
-    for field in item.missing(*REQUIRED):
+def _convert_record(item: Item, folder: Path, images: _Images) -> dict[str, Any] | None:
+    """One release line or row -> unified record, or None when it has problems (reported on `item`)."""
+    embedded = embeds(item.value("images"))
+    for field in item.missing(*(f for f in REQUIRED if not (embedded and f == "image_list"))):
         item.fail(field, "missing")
     if not item.ok:
         return None
@@ -117,8 +135,13 @@ def _convert_record(item: Item, images: _Images) -> dict[str, Any] | None:
     rid = item.identifier("id")
     question = item.string("question")
     answer_type = _answer_type(item)
-    names = _string_list(item, "image_list", item.value("image_list"))
-    refs = _image_refs(item, names or [], images)
+    listed = item.value("image_list")
+    names = _string_list(item, "image_list", listed) if listed is not None or not embedded else None
+    if embedded:
+        refs = _embedded_refs(item, names, folder, images.embedded)
+        names = names if names is not None else [""] * len(refs)  # one position per picture
+    else:
+        refs = _image_refs(item, names or [], folder, images)
     choices = item.value("choice_list")
     choices = [] if choices is None else _string_list(item, "choice_list", choices)
     answer = _answer(item, answer_type, choices)
@@ -139,7 +162,7 @@ def _convert_record(item: Item, images: _Images) -> dict[str, Any] | None:
     solution = item.string("solution")
     if solution is not None:
         rec["solution"] = solution
-    return with_extra(rec, item.extra())
+    return with_extra(rec, jsonable(item.extra()))
 
 
 def _answer_type(item: Item) -> str | None:
@@ -167,14 +190,33 @@ def _string_list(item: Item, field: str, value: Any) -> list[str] | None:
     return out
 
 
-def _image_refs(item: Item, names: list[str], images: _Images) -> list[str]:
+def _image_refs(item: Item, names: list[str], folder: Path, images: _Images) -> list[str]:
     """One record path per ``image_list`` entry, repeats kept: tags count positions, not files."""
     refs = []
     for i, name in enumerate(names):
-        target = images.ref(name)
+        target = images.ref(folder, name)
         if target is None:
-            item.fail(f"image_list[{i}]", f"image not found: {images.folder / 'images' / name}")
+            item.fail(f"image_list[{i}]", f"image not found: {folder / 'images' / name}")
         refs.append(target or "")
+    return refs
+
+
+def _embedded_refs(item: Item, names: list[str] | None, folder: Path, images: Images) -> list[str]:
+    """The pictures of a Hub row, written to the media folder (a struct holding only a path is looked up
+    like an ``image_list`` name): one per ``image_list`` entry, when given."""
+    value = item.value("images")
+    listed = value if isinstance(value, list) else [value]
+
+    def find(name: str) -> Path | None:
+        return next((c for c in (folder / "images" / Path(name).name, folder / name) if c.is_file()), None)
+
+    try:
+        refs = [images.refs(v, find)[0] for v in listed]
+    except (ImageError, IndexError) as e:
+        item.fail("images", str(e) if isinstance(e, ImageError) else "an empty image")
+        return []
+    if names is not None and len(refs) != len(names):
+        item.fail("images", f"{len(refs)} image(s) for {len(names)} name(s) in image_list")
     return refs
 
 

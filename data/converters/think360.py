@@ -3,7 +3,12 @@
 The paper publishes no file format ("Code will be available"), so this reads the obvious one:
 ``--src`` is a ``.json`` file, or a folder holding exactly one ``.json`` file next to its images. The
 file is a JSON array of objects ``{id, question, answer, image_path, ...}``; image paths are relative
-to the JSON file. Accepted variants: ``id`` [pid, qid, question_id, uid] (string or integer),
+to the JSON file. The Hub's form (``Walnutes/Think360``) is read too: a folder with no ``.json`` file at
+its top is searched for parquet, Arrow, JSONL and JSON files, every one read, whose rows have the same
+fields; an image field may then hold ``datasets`` Image structs (``{bytes, path}``), bytes or data URLs,
+one or a list, written to the media folder once per picture.
+
+Accepted variants: ``id`` [pid, qid, question_id, uid] (string or integer),
 ``question`` [query, problem], ``answer`` [answers, gt_answer, ground_truth, final_answer] (string,
 number or list), ``image_path`` [image, img_path, image_file, img, images] (a path or a list). Problems
 are reported as ``file:line: [record index].key: message``.
@@ -46,9 +51,10 @@ from pathlib import Path
 from typing import Any
 
 from data.converters.fields import Item, with_extra
+from data.converters.reader import HF_METADATA, Images, data_files, item_images, jsonable, read_rows
 from data.converters.release import Release
 from data.converters.values import beyond, norm_key, scalar_strings, spellings, split_letters, squash
-from data.jsonl import DataError, iter_json_array, problem
+from data.jsonl import DataError, problem
 from data.media import Media
 from data.records import letters
 
@@ -98,33 +104,41 @@ _CANONICAL.update({"hypothesiseandtest": "Hypothesize-and-Test", "probability": 
                    "probabilitystatistics": "Probability & Statistics"})
 
 
-def _source_file(src: Path) -> Path:
+def _source_files(src: Path) -> list[Path]:
+    """`src` itself; the one .json file at the top of the folder; else the data files below it (the Hub)."""
     if src.is_file():
-        return src
-    found = sorted(src.glob("*.json"))
-    if len(found) != 1:
+        return [src]
+    found = sorted(p for p in src.glob("*.json") if p.name not in HF_METADATA)
+    if len(found) == 1:
+        return found
+    below = data_files(src, (".parquet", ".arrow", ".jsonl", ".json")) if not found else []
+    if not below:
         what = "no .json file" if not found else f"{len(found)} .json files ({', '.join(p.name for p in found)})"
-        raise DataError([problem(src, None, "--src", f"expected one .json file in the folder, found {what}")])
-    return found[0]
+        raise DataError([problem(src, None, "--src", f"expected one .json file in the folder, found {what}"
+                                 + (" (and no parquet, Arrow or JSONL file below it)" if not found else ""))])
+    return below
 
 
 def convert(src: Path, media: Media) -> list[dict[str, Any]]:
     """Read the release at `src` and return unified records; DataError lists every problem."""
-    path = _source_file(src)
     release = Release()
-    for index, (line, raw) in enumerate(iter_json_array(path)):
-        item = Item(raw, path, line, norm=norm_key, aliases=ALIASES, field_prefix=f"[{index}].")
-        release.add(item, f"at record {index}", _convert_record, path.parent, media)
-    records = release.finish(source=path)
+    images = Images(media)
+    index = 0
+    for path in _source_files(src):
+        for row in read_rows(path, errors=release.problems):
+            item = Item(row.data, row.where, row.line, norm=norm_key, aliases=ALIASES, field_prefix=f"[{index}].")
+            release.add(item, f"at record {index}", _convert_record, path.parent, images)
+            index += 1
+    records = release.finish(source=src)
     unknown_tiers = Counter(r["difficulty"] for r in records if r.get("difficulty") not in (None, *TIERS))
     if unknown_tiers:
         log.warning("think360: difficulty values outside the paper's five tiers, kept verbatim: %s",
                     dict(unknown_tiers))
-    log.info("think360: %d records from %s", len(records), path)
+    log.info("think360: %d records from %s", len(records), src)
     return records
 
 
-def _convert_record(item: Item, base: Path, media: Media) -> dict[str, Any] | None:
+def _convert_record(item: Item, base: Path, images: Images) -> dict[str, Any] | None:
     """One array element -> unified record, or None when it has problems (reported on `item`)."""
     for first, key, field in item.conflicts:
         item.fail(key, f"both {first!r} and {key!r} given for {field}")
@@ -135,22 +149,22 @@ def _convert_record(item: Item, base: Path, media: Media) -> dict[str, Any] | No
 
     rid = item.identifier("id")
     question = item.string("question")
-    images = item.images("images", base, lambda rel: base / rel if (base / rel).is_file() else None,
-                         index_one=False)
+    refs, _ = item_images(item, "images", images, base, lambda rel: base / rel if (base / rel).is_file() else None,
+                          index_one=False)
     choices = item.options("choices")
     answer_type = _answer_type(item, choices)
     rec: dict[str, Any] = {"id": rid, "benchmark": BENCHMARK, "question": question,
-                           "images": [media.ref(p) for p in images], "choices": choices,
+                           "images": refs, "choices": choices,
                            "answer": _answer(item, answer_type, choices), "answer_type": answer_type or ""}
     _taxonomy(item, rec)
-    captions = item.captions("captions", len(images))
+    captions = item.captions("captions", len(refs))
     if captions is not None:
         rec["captions"] = captions
     for field in ("solution", "split"):
         text = item.string(field)
         if text is not None:
             rec[field] = text
-    return with_extra(rec, item.extra())
+    return with_extra(rec, jsonable(item.extra()))
 
 
 def _answer_type(item: Item, choices: list[str]) -> str | None:
