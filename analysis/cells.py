@@ -9,6 +9,7 @@ numbers of a row whose measure is a count are counts."""
 from __future__ import annotations
 
 import numbers
+import re
 from typing import Any
 
 import pandas as pd
@@ -17,12 +18,16 @@ EMPTY_CELL = "—"  # NaN: a setting not run, or a quantity undefined for the ro
 COUNT_WORDS = ("count", "items", "judged", "scored", "no_response", "judge_error", "flagged", "calls", "tokens",
                "requests", "trees", "answers", "files", "unjudged")
 COUNT_NAMES = ("n", "k")
+# A name that also says it is a rate or a mean is not a count (acc_scored, judge_acc_%, mean tokens).
+RATE_WORDS = ("acc", "accuracy", "rate", "ratio", "share", "percent", "pct", "%", "mean", "avg", "average", "per")
 MEASURE = "measure"  # the column of a long-form table that names what a row's numbers are
 
 
 def counts_by_name(name: Any) -> bool:
     """Whether a column or measure name says it holds counts."""
     text = str(name).lower()
+    if set(re.split(r"[^a-z0-9%]+", text)) & set(RATE_WORDS):
+        return False
     return text in COUNT_NAMES or any(w in text for w in COUNT_WORDS)
 
 

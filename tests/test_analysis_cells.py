@@ -53,6 +53,6 @@ def test_a_count_column_made_float_by_a_missing_value_is_whole_everywhere(tmp_pa
     assert csv.read_text().splitlines()[1:3] == ["a,12,50.0,4,10.5", "b,,12.345,5,3.0"]
 
 
-def test_a_number_a_count_is_named_for_keeps_its_decimals_when_it_is_not_whole():
-    df = pd.DataFrame({"model": ["a"], "items": [2.5]})
-    assert cells_of(md_table(df), "a") == ["a", "2.50"]
+def test_a_number_a_count_is_named_for_keeps_its_decimals_when_it_is_not_whole_or_is_a_rate():
+    df = pd.DataFrame({"model": ["a"], "items": [2.5], "acc_scored": [100.0], "judge_acc_%": [50.0]})
+    assert cells_of(md_table(df), "a") == ["a", "2.50", "100.00", "50.00"]
