@@ -2,7 +2,7 @@
 numbers for it beside ours where the table has them (the table's "Beside the paper" rows of that model).
 
 A table names its models in a `model` column (one row or more per model), or holds one column per model
-(labels on the left); either way the model's part is taken as the table has it, nothing recomputed."""
+(beside its label columns); either way the model's part is taken as the table has it, nothing recomputed."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,14 +27,14 @@ def models_read(tables: Mapping[str, Table]) -> list[str]:
     return sorted({r.model for t in tables.values() for r in t.provenance.runs})
 
 
-def rows_of(df: pd.DataFrame, model: str) -> pd.DataFrame | None:
-    """The model's part of a table: its rows, or its column beside the label columns; None when it has none."""
+def rows_of(df: pd.DataFrame, model: str, models: set[str]) -> pd.DataFrame | None:
+    """The model's part of a table: its rows, or its column beside the table's other columns than the other
+    models' (`models`: those the table read); None when it has none."""
     if "model" in df.columns:
         rows = df[df["model"].astype(str) == model]
         return rows.reset_index(drop=True) if not rows.empty else None
     if model in df.columns:
-        labels = [c for c in df.columns if c != model and not pd.api.types.is_numeric_dtype(df[c])]
-        return df[[*labels, model]].reset_index(drop=True)
+        return df[[c for c in df.columns if c == model or c not in models]].reset_index(drop=True)
     return None
 
 
@@ -42,7 +42,8 @@ def parts_of(model: str, tables: Mapping[str, Table]) -> list[ModelPart]:
     """The model's part of each table that read its runs, in the order given."""
     out = []
     for table_id, t in tables.items():
-        if model not in {r.model for r in t.provenance.runs} or (rows := rows_of(t.table, model)) is None:
+        models = {r.model for r in t.provenance.runs}
+        if model not in models or (rows := rows_of(t.table, model, models)) is None:
             continue
         paper = None
         if t.vs_paper is not None and not t.vs_paper.empty and "model" in t.vs_paper.columns:
