@@ -103,7 +103,8 @@ section.table{border-top:2px solid #ccd;margin-top:28px;padding-top:4px}
 img.figure{max-width:100%;border:1px solid #eee;margin:8px 0}details{margin:6px 0}summary{cursor:pointer;color:#1a4f8b}
 code{background:#f0f0f0;padding:0 3px;border-radius:3px}
 .scroll{overflow-x:auto;max-width:100%;margin:8px 0}.scroll table{margin:0}
-.scroll td:first-child,.scroll th:first-child{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #ccc}
+.scroll td:first-child,.scroll th:first-child{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #ccc;
+ white-space:nowrap}
 .scroll th:first-child{background:#eef1f5}
 table.sortable th{cursor:pointer;user-select:none;white-space:nowrap}
 table.sortable th[aria-sort=ascending]::after{content:" \\25B2";font-size:10px}
