@@ -8,7 +8,8 @@ Pages are opened from disk (file://), where browsers block fetch() of local file
 of its items (id, sample, filter bits) and loads their details from chunk scripts beside it (<setting>.items-0000.js,
 …) by injecting <script src>. Images are copied, content-addressed and downscaled, to results/browse/media/; every
 link is relative, so the results folder can be moved. A run whose inputs did not change (<setting>.stamp.json) is
-not written again."""
+not written again. Beside them, results/browse/<bench>/compare.html shows one item's answers of every run of the
+benchmark side by side, read from the same chunk files."""
 from __future__ import annotations
 
 import argparse
@@ -20,7 +21,7 @@ import logging
 import os
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,8 @@ FILTERS = ("all", *BITS)
 FAILED = ("no_response", "judge_error")  # a verdict status that puts an answer under "failed"
 SAVE_AS = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp", "GIF": ".gif"}
 # A change of this module or its assets makes every page be written again.
-CODE = hashlib.sha256(b"".join(p.read_bytes() for p in (Path(__file__), ASSETS / "browse.js", ASSETS / "browse.css"))
+ASSET_FILES = ("items.js", "browse.js", "compare.js", "browse.css")
+CODE = hashlib.sha256(b"".join(p.read_bytes() for p in (Path(__file__), *(ASSETS / a for a in ASSET_FILES)))
                       ).hexdigest()[:16]
 
 
@@ -67,6 +69,9 @@ class RunPage:
     flagged: int
     disagree: int
     unjudged: int         # answers some judge of the page has no current verdict of
+    # each answer's item id and sample, in page order (for the side-by-side page; not part of what a page counts)
+    ids: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    samples: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
 
 def js_json(obj: Any) -> str:
@@ -209,10 +214,14 @@ def header(bench: str, model: str, setting: str, manifest: dict[str, Any], data:
             + "".join(f"<p class='warn'>{e(n)}</p>" for n in view.notes))
 
 
+def asset(name: str) -> str:
+    return (ASSETS / name).read_text(encoding="utf-8")
+
+
 def page_html(title: str, head: str, index: dict[str, Any], counts: dict[str, int]) -> str:
     buttons = "".join(f"<button type='button' data-filter='{f}'>{f if f != 'disagree' else 'judges disagree'}"
                       f"<span class='n'>{counts[f]}</span></button>" for f in FILTERS)
-    css, js = (ASSETS / "browse.css").read_text(encoding="utf-8"), (ASSETS / "browse.js").read_text(encoding="utf-8")
+    css, js = asset("browse.css"), asset("items.js") + asset("browse.js")
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
             f"<style>{css}</style></head><body><header>{head}</header><div id='bar'>{buttons}"
             "<input id='search' type='search' placeholder='id contains…' aria-label='search ids'>"
@@ -292,9 +301,10 @@ def write_run(results: Path, bench: str, model: str, setting: str, judged: list[
         stamp = read_json(stamp_path)
     except ValueError:  # unreadable: written again
         stamp = {}
-    if stamp.get("inputs") == inputs and page.exists() and all(
+    if stamp.get("inputs") == inputs and "ids" in stamp and page.exists() and all(
             layout.browse_chunk(page, k).exists() for k in range(stamp["chunks"])):
-        return RunPage(bench, model, setting, page, **stamp["counts"])
+        return RunPage(bench, model, setting, page, **stamp["counts"], ids=tuple(stamp["ids"]),
+                       samples=tuple(stamp["samples"]))
 
     view = RunView(results, bench, setting, latest(raw_path), judged, manifest, data, prompts)
     flags: list[int] = []
@@ -313,9 +323,35 @@ def write_run(results: Path, bench: str, model: str, setting: str, judged: list[
              "base": quote(layout.browse_chunk_prefix(page), safe="+=,@")}
     head = header(bench, model, setting, manifest, data, view)
     _write(page, page_html(f"{bench}/{model}/{setting}", head, index, {"all": len(flags), **counts}))
-    _write(stamp_path, json.dumps({"inputs": inputs, "chunks": n_chunks, "counts": counts}, indent=1))
+    _write(stamp_path, json.dumps({"inputs": inputs, "chunks": n_chunks, "counts": counts, "ids": index["ids"],
+                                   "samples": index["s"]}, indent=1))
     log.info("%s: %d items written", shown(page), len(flags))
-    return RunPage(bench, model, setting, page, **counts)
+    return RunPage(bench, model, setting, page, **counts, ids=tuple(index["ids"]), samples=tuple(index["s"]))
+
+
+def write_compare(results: Path, bench: str, pages: list[RunPage]) -> Path:
+    """The page of one item across every run of `bench`, side by side: an index of where each run's answers to
+    each item sit in its chunk files (the runs' own, read by the page as their run pages read them)."""
+    path = layout.browse_compare(results, bench)
+    ids = list(dict.fromkeys(i for p in pages for i in p.ids))
+    position = {i: k for k, i in enumerate(ids)}
+    runs = [{"model": p.model, "setting": p.setting, "dir": quote(p.model, safe="+=,@") + "/",
+             "page": quote(p.path.name, safe="+=,@"), "prefix": quote(layout.browse_chunk_prefix(p.path), safe="+=,@"),
+             "pos": [position[i] for i in p.ids], "s": list(p.samples)}
+            for p in sorted(pages, key=lambda p: (p.model, p.setting))]
+    head = (f"<h1>{html.escape(bench)}: one item across runs</h1><p>Each run's answers to the item chosen, side by "
+            "side: the response, the request's failure if any, and every judge's verdict (the tag is the run's main "
+            "judge, as on its own page). A run without the item says so.</p>")
+    bar = ("<div id='bar'><label>item <input id='id' list='ids' aria-label='item id'></label><datalist id='ids'>"
+           "</datalist><button type='button' id='prev'>‹ prev</button><button type='button' id='next'>next ›</button>"
+           "<input id='runs' type='search' placeholder='runs: model or setting contains…' aria-label='filter runs'>"
+           "<span id='count'></span></div>")
+    _write(path, f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(bench)}: one item "
+                 f"across runs</title><style>{asset('browse.css')}</style></head><body><header>{head}</header>{bar}"
+                 "<main><div id='item'><noscript>This page needs JavaScript.</noscript></div><div id='cols'></div></main>"
+                 f"<script>window.COMPARE_INDEX = {js_json({'ids': ids, 'chunk': CHUNK, 'runs': runs})};</script>"
+                 f"<script>{asset('items.js') + asset('compare.js')}</script></body></html>")
+    return path
 
 
 def write_browsers(results: Path) -> list[RunPage]:
@@ -327,6 +363,8 @@ def write_browsers(results: Path) -> list[RunPage]:
     for _, bench, model, setting in tqdm(runs, desc="browse", unit="run", disable=None):
         mine = [r for r in judged[bench] if r.model == model and r.setting == setting]
         pages.append(write_run(results, bench, model, setting, mine))
+    for bench in judged:
+        write_compare(results, bench, [p for p in pages if p.bench == bench])
     return pages
 
 
@@ -339,7 +377,8 @@ def main(argv: list[str] | None = None) -> int:
     for p in pages:
         print(f"{p.path}: {p.items} items ({p.correct} correct, {p.wrong} wrong, {p.failed} failed"
               + (f", {p.unjudged} unjudged" if p.unjudged else "") + ")")
-    print(f"{len(pages)} run page(s) under {layout.browse_dir(args.results)}")
+    print(f"{len(pages)} run page(s) under {layout.browse_dir(args.results)}, and one page per benchmark of each "
+          "item across its runs (compare.html)")
     return 0
 
 

@@ -1,5 +1,6 @@
 """HTML pieces of the report: a DataFrame as a table (numbers formatted, an empty cell said, the difference to
-the paper coloured by size), text with `code`, an image embedded as a data URL, and the page's style."""
+the paper coloured by size, sorted by a click on a column), text with `code`, an image embedded as a data URL, and
+the page's style and script."""
 from __future__ import annotations
 
 import base64
@@ -12,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.table import EMPTY_CELL
+from analysis.cells import EMPTY_CELL, cell_text, count_mask, numeric_columns
 
 # |ours − paper| relative to |paper|: within 5 % "close", within 20 % "near", beyond "far". Relative, because
 # the tables hold accuracies in points, fractions and correlations alike.
@@ -33,17 +34,14 @@ def prose(text: str) -> str:
     return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", out)
 
 
-def cell(value: Any, whole: bool = False) -> str:
-    """One table cell; `whole`: the column holds whole numbers only (counts), shown without decimals."""
-    if value is None or (not isinstance(value, (list, tuple, dict, set)) and pd.isna(value) is True):
+def cell(value: Any, count: bool = False, numeric: bool = False) -> str:
+    """One table cell, written as analysis.cells writes it; a number carries its value for sorting."""
+    text = cell_text(value, count)
+    if text == EMPTY_CELL:
         return f"<td class='empty' title='not run, or undefined'>{EMPTY_CELL}</td>"
-    if isinstance(value, bool):
-        return f"<td>{value}</td>"
-    if isinstance(value, numbers.Integral):
-        return f"<td class='num'>{value}</td>"
-    if isinstance(value, numbers.Real):
-        return f"<td class='num'>{value:.0f}</td>" if whole else f"<td class='num'>{value:.2f}</td>"
-    return f"<td>{prose(str(value))}</td>"
+    if numeric and isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return f"<td class='num' data-v='{float(value)!r}'>{text}</td>"
+    return f"<td>{prose(text)}</td>"
 
 
 def diff_class(ours: Any, paper: Any) -> str:
@@ -57,40 +55,30 @@ def diff_class(ours: Any, paper: Any) -> str:
     return "close" if gap <= CLOSE else "near" if gap <= NEAR else "far"
 
 
-COUNT_WORDS = ("count", "items", "judged", "scored", "no_response", "judge_error", "flagged", "calls", "tokens",
-               "requests", "trees", "answers")
-
-
-def _whole(name: Any, column: pd.Series) -> bool:
-    """A column of counts: integers, or a count column made float by a missing value."""
-    if pd.api.types.is_integer_dtype(column):
-        return True
-    named = str(name).lower() in ("n", "k") or any(w in str(name).lower() for w in COUNT_WORDS)
-    values = column.dropna()
-    return (named and pd.api.types.is_float_dtype(column) and bool(len(values))
-            and bool((values == values.round()).all()))
-
-
 def table(df: pd.DataFrame, caption: str = "") -> str:
-    """A DataFrame as an HTML table; a `diff` column beside `ours` and `paper` is coloured by size."""
+    """A DataFrame as an HTML table in a box that scrolls sideways on its own (its first column stays), its
+    columns sorted by a click on their heading (SORT_SCRIPT); a `diff` column beside `ours` and `paper` is
+    coloured by size."""
     if df.empty:
         return "<p class='muted'>(empty)</p>"
     cols = list(df.columns)
     coloured = {"ours", "paper", "diff"} <= set(cols)
-    head = "".join(f"<th>{esc(c)}</th>" for c in cols)
-    whole = {c: _whole(c, df.iloc[:, k]) for k, c in enumerate(cols)}
+    numeric = numeric_columns(df)
+    head = "".join(f"<th class='{'num' if numeric[k] else 'text'}' title='sort'>{esc(c)}</th>"
+                   for k, c in enumerate(cols))
+    counted = count_mask(df).to_numpy()
     rows = []
-    for rec in df.astype(object).itertuples(index=False):
-        values = dict(zip(cols, rec))
+    for r, rec in enumerate(df.astype(object).itertuples(index=False)):
         cells = []
-        for c in cols:
-            td = cell(values[c], whole[c])
-            if coloured and c == "diff" and (kind := diff_class(values["ours"], values["paper"])):
-                td = td.replace("<td class='num'>", f"<td class='num {kind}'>", 1)
+        for k, c in enumerate(cols):
+            td = cell(rec[k], bool(counted[r, k]), numeric[k])
+            if coloured and c == "diff" and (kind := diff_class(rec[cols.index("ours")], rec[cols.index("paper")])):
+                td = td.replace("<td class='num'", f"<td class='num {kind}'", 1)
             cells.append(td)
         rows.append("<tr>" + "".join(cells) + "</tr>")
     cap = f"<caption>{prose(caption)}</caption>" if caption else ""
-    return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    return (f"<div class='scroll'><table class='sortable'>{cap}<thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
 
 
 def image(path: Path, alt: str) -> str:
@@ -114,4 +102,42 @@ section.table{border-top:2px solid #ccd;margin-top:28px;padding-top:4px}
 .failures{background:#fafafa;border-left:4px solid #bbb;padding:4px 8px}.failures.some{border-color:#d08000}
 img.figure{max-width:100%;border:1px solid #eee;margin:8px 0}details{margin:6px 0}summary{cursor:pointer;color:#1a4f8b}
 code{background:#f0f0f0;padding:0 3px;border-radius:3px}
+.scroll{overflow-x:auto;max-width:100%;margin:8px 0}.scroll table{margin:0}
+.scroll td:first-child,.scroll th:first-child{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #ccc;
+ white-space:nowrap}
+.scroll th:first-child{background:#eef1f5}
+table.sortable th{cursor:pointer;user-select:none;white-space:nowrap}
+table.sortable th[aria-sort=ascending]::after{content:" \\25B2";font-size:10px}
+table.sortable th[aria-sort=descending]::after{content:" \\25BC";font-size:10px}
+#banner{background:#fff4d6;border:1px solid #e0b84c;padding:8px 12px;font-weight:600;margin:8px 0}
+#header table{font-size:13px}#header td,#header th{vertical-align:top}
+.model-tables section{margin:10px 0 18px}
+"""
+
+# Sorts a table by the column whose heading is clicked, ascending then descending: numbers by value (a cell's
+# data-v), text as text with its numbers read as numbers; an empty cell, or a cell without a number in a column
+# of numbers, stays last either way. Rows of equal keys keep their order.
+SORT_SCRIPT = """
+document.addEventListener('click', function (e) {
+  var th = e.target.closest('table.sortable > thead th');
+  if (!th) return;
+  var table = th.closest('table'), body = table.tBodies[0], col = th.cellIndex;
+  var up = th.getAttribute('aria-sort') !== 'ascending', num = th.classList.contains('num');
+  Array.prototype.forEach.call(th.parentNode.cells, function (c) { c.removeAttribute('aria-sort'); });
+  th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
+  var rows = Array.prototype.map.call(body.rows, function (r, i) {
+    var c = r.cells[col], v = null;
+    if (c && !c.classList.contains('empty')) {
+      v = num ? (c.dataset.v === undefined ? null : parseFloat(c.dataset.v)) : c.textContent.trim();
+      if (num && isNaN(v)) v = null;
+    }
+    return {row: r, v: v, i: i};
+  });
+  rows.sort(function (a, b) {
+    if (a.v === null || b.v === null) return (a.v === null) - (b.v === null) || a.i - b.i;
+    var d = num ? a.v - b.v : a.v.localeCompare(b.v, undefined, {numeric: true});
+    return (up ? d : -d) || a.i - b.i;
+  });
+  rows.forEach(function (x) { body.appendChild(x.row); });
+});
 """

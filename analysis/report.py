@@ -1,22 +1,28 @@
-"""results/report.md and results/report.html: every table and figure built, by paper in the papers' order
-(tables, then supplementary tables, then figures), with a summary of what was built and what each missing
-table lacks, the failures each table counts, its provenance, and links to the item browser of every run.
+"""results/report.md and results/report.html: at the top what the numbers were made from (profile, the data each
+benchmark ran on and its checksum, commits, dates; a banner when they come from the demo profile:
+analysis/origin.py), a summary of what was built and what each missing table lacks, one part per model (its
+rows of every table, beside the paper's numbers for it: analysis/by_model.py), then every table and figure built,
+by paper in the papers' order (tables, then supplementary tables, then figures), with the failures each table
+counts, its provenance, and links to the item browser of every run and to each benchmark's side-by-side view.
 
 report.html is one self-contained file (style inline, figures embedded); report.md links the figures under
 results/figures/. Every path is relative to the report, so the results folder can be moved or shared."""
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+import pandas as pd
+
 from analysis import html as H
+from analysis.by_model import models_read, parts_of
 from analysis.inputs import find_runs
+from analysis.origin import Origin, origin
 from analysis.provenance import counts as provenance_counts
 from analysis.reference import load_reference, paper_of
-from analysis.table import Context, Table, markdown, relative
+from analysis.table import Context, Table, markdown, md_table, relative
 from infer import layout
 
 PAPERS = {"think360": "Think360°", "omibench": "OMIBench", "mira": "MIRA", "c2rbench": "C²RBench",
@@ -105,16 +111,86 @@ def _summary_lines(outcomes: dict[str, Outcome], modules: dict[str, ModuleType])
     return head, lacking
 
 
+def built_tables(outcomes: dict[str, Outcome]) -> dict[str, Table]:
+    """The tables built, in the report's order."""
+    return {i: o.table for i in sorted(outcomes, key=order) if (o := outcomes[i]).state == "ok" and o.table is not None}
+
+
+def origin_of(ctx: Context, outcomes: dict[str, Outcome]) -> Origin:
+    """What the report's numbers were made from: the runs' manifests, and the data files data-only tables read."""
+    return origin(ctx.results, [(paper_of(i), t.provenance.data) for i, t in built_tables(outcomes).items()
+                                if t.provenance.data is not None])
+
+
+def _header_md(o: Origin) -> list[str]:
+    parts = [f"> **{o.banner()}**\n"] if o.banner() else []
+    parts += [f"- **{what}**: {value}" for what, value in o.rows()]
+    parts += ["\n| benchmark | data | file | sha256 | runs |", "|:--|:--|:--|:--|--:|"]
+    parts += [f"| {PAPERS.get(d.bench, d.bench)} | {d.kind} | `{d.path}` | {d.digest()} | {d.runs} |" for d in o.data]
+    return parts + [""]
+
+
+def _header_html(o: Origin) -> str:
+    banner = f"<p id='banner' role='note'>{H.esc(o.banner())}</p>" if o.banner() else ""
+    rows = "".join(f"<tr><th>{H.esc(what)}</th><td>{H.esc(value)}</td></tr>" for what, value in o.rows())
+    data = pd.DataFrame([(PAPERS.get(d.bench, d.bench), d.kind, d.path, d.digest(16), d.runs) for d in o.data],
+                        columns=["benchmark", "data", "file", "sha256 (first 16 hex digits)", "runs"])
+    return (f"<section id='header'>{banner}<table class='facts'>{rows}</table>"
+            "<p>The data each benchmark ran on (from the runs' manifests; a data-only table's file as it read it):</p>"
+            f"{H.table(data)}</section>")
+
+
+def _models_md(tables: dict[str, Table]) -> list[str]:
+    parts = []
+    for model in models_read(tables):
+        parts.append(f"\n## {model}\n")
+        for part in parts_of(model, tables):
+            parts += [f"**[{part.table_id}](#{slug(part.table_id)})**\n", md_table(part.rows) + "\n"]
+            if part.vs_paper is not None:
+                parts += ["Beside the paper:\n", md_table(part.vs_paper) + "\n"]
+    return ["\n# Models\n", "Each model's rows of every table built, and the paper's numbers for it where the table "
+            "has them.\n", *parts] if parts else []
+
+
+def _models_html(tables: dict[str, Table]) -> tuple[str, str]:
+    """The contents entry and the section: one part per model."""
+    models = models_read(tables)
+    if not models:
+        return "", ""
+    toc = ("<h3><a href='#models'>Models</a></h3><ul>"
+           + "".join(f"<li><a href='#model-{H.esc(m)}'>{H.esc(m)}</a></li>" for m in models) + "</ul>")
+    body = ["<section id='models'><h2>Models</h2><p class='muted'>Each model's rows of every table built, and the "
+            "paper's numbers for it where the table has them (diff = ours − paper).</p>"]
+    for model in models:
+        parts = parts_of(model, tables)
+        body.append(f"<section class='model' id='model-{H.esc(model)}'><h2>{H.esc(model)}</h2>"
+                    f"<p>In {len(parts)} table(s); beside the paper's numbers in "
+                    f"{sum(p.vs_paper is not None for p in parts)}.</p><div class='model-tables'>")
+        for part in parts:
+            body.append(f"<section class='part' data-table='{H.esc(part.table_id)}'><h4><a href='#{H.esc(part.table_id)}'>"
+                        f"{H.esc(part.table_id)}</a></h4>{H.table(part.rows)}"
+                        + (f"<p class='muted'>Beside the paper:</p>{H.table(part.vs_paper)}"
+                           if part.vs_paper is not None else "") + "</section>")
+        body.append("</div></section>")
+    return toc, "".join(body) + "</section>"
+
+
 def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleType],
-                   run_links: dict[tuple[str, str, str], str] | None = None) -> Path:
+                   run_links: dict[tuple[str, str, str], str] | None = None, compare_links: dict[str, str] | None = None,
+                   made: Origin | None = None) -> Path:
     path = layout.report_path(ctx.results, "md")
+    made = made or origin_of(ctx, outcomes)
     head, lacking = _summary_lines(outcomes, modules)
-    parts = ["# Reproduction report\n", f"_{time.strftime('%Y-%m-%d %H:%M')}_ — {head}\n", "## Contents\n"]
+    tables = built_tables(outcomes)
+    parts = ["# Reproduction report\n", *_header_md(made), f"{head}\n", "## Contents\n"]
+    if models := models_read(tables):
+        parts.append("- **Models**: " + ", ".join(f"[{m}](#{slug(m)})" for m in models))
     for bench, ids in _by_paper(outcomes).items():
         links = [f"[{i}](#{slug(i)})" if outcomes[i].state == "ok" else f"{i} (not built)" for i in ids]
         parts.append(f"- **{PAPERS.get(bench, bench)}**: " + ", ".join(links))
     if lacking:
         parts += ["\n## Not built\n", *[f"- **{i}** ({state}) {doc}: {msg}" for i, state, doc, msg in lacking]]
+    parts += _models_md(tables)
     for bench, ids in _by_paper(outcomes).items():
         parts.append(f"\n# {PAPERS.get(bench, bench)}\n")
         for table_id in ids:
@@ -126,6 +202,10 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
     failures = _failures(ctx)
     parts.append("\n# Failures (not correct in every acc; left out of acc_scored)\n"
                  + ("\n".join(f"- {f}" for f in failures) or "None.") + "\n")
+    if compare_links:
+        parts.append("\n# One item across runs\n" + "\n".join(
+            f"- [{PAPERS.get(b, b)}]({link}): each item's responses of every model and setting side by side"
+            for b, link in sorted(compare_links.items(), key=lambda x: order(x[0] + "."))) + "\n")
     if run_links:
         parts.append("\n# Runs (item browsers)\n" + "\n".join(f"- [{'/'.join(k)}]({link})"
                                                           for k, link in sorted(run_links.items())) + "\n")
@@ -165,11 +245,15 @@ def _html_table_section(table_id: str, t: Table, doc: str, run_links: dict[tuple
 
 
 def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleType],
-               run_links: dict[tuple[str, str, str], str] | None = None) -> Path:
-    """`run_links`: (bench, model, setting) → the item browser page of that run, relative to the report."""
-    run_links = run_links or {}
+               run_links: dict[tuple[str, str, str], str] | None = None, compare_links: dict[str, str] | None = None,
+               made: Origin | None = None) -> Path:
+    """`run_links`: (bench, model, setting) → the item browser page of that run, relative to the report;
+    `compare_links`: bench → its page of one item across runs."""
+    run_links, compare_links = run_links or {}, compare_links or {}
+    made = made or origin_of(ctx, outcomes)
     head, lacking = _summary_lines(outcomes, modules)
-    toc, body = [], []
+    models_toc, models = _models_html(built_tables(outcomes))
+    toc, body = [models_toc], []
     for bench, ids in _by_paper(outcomes).items():
         name = PAPERS.get(bench, bench)
         items = []
@@ -186,35 +270,44 @@ def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, Mo
                  if outcomes[i].state == "ok" and outcomes[i].table is not None]
     summary = [f"<section id='summary'><h2>Summary</h2><p>{H.esc(head)}</p>"]
     if lacking:
-        summary.append("<table><thead><tr><th>table</th><th>state</th><th>what it is</th><th>what it lacks</th>"
-                       "</tr></thead><tbody>" + "".join(
+        summary.append("<div class='scroll'><table class='sortable'><thead><tr><th>table</th><th>state</th>"
+                       "<th>what it is</th><th>what it lacks</th></tr></thead><tbody>" + "".join(
                            f"<tr class='{H.esc(state)}'><td>{H.esc(i)}</td><td class='{'bad' if state == 'error' else ''}'>"
                            f"{'not built' if state == 'missing' else 'error'}</td><td>{H.prose(doc)}</td>"
-                           f"<td>{H.prose(msg)}</td></tr>" for i, state, doc, msg in lacking) + "</tbody></table>")
+                           f"<td>{H.prose(msg)}</td></tr>" for i, state, doc, msg in lacking) + "</tbody></table></div>")
     if run_links:
         summary.append(f"<p>Every run's items, prompts, responses and verdicts: <a href='#runs'>"
-                       f"{len(run_links)} run browser(s)</a>.</p>")
+                       f"{len(run_links)} run browser(s)</a>; one item's responses across models and settings side "
+                       "by side: <a href='#runs'>one page per benchmark</a>.</p>")
     summary.append("</section>")
     failures = _failures(ctx)
     tail = ["<section id='failures'><h2>Failures (not correct in every acc; left out of acc_scored)</h2>"
             + ("<ul>" + "".join(f"<li>{H.esc(f)}</li>" for f in failures) + "</ul>" if failures else "<p>None.</p>")
             + "</section>"]
     if run_links:
-        tail.append("<section id='runs'><h2>Runs</h2><ul>" + "".join(
+        tail.append("<section id='runs'><h2>Runs</h2>" + (
+            "<p>One item's responses across every model and setting, side by side: " + ", ".join(
+                f"<a class='compare' href='{H.esc(link)}'>{H.esc(PAPERS.get(b, b))}</a>"
+                for b, link in sorted(compare_links.items(), key=lambda x: order(x[0] + "."))) + "</p>"
+            if compare_links else "") + "<ul>" + "".join(
             f"<li><a href='{H.esc(link)}'>{H.esc('/'.join(k))}</a></li>" for k, link in sorted(run_links.items()))
             + "</ul></section>")
     page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Reproduction report</title>"
-            f"<style>{H.STYLE}</style></head><body><nav id='toc'><b><a href='#summary'>Summary</a></b>{''.join(toc)}"
+            f"<style>{H.STYLE}</style></head><body><nav id='toc'><b><a href='#header'>What ran</a></b><br>"
+            f"<b><a href='#summary'>Summary</a></b>{''.join(toc)}"
             f"<h3><a href='#failures'>Failures</a></h3>{'<h3><a href=#runs>Runs</a></h3>' if run_links else ''}</nav>"
-            f"<main><h1>Reproduction report</h1><p class='muted'>{time.strftime('%Y-%m-%d %H:%M')}</p>"
-            + "".join(summary) + "".join(body) + "".join(tail) + "</main></body></html>")
+            f"<main><h1>Reproduction report</h1>{_header_html(made)}"
+            + "".join(summary) + models + "".join(body) + "".join(tail)
+            + f"</main><script>{H.SORT_SCRIPT}</script></body></html>")
     path = layout.report_path(ctx.results, "html")
     path.write_text(relative(page, ctx.results), encoding="utf-8")
     return path
 
 
 def write_report(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleType],
-                 run_links: dict[tuple[str, str, str], str] | None = None) -> Path:
+                 run_links: dict[tuple[str, str, str], str] | None = None,
+                 compare_links: dict[str, str] | None = None) -> Path:
     """Write report.md and report.html; return the .md path."""
-    write_html(ctx, outcomes, modules, run_links)
-    return write_markdown(ctx, outcomes, modules, run_links)
+    made = origin_of(ctx, outcomes)
+    write_html(ctx, outcomes, modules, run_links, compare_links, made)
+    return write_markdown(ctx, outcomes, modules, run_links, compare_links, made)

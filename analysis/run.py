@@ -143,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         pages = write_browsers(ctx.results)  # every run's items, linked from the report
         report = layout.report_path(ctx.results, "md")  # the .html beside it: both link the pages alike
         links = {(p.bench, p.model, p.setting): layout.link(report, p.path) for p in pages}
-        print(f"report: {write_report(ctx, outcomes, modules, links)}")
+        compare = {b: layout.link(report, layout.browse_compare(ctx.results, b)) for b in {p.bench for p in pages}}
+        print(f"report: {write_report(ctx, outcomes, modules, links, compare)}")
     return status
 
 

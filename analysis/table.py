@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis.cells import EMPTY_CELL, as_text, numeric_columns, with_whole_counts
 from analysis.inputs import ROOT, DataFile, MissingInputs, Run, chosen_runs, data_file, load
 from analysis.provenance import JudgeChoice, Provenance
 from infer import layout
 from judge.judges import DEFAULT_JUDGES, RULES, asks_model
 
-EMPTY_CELL = "—"  # NaN: a setting not run, or a quantity undefined for the row (the table's notes say which)
-
-__all__ = ["ROOT", "Context", "MissingInputs", "Table", "terminal", "write"]
+__all__ = ["EMPTY_CELL", "ROOT", "Context", "MissingInputs", "Table", "terminal", "write"]
 
 
 @dataclass
@@ -98,24 +97,24 @@ class Table:
     provenance: Provenance = field(default_factory=Provenance)
 
 
-def _md(df: pd.DataFrame, tablefmt: str = "pipe") -> str:
-    """A NaN cell (a setting not run, or a quantity undefined for the row) is written as the HTML report
-    writes it."""
+def md_table(df: pd.DataFrame, tablefmt: str = "pipe") -> str:
+    """Every cell written as the HTML report writes it (analysis.cells): counts whole, other numbers with two
+    decimals, a NaN cell (a setting not run, or a quantity undefined for the row) as EMPTY_CELL."""
     if df.empty:
         return "_(empty)_"
-    return df.astype(object).where(df.notna(), None).to_markdown(index=False, floatfmt=".2f", missingval=EMPTY_CELL,
-                                                                 tablefmt=tablefmt)
+    align = ["right" if numeric else "left" for numeric in numeric_columns(df)]
+    return as_text(df).to_markdown(index=False, disable_numparse=True, colalign=align, tablefmt=tablefmt)
 
 
 def markdown(table_id: str, t: Table, figure_link: str | None, level: int = 1) -> str:
     """The table as Markdown, its figure linked by `figure_link` (a path relative to where the text goes)."""
     h = "#" * level
-    parts = [f"{h} {table_id}\n", t.caption + "\n", _md(t.table) + "\n"]
+    parts = [f"{h} {table_id}\n", t.caption + "\n", md_table(t.table) + "\n"]
     if t.vs_paper is not None:
-        parts += [f"{h}# Beside the paper\n", _md(t.vs_paper) if not t.vs_paper.empty
+        parts += [f"{h}# Beside the paper\n", md_table(t.vs_paper) if not t.vs_paper.empty
                   else "_No model and setting in common with the paper's table._", "\n"]
     for name, df in t.extra.items():
-        parts += [f"{h}# {name}\n", _md(df) + "\n"]
+        parts += [f"{h}# {name}\n", md_table(df) + "\n"]
     if t.figure and figure_link:
         parts.append(f"![{table_id}]({figure_link})\n")
     if t.notes:
@@ -128,9 +127,9 @@ def markdown(table_id: str, t: Table, figure_link: str | None, level: int = 1) -
 def terminal(t: Table) -> str:
     """The caption, the table and its "Beside the paper" part as plain columns, for a terminal (the .md
     holds the rest)."""
-    parts = [t.caption, "", _md(t.table, "simple")]
+    parts = [t.caption, "", md_table(t.table, "simple")]
     if t.vs_paper is not None:
-        parts += ["", "Beside the paper:", _md(t.vs_paper, "simple") if not t.vs_paper.empty
+        parts += ["", "Beside the paper:", md_table(t.vs_paper, "simple") if not t.vs_paper.empty
                   else "no model and setting in common with the paper's table"]
     return "\n".join(parts)
 
@@ -150,7 +149,7 @@ def write(table_id: str, t: Table, results: Path) -> tuple[Path, Path]:
     shared on its own."""
     csv, md = layout.table_file(results, table_id, "csv"), layout.table_file(results, table_id, "md")
     csv.parent.mkdir(parents=True, exist_ok=True)
-    t.table.to_csv(csv, index=False)
+    with_whole_counts(t.table).to_csv(csv, index=False)
     layout.table_file(results, table_id, "provenance.json").write_text(
         json.dumps(t.provenance.as_json(table_id), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     link = None

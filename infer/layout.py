@@ -174,6 +174,11 @@ def browse_page(results: Path, bench: str, model: str, setting: str) -> Path:
     return browse_dir(results) / bench / model / f"{setting}.html"
 
 
+def browse_compare(results: Path, bench: str) -> Path:
+    """The page showing one item's answers of every run of a benchmark side by side."""
+    return browse_dir(results) / bench / "compare.html"
+
+
 def browse_chunk_prefix(page: Path) -> str:
     """What the names of a page's chunk files begin with; the page's script adds the 4-digit index and `.js`."""
     return f"{page.name[:-len('.html')]}.items-"

@@ -146,8 +146,8 @@ def test_responses_flagged_as_addressing_the_judge_are_counted(tmp_path):
 def test_markdown_writes_an_undefined_cell_as_the_html_report_does():
     import numpy as np
     import pandas as pd
-    from analysis.table import EMPTY_CELL, _md
-    text = _md(pd.DataFrame({"model": ["a", "b"], "acc": [12.345, np.nan], "n": [9, 0]}))
+    from analysis.table import EMPTY_CELL, md_table
+    text = md_table(pd.DataFrame({"model": ["a", "b"], "acc": [12.345, np.nan], "n": [9, 0]}))
     assert "nan" not in text and EMPTY_CELL in text.splitlines()[-1] and "12.35" in text
 
 

@@ -1,0 +1,109 @@
+"""How a table's values are written, alike in its .csv, its .md, the terminal and the HTML report: a count as a
+whole number, any other number with two decimals, an undefined cell as EMPTY_CELL.
+
+A count column often reaches a table as floats: a pivot or a merge that meets a missing value turns a whole
+column of ints into float64 (think360.T1's `count` beside its `percent`). A column is read as counts when it
+has an integer dtype, or when its name says it counts (COUNT_WORDS) and every value it holds is whole. A
+long-form table (a `measure` column naming what each row holds) has count rows instead: there the whole
+numbers of a row whose measure is a count are counts."""
+from __future__ import annotations
+
+import numbers
+import re
+from typing import Any
+
+import pandas as pd
+
+EMPTY_CELL = "—"  # NaN: a setting not run, or a quantity undefined for the row (the table's notes say which)
+COUNT_WORDS = ("count", "items", "judged", "scored", "no_response", "judge_error", "flagged", "calls", "tokens",
+               "requests", "trees", "answers", "files", "unjudged")
+COUNT_NAMES = ("n", "k")
+# A name that also says it is a rate or a mean is not a count (acc_scored, judge_acc_%, mean tokens).
+RATE_WORDS = ("acc", "accuracy", "rate", "ratio", "share", "percent", "pct", "%", "mean", "avg", "average", "per")
+MEASURE = "measure"  # the column of a long-form table that names what a row's numbers are
+
+
+def counts_by_name(name: Any) -> bool:
+    """Whether a column or measure name says it holds counts."""
+    text = str(name).lower()
+    if set(re.split(r"[^a-z0-9%]+", text)) & set(RATE_WORDS):
+        return False
+    return text in COUNT_NAMES or any(w in text for w in COUNT_WORDS)
+
+
+def _whole(values: pd.Series) -> pd.Series:
+    """Per value: a number with no fraction (NaN and non-numbers are not)."""
+    numeric = pd.to_numeric(values, errors="coerce")
+    return numeric.notna() & numeric.eq(numeric.round()) & ~values.map(lambda v: isinstance(v, bool))
+
+
+def _count_positions(df: pd.DataFrame) -> list[int]:
+    out = []
+    for k, name in enumerate(df.columns):
+        col = df.iloc[:, k]
+        if pd.api.types.is_bool_dtype(col):
+            continue
+        if pd.api.types.is_integer_dtype(col):
+            out.append(k)
+        elif counts_by_name(name) and pd.api.types.is_float_dtype(col) and col.notna().any() \
+                and bool(_whole(col[col.notna()]).all()):
+            out.append(k)
+    return out
+
+
+def count_columns(df: pd.DataFrame) -> list[str]:
+    """The columns that hold counts (module doc)."""
+    return [df.columns[k] for k in _count_positions(df)]
+
+
+def count_mask(df: pd.DataFrame) -> pd.DataFrame:
+    """Per cell, whether it is a count: a count column's values, and the whole numbers of a long-form table's
+    count rows."""
+    mask = pd.DataFrame(False, index=df.index, columns=df.columns)
+    for k in _count_positions(df):
+        mask.iloc[:, k] = df.iloc[:, k].notna()
+    if MEASURE in df.columns:
+        rows = df[MEASURE].astype(str).map(counts_by_name)
+        for k, numeric in enumerate(numeric_columns(df)):
+            if numeric:
+                mask.iloc[:, k] = mask.iloc[:, k] | (rows & _whole(df.iloc[:, k]))
+    return mask
+
+
+def with_whole_counts(df: pd.DataFrame) -> pd.DataFrame:
+    """The table with its count columns as integers (a missing value stays missing), for its .csv."""
+    positions = _count_positions(df)
+    if not positions:
+        return df
+    out = df.copy()
+    for k in positions:
+        out.isetitem(k, out.iloc[:, k].round().astype("Int64"))
+    return out
+
+
+def cell_text(value: Any, count: bool = False) -> str:
+    """One value as the tables write it."""
+    if value is None or (not isinstance(value, (list, tuple, dict, set)) and pd.isna(value) is True):
+        return EMPTY_CELL
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, numbers.Integral):
+        return str(value)
+    if isinstance(value, numbers.Real):
+        return f"{value:.0f}" if count else f"{value:.2f}"
+    return str(value)
+
+
+def numeric_columns(df: pd.DataFrame) -> list[bool]:
+    """Per column, whether it holds numbers (right-aligned, sorted as numbers)."""
+    return [pd.api.types.is_numeric_dtype(df.iloc[:, k]) and not pd.api.types.is_bool_dtype(df.iloc[:, k])
+            for k in range(df.shape[1])]
+
+
+def as_text(df: pd.DataFrame) -> pd.DataFrame:
+    """Every cell as the tables write it (cell_text), counts whole."""
+    mask = count_mask(df)
+    out = pd.DataFrame(index=df.index, columns=df.columns, dtype=object)
+    for k in range(df.shape[1]):
+        out.iloc[:, k] = [cell_text(v, bool(c)) for v, c in zip(df.iloc[:, k].astype(object), mask.iloc[:, k])]
+    return out
