@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from data.jsonl import DataError, bulk_read, parse_line, problem
-from data.records import BENCHMARKS, check_record
+from data.records import BENCHMARKS, RELEASE_FILE, check_record
 
 
 def line_digest(line: bytes) -> str:
@@ -29,13 +29,21 @@ class Records:
 
 
 def missing_data(path: Path, bench: str | None = None) -> str:
-    """The problem line for a data file that does not exist: what makes it (the demo sets, or a converted
-    release, data/README.md)."""
+    """The problem line for a data file that does not exist, with what makes it."""
+    return problem(path, None, "-", f"file not found; {how_to_make(path, bench)}")
+
+
+def how_to_make(path: Path, bench: str | None = None) -> str:
+    """What makes a data file: the demo sets, or the official release fetched and converted (data/README.md)."""
     if "demo/build" in Path(path).as_posix():
-        return problem(path, None, "-", "file not found; bash run_all.sh makes the demo sets")
+        return "bash run_all.sh makes the demo sets"
     bench = bench or (Path(path).parent.name if Path(path).parent.name in BENCHMARKS else "<benchmark>")
-    return problem(path, None, "-", f"file not found; convert the official release first: python -m data.convert "
-                                    f"{bench} --src <release folder> --out {path}")
+    convert = f"python -m data.convert {bench} --src <release folder> --out {path}"
+    if bench in BENCHMARKS and Path(path).name == RELEASE_FILE[bench]:  # where data.download writes it
+        out = "" if Path(path).parent == Path("data", bench) else f" --out {Path(path).parent}"
+        return (f"fetch and convert the official release first: python -m data.download {bench}{out} "
+                f"(or, from a release you have: {convert})")
+    return f"convert the official release first: {convert}"
 
 
 def read_records(path: Path, bench: str, limit: int | None = None,

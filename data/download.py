@@ -21,7 +21,7 @@ from pathlib import Path
 from data.convert import convert, print_problems
 from data.converters.mira import TASKS as MIRA_TASKS
 from data.jsonl import DataError
-from data.records import BENCHMARKS
+from data.records import BENCHMARKS, RELEASE_FILE
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,6 @@ class Source:
     """Where a paper publishes its data: a Hub dataset (None when it has none) or a page to get it from."""
     repo: str | None
     page: str
-    out_name: str = "test.jsonl"  # the file the experiments read (analysis.inputs.data_file)
     parts: tuple[tuple[str, ...], ...] = ((),)  # one download per entry, by allow_patterns; () = all
     pause_s: float = 0.0  # between parts that fetched something
 
@@ -45,7 +44,7 @@ def _hub(repo: str) -> str:
 _MIRA_PARTS = tuple((f"{t}/*", f"{t}/*/*", f"{t}/*/*/*") for t in sorted(folder for _, _, folder in MIRA_TASKS))
 
 SOURCES: dict[str, Source] = {
-    "think360": Source("Walnutes/Think360", _hub("Walnutes/Think360"), out_name="testmini.jsonl"),
+    "think360": Source("Walnutes/Think360", _hub("Walnutes/Think360")),
     "omibench": Source("LightChen2333/OMIBench", _hub("LightChen2333/OMIBench")),
     "mira": Source("YiyangAiLab/MIRA", _hub("YiyangAiLab/MIRA"), parts=_MIRA_PARTS, pause_s=60.0),
     # The paper (footnote 2) names only its GitHub repository; no Hub dataset is published.
@@ -112,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     except DownloadError as e:
         print(e, file=sys.stderr)
         return 2
-    out = out_dir / SOURCES[args.benchmark].out_name
+    out = out_dir / RELEASE_FILE[args.benchmark]
     try:
         records = convert(args.benchmark, release, out)
     except DataError as e:

@@ -5,6 +5,8 @@ import re
 from typing import Any
 
 BENCHMARKS = ("think360", "omibench", "mira", "c2rbench", "morphobench")
+# The converted release the paper profile reads, under data/<benchmark>/ (Think360 runs its testmini split).
+RELEASE_FILE = {**{b: "test.jsonl" for b in BENCHMARKS}, "think360": "testmini.jsonl"}
 
 # mcq: answer holds option letters. open: free form whose kind the release does not say.
 ANSWER_TYPES = ("mcq", "numeric", "expression", "text", "multi-part", "structured", "open")

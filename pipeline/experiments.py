@@ -27,6 +27,7 @@ from typing import Any
 from tqdm import tqdm
 
 from analysis.table_experiments import RUNS_OF, nearest
+from data.dataset import how_to_make
 from data.jsonl import DataError, parse_line
 from infer import generation, layout, server
 from infer import run as infer_run
@@ -319,8 +320,7 @@ def first_steps(no_data: dict[Path, list[Job]], profile: str) -> list[str]:
         exps = ", ".join(dict.fromkeys(j.exp.id for j in jobs))
         shown = data.relative_to(ROOT) if data.is_relative_to(ROOT) else data
         make = ("bash run_all.sh makes it" if profile == "demo" else
-                f"convert the release first: python -m data.convert {jobs[0].exp.benchmark} --src <release folder> "
-                f"--out {shown} (data/README.md)")
+                how_to_make(shown, jobs[0].exp.benchmark) + " (data/README.md)")
         lines.append(f"{shown}: no such file ({len(jobs)} run(s) of {exps}); {make}")
     return lines
 
@@ -328,7 +328,7 @@ def first_steps(no_data: dict[Path, list[Job]], profile: str) -> list[str]:
 def first_step(profile: str, unconfigured: bool, no_data: bool) -> str:
     """What to do before a sweep in which nothing could run."""
     if no_data:
-        return ("bash run_all.sh makes the demo data first" if profile == "demo" else "convert the data above first"
+        return ("bash run_all.sh makes the demo data first" if profile == "demo" else "get the data above first"
                 + ("; the models not configured need the environment variables above" if unconfigured else ""))
     if unconfigured:
         return "set the environment variables above first"
@@ -399,7 +399,9 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
                                  for c in job.judge_cfgs.get(j) or [] if not c.configured})
             if job.cfg is not None and job.skip and not job.cfg.configured:
                 unconfigured[job.cfg.name] = job.cfg
-                if args.dry_run and job.data.exists():  # its cost is known before its endpoint is
+                if not job.data.exists():  # said too: a newcomer needs both the data and the keys
+                    no_data.setdefault(job.data, []).append(job)
+                elif args.dry_run:  # its cost is known before its endpoint is
                     todo.append(job)
                 else:
                     not_configured += 1
@@ -475,7 +477,7 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
                 print(refusal, file=sys.stderr)
                 return 1
         return status
-    print(f"error: nothing ran: {first_step(args.profile, bool(not_configured), bool(no_data))}", file=sys.stderr)
+    print(f"error: nothing ran: {first_step(args.profile, bool(unconfigured), bool(no_data))}", file=sys.stderr)
     return 1
 
 

@@ -151,8 +151,9 @@ def test_all_keeps_one_line_per_table(tmp_path):
 
 # --- missing prerequisites: one line, what to run first ---------------------------------------------------
 
-CONVERT = ("file not found; convert the official release first: python -m data.convert omibench --src <release "
-           "folder> --out data/omibench/test.jsonl")
+CONVERT = ("file not found; fetch and convert the official release first: python -m data.download omibench (or, "
+           "from a release you have: python -m data.convert omibench --src <release folder> --out "
+           "data/omibench/test.jsonl)")
 
 
 def test_the_gpu_example_before_any_data_is_converted_is_one_line(tmp_path):
@@ -181,9 +182,10 @@ def test_adapting_before_the_data_is_converted_is_one_line(tmp_path):
     p = cli("pipeline.morphobench_adapt", "recognition", "--data", "data/morphobench/test.jsonl", "--model",
             "configs/models/paper/o3.yaml", "--out", str(tmp_path / "adapted"), "--results", str(tmp_path / "r"))
     assert p.returncode == 1 and "Traceback" not in p.stderr
-    assert error_lines(p) == ["error: data/morphobench/test.jsonl: -: file not found; convert the official release "
-                              "first: python -m data.convert morphobench --src <release folder> --out "
-                              "data/morphobench/test.jsonl"]
+    assert error_lines(p) == ["error: data/morphobench/test.jsonl: -: file not found; fetch and convert the official "
+                              "release first: python -m data.download morphobench (or, from a release you have: "
+                              "python -m data.convert morphobench --src <release folder> --out "
+                              "data/morphobench/test.jsonl)"]
     assert list(tmp_path.iterdir()) == []
 
 
@@ -227,7 +229,10 @@ def test_the_paper_profile_with_no_keys_lists_each_variable_once_and_runs_nothin
     (line,) = [x for x in listed if x.startswith("OPENAI_API_KEY: ")]
     assert set(line.removeprefix("OPENAI_API_KEY: ").split(", ")) == openai
     assert "QWEN25_VL_7B_URL: qwen2.5-vl-7b" in listed
-    assert error_lines(p)[-1] == "error: nothing ran: set the environment variables above first"
+    # with no release converted here, the data is said first, then the keys: a newcomer needs both
+    assert error_lines(p)[-1] == ("error: nothing ran: get the data above first; the models not configured need "
+                                  "the environment variables above")
+    assert "python -m data.download omibench" in p.stdout
 
 
 def test_run_all_paper_does_not_rebuild_the_report_when_its_sweep_ran_nothing(tmp_path):
@@ -423,3 +428,13 @@ def test_judge_run_with_every_default_judge_says_a_missing_input_once(tmp_path, 
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert f"{raw_path(tmp_path / 'results', 'omibench', 'm', 'cot_boxed')}: no raw outputs" in line
     assert "python -m infer.run first" in line and not judged_dir(tmp_path / "results").exists()
+
+
+def test_a_data_file_elsewhere_is_made_by_data_convert_alone(tmp_path):
+    """data.download writes data/<bench>/<its file>, or --out DIR/<its file>: another name is data.convert's."""
+    p = cli("data.validate", str(tmp_path / "omibench" / "subset.jsonl"))
+    assert p.returncode == 1
+    assert error_lines(p)[0].endswith(f"file not found; convert the official release first: python -m data.convert "
+                                      f"omibench --src <release folder> --out {tmp_path}/omibench/subset.jsonl")
+    p = cli("data.validate", str(tmp_path / "think360" / "testmini.jsonl"))
+    assert f"python -m data.download think360 --out {tmp_path}/think360 (or" in error_lines(p)[0]
