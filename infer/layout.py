@@ -6,6 +6,7 @@
             judged/<bench>/<model>/<setting>.<judge>.jsonl     judged_path: one verdict per raw outcome and judge
             judged/<bench>/<model>/<setting>.<judge>.manifest.json   manifest_of(the judged file)
             judge_cache/<judge model>.jsonl                    judge_cache_path: every judge call
+            judge_cache/<judge model>.jsonl.index              index_of(the log): where each key's last line starts
             adapt/<bench>/<model>/<family>.jsonl               adaptation_log_path: every adaptation call
             logs/server-<model>[-<i>].log                      server_log_path: a started model server's output
             derived/                                           derived_dir: images a setting derives (io, composite)
@@ -77,6 +78,11 @@ def judged_benchmarks(results: Path) -> list[str]:
 def manifest_of(result_file: Path) -> Path:
     """The manifest beside a raw or judged file (its `.jsonl` replaced): what made it, its counts."""
     return result_file.with_suffix(".manifest.json")
+
+
+def index_of(log: Path) -> Path:
+    """The index beside a keyed log (infer/log_index.py): safe to delete."""
+    return log.with_name(log.name + ".index")
 
 
 def inputs_cache_of(raw_file: Path) -> Path:
