@@ -53,6 +53,12 @@ class MissingInputs(Exception):
     """The table's inputs are not there (yet): the message says which and how to make them."""
 
 
+class MissingDataFile(Exception):
+    """The data file a run was judged against is not there: its tables are missing (analysis.run says so, with the
+    path). Apart from MissingInputs, which tables catch to go on without a judge that has no runs: a table is never
+    built without a run because that run's data file is gone."""
+
+
 def shown(path: Path) -> str:
     """A path as notes and provenance show it: relative to the checkout when inside it."""
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
@@ -169,6 +175,14 @@ class Run:
         data = self.manifest.get("data")
         return Path(data) if data and Path(data).exists() else None
 
+    def data_needed(self) -> Path | None:
+        """`data`; MissingDataFile, naming it, when the manifest names a data file that is not there: a table reads
+        the records' fields (subject, level…) and checks each verdict against its record."""
+        named = self.manifest.get("data")
+        if named and self.data is None:
+            raise MissingDataFile(f"{shown(Path(named))} is missing: the data file {shown(self.path)} was judged against")
+        return self.data
+
 
 @per_version
 def _last_line(path: Path) -> dict[str, Any] | None:
@@ -223,7 +237,8 @@ def load_run(run: Run) -> pd.DataFrame:
 
 def read_run(run: Run) -> pd.DataFrame:
     """The cached frame of `load_run` itself, for reading only: callers must not change it."""
-    return _load_run(run, (file_version(run.path), file_version(run.raw), file_version(run.data) if run.data else None,
+    data = run.data_needed()
+    return _load_run(run, (file_version(run.path), file_version(run.raw), file_version(data) if data else None,
                            file_version(layout.manifest_of(run.path))))
 
 
@@ -349,10 +364,11 @@ def current_lines(run: Run, judge: dict[str, Any] | None = None) -> dict[tuple[s
     """(id, sample_idx) → the whole current verdict line of each current outcome of the run's raw file (by the
     rule of judge/current.py, for `judge`, else the judge last asked for), or, without one, a line of status
     `unjudged`: for the tables that read whole verdict lines."""
+    data = run.data_needed()
     raws = list(latest(run.raw).values())
     lines = every_line(run.path)
     judge = judge or run.judge_asked
-    digests = record_digests(run.data) if run.data else None
+    digests = record_digests(data) if data else None
     found = current.current(lines, raws, digests, judge)
     return {(r["id"], r["sample_idx"]): found.get((r["id"], r["sample_idx"]))
             or {"id": r["id"], "sample_idx": r["sample_idx"], "outcome": current.outcome_sha(r), **UNJUDGED}

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.inputs import ROOT, DataFile, MissingInputs, Run, chosen_runs, data_file, load
+from analysis.inputs import ROOT, DataFile, MissingDataFile, MissingInputs, Run, chosen_runs, data_file, load
 from analysis.provenance import JudgeChoice, Provenance
 from infer import layout
 from judge.judges import DEFAULT_JUDGES, RULES, asks_model
 
 EMPTY_CELL = "—"  # NaN: a setting not run, or a quantity undefined for the row (the table's notes say which)
 
-__all__ = ["ROOT", "Context", "MissingInputs", "Table", "terminal", "write"]
+__all__ = ["ROOT", "Context", "MissingDataFile", "MissingInputs", "Table", "terminal", "write"]
 
 
 @dataclass

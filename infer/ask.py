@@ -24,13 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Generator, Iterable, Sequence, TypeVar, Union
 
-from tqdm import tqdm
-
 from infer.calls import checked_endpoints, send
 from infer.config import ModelConfig
 from infer.render import RenderError
 from infer.request import Request, request_key
 from infer.log_index import latest_lines
+from infer.progress import bar as progress_bar
 from infer.store import AppendLog
 
 logger = logging.getLogger(__name__)  # `log` names the replies' Log here
@@ -218,7 +217,7 @@ def drive(steps: Sequence[Union[Steps[R], R]], answer: Callable[[list[tuple[int,
     out: list[tuple[Any, Cost | None] | None] = [None] * len(steps)
     waiting: dict[int, tuple[Steps[R], list[Ask]]] = {}
     costs = [Cost() for _ in steps]
-    bar = tqdm(total=len(steps), desc=label, unit="item", dynamic_ncols=True) if label else None
+    bar = progress_bar(total=len(steps), desc=label, unit="item", dynamic_ncols=True) if label else None
 
     def advance(i: int, gen: Steps[R], replies: list[Reply] | None) -> None:
         if replies:

@@ -12,13 +12,12 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from tqdm import tqdm
-
 from infer.client import ChatClient, RetryPolicy
 from infer.config import ModelConfig
 from infer.launch import Launch, Node, plan_for
 from infer.layout import server_log_dir
 from infer.preflight import live_urls
+from infer.progress import bar as progress_bar
 from infer.request import Request, count_outcome, new_stats, raw_line, wire_body
 from infer.server import serve
 
@@ -29,14 +28,14 @@ async def _send(pending: list[Request], cfg: ModelConfig, urls: list[str], param
                         RetryPolicy(max_retries=cfg.max_retries, backoff_base=cfg.backoff_base))
     stats = new_stats()
     start = time.monotonic()
-    bar = tqdm(total=len(pending), desc=label, unit="req", dynamic_ncols=True)
+    bar = progress_bar(total=len(pending), desc=label, unit="req", dynamic_ncols=True)
 
     def on_result(req: Request, result: dict[str, Any]) -> None:
         write(raw_line(req.id, req.sample_idx, req.key, cfg, req.setting, {**params, **(req.extra or {})}, result, req.inputs))
         count_outcome(stats, result)
         bar.update(1)
         bar.set_postfix(done=stats["ok"], failed=stats["failed"],
-                        tok_s=f"{stats['tokens'] / max(time.monotonic() - start, 1e-9):.1f}")
+                        tok_s=f"{stats['tokens'] / max(time.monotonic() - start, 1e-9):.1f}", refresh=False)
 
     try:
         await client.run(pending, lambda req: wire_body(cfg, req.messages(), {**params, **(req.extra or {})}), on_result)
