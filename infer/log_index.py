@@ -124,7 +124,7 @@ class LogIndex:
 def latest_lines(path: Path, keys: Iterable[str], fast: Fast, slow: Slow) -> dict[str, dict[str, Any]]:
     """The last complete line of each of `keys` that the log holds, parsed; read through the log's index."""
     keys = set(keys)
-    if not keys or not path.exists():
+    if not keys or not path.exists() or path.stat().st_size == 0:  # nothing to index (a log just made: no index)
         return {}
     for attempt in (1, 2):
         index = _open(path, fast, slow)
