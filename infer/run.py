@@ -118,6 +118,9 @@ def checked(records: Iterator[tuple[dict[str, Any] | None, str, str]], problems:
     for item in records:
         if problems:
             break
+        if item[0] is None:  # a line known finished: nothing to send, so nothing to hold back
+            yield item
+            continue
         ahead.append(item)
         if len(ahead) > AHEAD:
             yield ahead.popleft()
