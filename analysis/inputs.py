@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Any, Callable, Hashable, TypeVar
+from typing import Any, Callable, Hashable, Iterator, TypeVar
 
 import pandas as pd
 import pyarrow as pa
@@ -42,7 +42,7 @@ DEMO_DATA = ROOT / "data" / "demo" / "build"
 PAPER_DATA_OF = {"think360": "think360_T3", "omibench": "omibench_T2", "mira": "mira_levels",
                  "c2rbench": "c2rbench_main", "morphobench": "morphobench_main"}
 RUN_COLUMNS = ["id", "sample_idx", "correct", "status", "flagged", "extracted", "latency_s", "completion_tokens",
-               "reasoning_tokens", "finish_reason", "response", "score", "judge_calls", "judge_tokens", "outcome",
+               "reasoning_tokens", "finish_reason", "response_chars", "score", "judge_calls", "judge_tokens", "outcome",
                "labels", "subtypes"]
 RECORD_FIELDS = ("subject", "category", "discipline", "task", "domain", "split", "level", "difficulty",
                  "skills", "question_type", "answer_type")
@@ -101,39 +101,48 @@ def read_json(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
-@per_version
-def _data_lines(path: Path) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
-    """The unified records of a data file by id, and the digest of each one's line (data.dataset.line_digest),
-    which a verdict names as the record it was judged against."""
-    records, digests = {}, {}
-    with open(path, "rb") as f, bulk_read():
+def _data_lines(path: Path) -> Iterator[tuple[str, dict[str, Any], bytes]]:
+    """(id, record, line) of every record of a data file; a line that does not parse is an error naming it."""
+    with open(path, "rb") as f:
         for lineno, raw in enumerate(f, start=1):
             if not raw.strip():
                 continue
             rec, err = parse_line(raw)
             if err is not None:
                 raise DataError([problem(path, lineno, "-", err)])
-            rid = str(rec["id"])
-            records[rid], digests[rid] = rec, line_digest(raw)
-    return records, digests
+            yield str(rec["id"]), rec, raw
 
 
+@per_version
 def read_records(path: Path) -> dict[str, dict[str, Any]]:
-    """The unified records of a data file by id."""
-    return _data_lines(path)[0]
+    """The unified records of a data file by id (whole: read only for the tables that show more than
+    `record_fields`)."""
+    with bulk_read():
+        return {rid: rec for rid, rec, _ in _data_lines(path)}
+
+
+@per_version
+def _data_index(path: Path) -> tuple[dict[str, str], pd.DataFrame]:
+    """The digest of each record's line (data.dataset.line_digest), which a verdict names as the record it was
+    judged against, and `record_fields`: one pass over the file, no record kept whole."""
+    digests, rows = {}, []
+    with bulk_read():
+        for rid, rec, raw in _data_lines(path):
+            digests[rid] = line_digest(raw)
+            row = {f: rec[f] for f in RECORD_FIELDS if f in rec}
+            row["id"], row["n_images"] = rid, len(rec["images"])
+            rows.append(row)
+    return digests, pd.DataFrame(rows).set_index("id")
 
 
 def record_digests(path: Path) -> dict[str, str]:
     """id → the digest of the record's line in the data file."""
-    return _data_lines(path)[1]
+    return _data_index(path)[0]
 
 
-@per_version
 def record_fields(path: Path) -> pd.DataFrame:
     """The fields tables group by (RECORD_FIELDS, and the number of images) of every record, indexed by id."""
-    rows = [{"id": rid, "n_images": len(rec["images"]), **{f: rec[f] for f in RECORD_FIELDS if f in rec}}
-            for rid, rec in read_records(path).items()]
-    return pd.DataFrame(rows).set_index("id")
+    return _data_index(path)[1]
 
 
 @dataclass(frozen=True)
@@ -229,7 +238,7 @@ def chosen_runs(results: Path, bench: str, settings: list[str], judge: str) -> l
 def load_run(run: Run) -> pd.DataFrame:
     """One row per current outcome of the run's raw file: its current verdict (judge/current.py; status
     `unjudged` when it has none), with the outcome judged and, from a labelling judge, its labels and subtypes,
-    the raw request's timing and tokens, and the item's data fields.
+    the raw request's timing, tokens and response length (`response_chars`), and the item's data fields.
 
     Cached per version of the files read (callers get a copy, so a table cannot change another's input)."""
     return read_run(run).copy()
@@ -346,9 +355,10 @@ def _load_run(run: Run, _stamp: tuple) -> pd.DataFrame:
             columns[name] = values if every else [default if i is None else values[i] for i in places]
         columns["id"], columns["sample_idx"], columns["outcome"] = raw["id"], raw["sample_idx"], outcomes
         columns["flagged"] = [bool(f) for f in columns.pop("flags")]
-        # the response texts as plain Python objects (NaN when missing): they are large and only carried along,
-        # and pandas' arrow-backed strings would convert them in, and every filter would copy them
-        columns["response"] = pd.Series([math.nan if r is None else r for r in raw["response"]], dtype=object)
+        # the length of each response (NaN when missing), not its text: the texts are most of a large run's
+        # memory, and no table reads them (browse.py and F16 read the raw file)
+        columns["response_chars"] = [math.nan if r is None else len(r) for r in raw["response"]]
+        del raw["response"]
         columns["latency_s"], columns["finish_reason"] = raw["latency_s"], raw["finish_reason"]
         usage = [u or {} for u in raw["usage"]]
         for name in ("completion_tokens", "reasoning_tokens"):

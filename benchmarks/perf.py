@@ -137,8 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     started, load0 = time.time(), os.getloadavg()
     print(f"benchmarks/perf.py: {mode.name} mode, sections {', '.join(wanted)}; {os.cpu_count()} cores, "
           f"load average {load0[0]:.2f}; files in {work}", flush=True)
-    if args.base:
-        mode.base_tree = export_tree(args.base, work)
+    if args.base:  # a commit, or a folder already holding its tree
+        mode.base_tree = Path(args.base) if Path(args.base).is_dir() else export_tree(args.base, work)
     try:
         figures = run_sections(wanted, mode, work)
     finally:
