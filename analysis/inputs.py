@@ -26,6 +26,7 @@ import pandas as pd
 import pyarrow as pa
 
 from analysis.columns import read_fields
+from analysis.frame_cache import cached_frame
 from analysis.table_experiments import experiment
 from data.dataset import line_digest
 from data.files import file_version
@@ -341,7 +342,12 @@ def _current_places(run: Run, raw: dict[str, list], ver: dict[str, list]) -> tup
 
 
 @lru_cache(maxsize=256)
-def _load_run(run: Run, _stamp: tuple) -> pd.DataFrame:
+def _load_run(run: Run, stamp: tuple) -> pd.DataFrame:
+    """A run's frame, kept in this process and on disk (analysis/frame_cache.py) per version of its files."""
+    return cached_frame(layout.frame_cache_path(run.path), stamp, lambda: _frame(run))
+
+
+def _frame(run: Run) -> pd.DataFrame:
     with bulk_read():
         raw = current_columns(run.raw, RAW_FIELDS)
         ver = every_line_columns(run.path, VERDICT_FIELDS, required=("id", "sample_idx", "status"),

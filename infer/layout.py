@@ -10,6 +10,7 @@
             adapt/<bench>/<model>/<family>.jsonl               adaptation_log_path: every adaptation call
             logs/server-<model>[-<i>].log                      server_log_path: a started model server's output
             derived/                                           derived_dir: images a setting derives (io, composite)
+            frames/<bench>/<model>/<setting>.<judge>.pickle    frame_cache_path: a judged run as the tables read it
             browse/<bench>/<model>/<setting>.html              browse_page, with browse_chunk and browse_stamp beside
             browse/media/                                      browse_media_dir: the pages' images
             tables/<id>.csv, .md, .provenance.json             table_file
@@ -162,6 +163,13 @@ def server_log_path(log_dir: Path, model: str, index: int | None = None) -> Path
     """The output of a model server the harness started; `index` tells apart the servers of one model started
     together (one per group of GPUs)."""
     return log_dir / f"server-{model}{'' if index is None else f'-{index}'}.log"
+
+
+def frame_cache_path(judged_file: Path) -> Path:
+    """Where analysis keeps a judged run's frame, read back while its files are unchanged (analysis/frame_cache.py):
+    safe to delete."""
+    results, bench, model, setting, judge = parse_judged(judged_file)
+    return results / "frames" / bench / model / f"{setting}.{judge}.pickle"
 
 
 def derived_dir(results: Path) -> Path:
