@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sized
+from typing import Any, Callable, Iterable, Sized, Union
 
 from infer.client import ChatClient, RetryPolicy
 from infer.config import ModelConfig
@@ -21,16 +21,22 @@ from infer.progress import bar as progress_bar
 from infer.request import Request, count_outcome, new_stats, raw_line, wire_body
 from infer.server import serve
 
+Total = Union[int, Callable[[], int], None]  # a run's number of requests, for its progress bar
 
-async def _send(pending: Iterable[Request], total: int | None, cfg: ModelConfig, urls: list[str],
+
+async def _send(pending: Iterable[Request], total: Total, cfg: ModelConfig, urls: list[str],
                 params: dict[str, Any], write: Callable[[dict[str, Any]], None], label: str) -> dict[str, Any]:
     client = ChatClient(urls, cfg.api_key(), cfg.concurrency, cfg.connect_timeout, cfg.read_timeout,
                         RetryPolicy(max_retries=cfg.max_retries, backoff_base=cfg.backoff_base))
     stats = new_stats()
     start = time.monotonic()
-    bar = progress_bar(total=total, desc=label, unit="req", dynamic_ncols=True)
+    estimate = total if callable(total) else None
+    bar = progress_bar(total=None if estimate else total, desc=label, unit="req", dynamic_ncols=True)
 
     def on_result(req: Request, result: dict[str, Any]) -> None:
+        nonlocal estimate
+        if estimate is not None:  # reckoned once the first requests are out, not before them
+            bar.total, estimate = estimate(), None
         write(raw_line(req.id, req.sample_idx, req.key, cfg, req.setting, {**params, **(req.extra or {})}, result, req.inputs))
         count_outcome(stats, result)
         bar.update(1)
@@ -62,7 +68,7 @@ def checked_endpoints(cfg: ModelConfig) -> list[str] | None:
 
 def send(pending: Iterable[Request], cfg: ModelConfig, params: dict[str, Any], write: Callable[[dict[str, Any]], None],
          results: Path, label: str, node: Node | None = None, urls: list[str] | None = None,
-         total: int | None = None) -> dict[str, Any]:
+         total: Total = None) -> dict[str, Any]:
     """Send every request (starting the model's servers on the node's GPUs if its config says how, for as
     long as it takes) and `write` one raw line per outcome (to the run's AppendLog); return counts of ok,
     failed (and by cause: `causes`) and generated tokens.
@@ -71,7 +77,8 @@ def send(pending: Iterable[Request], cfg: ModelConfig, params: dict[str, Any], w
     (`checked_endpoints`).
 
     `pending` may be a stream (infer.run plans while the first requests are out), sent as it comes when the
-    endpoints are given; `total` is then about how many it holds, for the progress bar. An offline engine and a
+    endpoints are given; `total` is then about how many it holds, for the progress bar (a function: reckoned
+    once the first requests are out). An offline engine and a
     server started here need every request first (a batch; the server's settings)."""
     if cfg.engine != "http" or cfg.launches_server:
         pending = list(pending)

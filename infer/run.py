@@ -196,7 +196,7 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
             first = next(stream, None)
         pending = itertools.chain([first], stream) if first is not None else iter(())
         stats = send(pending, cfg, params, out.write, results, f"{cfg.name}/{setting}", node, urls,
-                     total=expected_requests(data, limit, n, finished))
+                     total=lambda: expected_requests(data, limit, n, finished))
         finished.save()
         for rid, i, reason in tally.failures:  # recorded once, not again on every rerun
             if finished.failed_with(rid, i) != reason:
