@@ -126,13 +126,15 @@ def main(argv: list[str] | None = None) -> int:
                             help="run the scale section (default: every section); N: its size, e.g. 1000000")
         else:
             ap.add_argument(f"--{s}", action="store_true", help=f"run the {s} section (default: every section)")
+    ap.add_argument("--size", type=int, metavar="N", help="the size of the scale section's runs and of the analysis "
+                    "tree, without choosing sections (--scale N is --scale --size N)")
     ap.add_argument("--base", metavar="COMMIT", help="measure the scale and analysis figures of that commit too, in "
                     "the same rounds (its tree exported with git archive), and give each figure's ratio to it")
     ap.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "last_run.json")
     ap.add_argument("--keep", action="store_true", help="keep the generated files (their folder is printed)")
     args = ap.parse_args(argv)
     wanted = [s for s in SECTIONS if (args.scale is not None if s == "scale" else getattr(args, s))] or list(SECTIONS)
-    mode = dataclasses.replace(QUICK if args.quick else FULL, scale=args.scale or None)
+    mode = dataclasses.replace(QUICK if args.quick else FULL, scale=args.scale or args.size or None)
     work = Path(tempfile.mkdtemp(prefix="perf-"))
     started, load0 = time.time(), os.getloadavg()
     print(f"benchmarks/perf.py: {mode.name} mode, sections {', '.join(wanted)}; {os.cpu_count()} cores, "
