@@ -102,7 +102,7 @@ _KEYED = re.compile(rb'\{"id":"(?:[^"\\]|\\.)*","sample_idx":\d+,"request_key":"
 
 def _key_of_bytes(raw: bytes) -> str | None:
     m = _KEYED.match(raw)
-    return m.group(1).decode() if m else None
+    return (m.group(1).decode() or None) if m else None  # an empty key: the parsed line says which it has
 
 
 def _key_of(line: Line) -> str | None:

@@ -24,7 +24,7 @@ from infer.layout import index_of
 
 log = logging.getLogger(__name__)
 
-# A line's key from its bytes (None: the line must be parsed, `KeyOf.line`), and from its parsed object.
+# A line's key read from its bytes (None: not read so; the line is parsed), and from its parsed object.
 Fast = Callable[[bytes], "str | None"]
 Slow = Callable[[dict[str, Any]], "str | None"]
 TAIL = 64  # bytes before the indexed end, kept to know the log is still the one indexed
