@@ -28,13 +28,13 @@ from typing import Any
 from urllib.parse import quote
 
 from PIL import Image
-from tqdm import tqdm
 
 from analysis.inputs import (ROOT, Run, every_line, find_runs, latest, read_json, read_records, record_digests,
                              shown)
 from data.files import file_version
 from data.records import IMAGE_TAG, image_tags
 from infer import layout
+from infer.progress import bar as progress_bar
 from infer.prompting import Prompter
 from infer.settings import parse_setting
 from infer.templates import PROMPTS
@@ -360,7 +360,7 @@ def write_browsers(results: Path) -> list[RunPage]:
     runs = [layout.parse_raw(p) for p in layout.raw_files(results)]
     judged = {bench: find_runs(results, bench) for bench in sorted({r.bench for r in runs})}
     pages = []
-    for _, bench, model, setting in tqdm(runs, desc="browse", unit="run", disable=None):
+    for _, bench, model, setting in progress_bar(runs, desc="browse", unit="run", disable=None):
         mine = [r for r in judged[bench] if r.model == model and r.setting == setting]
         pages.append(write_run(results, bench, model, setting, mine))
     for bench in judged:

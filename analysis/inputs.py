@@ -20,12 +20,13 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Any, Callable, Hashable, TypeVar
+from typing import Any, Callable, Hashable, Iterator, TypeVar
 
 import pandas as pd
 import pyarrow as pa
 
 from analysis.columns import read_fields
+from analysis.frame_cache import cached_frame
 from analysis.table_experiments import experiment
 from data.dataset import line_digest
 from data.files import file_version
@@ -42,7 +43,7 @@ DEMO_DATA = ROOT / "data" / "demo" / "build"
 PAPER_DATA_OF = {"think360": "think360_T3", "omibench": "omibench_T2", "mira": "mira_levels",
                  "c2rbench": "c2rbench_main", "morphobench": "morphobench_main"}
 RUN_COLUMNS = ["id", "sample_idx", "correct", "status", "flagged", "extracted", "latency_s", "completion_tokens",
-               "reasoning_tokens", "finish_reason", "response", "score", "judge_calls", "judge_tokens", "outcome",
+               "reasoning_tokens", "finish_reason", "response_chars", "score", "judge_calls", "judge_tokens", "outcome",
                "labels", "subtypes"]
 RECORD_FIELDS = ("subject", "category", "discipline", "task", "domain", "split", "level", "difficulty",
                  "skills", "question_type", "answer_type")
@@ -51,6 +52,12 @@ T = TypeVar("T")
 
 class MissingInputs(Exception):
     """The table's inputs are not there (yet): the message says which and how to make them."""
+
+
+class MissingDataFile(Exception):
+    """The data file a run was judged against is not there: its tables are missing (analysis.run says so, with the
+    path). Apart from MissingInputs, which tables catch to go on without a judge that has no runs: a table is never
+    built without a run because that run's data file is gone."""
 
 
 def shown(path: Path) -> str:
@@ -95,39 +102,48 @@ def read_json(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
-@per_version
-def _data_lines(path: Path) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
-    """The unified records of a data file by id, and the digest of each one's line (data.dataset.line_digest),
-    which a verdict names as the record it was judged against."""
-    records, digests = {}, {}
-    with open(path, "rb") as f, bulk_read():
+def _data_lines(path: Path) -> Iterator[tuple[str, dict[str, Any], bytes]]:
+    """(id, record, line) of every record of a data file; a line that does not parse is an error naming it."""
+    with open(path, "rb") as f:
         for lineno, raw in enumerate(f, start=1):
             if not raw.strip():
                 continue
             rec, err = parse_line(raw)
             if err is not None:
                 raise DataError([problem(path, lineno, "-", err)])
-            rid = str(rec["id"])
-            records[rid], digests[rid] = rec, line_digest(raw)
-    return records, digests
+            yield str(rec["id"]), rec, raw
 
 
+@per_version
 def read_records(path: Path) -> dict[str, dict[str, Any]]:
-    """The unified records of a data file by id."""
-    return _data_lines(path)[0]
+    """The unified records of a data file by id (whole: read only for the tables that show more than
+    `record_fields`)."""
+    with bulk_read():
+        return {rid: rec for rid, rec, _ in _data_lines(path)}
+
+
+@per_version
+def _data_index(path: Path) -> tuple[dict[str, str], pd.DataFrame]:
+    """The digest of each record's line (data.dataset.line_digest), which a verdict names as the record it was
+    judged against, and `record_fields`: one pass over the file, no record kept whole."""
+    digests, rows = {}, []
+    with bulk_read():
+        for rid, rec, raw in _data_lines(path):
+            digests[rid] = line_digest(raw)
+            row = {f: rec[f] for f in RECORD_FIELDS if f in rec}
+            row["id"], row["n_images"] = rid, len(rec["images"])
+            rows.append(row)
+    return digests, pd.DataFrame(rows).set_index("id")
 
 
 def record_digests(path: Path) -> dict[str, str]:
     """id → the digest of the record's line in the data file."""
-    return _data_lines(path)[1]
+    return _data_index(path)[0]
 
 
-@per_version
 def record_fields(path: Path) -> pd.DataFrame:
     """The fields tables group by (RECORD_FIELDS, and the number of images) of every record, indexed by id."""
-    rows = [{"id": rid, "n_images": len(rec["images"]), **{f: rec[f] for f in RECORD_FIELDS if f in rec}}
-            for rid, rec in read_records(path).items()]
-    return pd.DataFrame(rows).set_index("id")
+    return _data_index(path)[1]
 
 
 @dataclass(frozen=True)
@@ -168,6 +184,14 @@ class Run:
         """The data file the run was judged against (its manifest's `data`), when it is there."""
         data = self.manifest.get("data")
         return Path(data) if data and Path(data).exists() else None
+
+    def data_needed(self) -> Path | None:
+        """`data`; MissingDataFile, naming it, when the manifest names a data file that is not there: a table reads
+        the records' fields (subject, level…) and checks each verdict against its record."""
+        named = self.manifest.get("data")
+        if named and self.data is None:
+            raise MissingDataFile(f"{shown(Path(named))} is missing: the data file {shown(self.path)} was judged against")
+        return self.data
 
 
 @per_version
@@ -215,7 +239,7 @@ def chosen_runs(results: Path, bench: str, settings: list[str], judge: str) -> l
 def load_run(run: Run) -> pd.DataFrame:
     """One row per current outcome of the run's raw file: its current verdict (judge/current.py; status
     `unjudged` when it has none), with the outcome judged and, from a labelling judge, its labels and subtypes,
-    the raw request's timing and tokens, and the item's data fields.
+    the raw request's timing, tokens and response length (`response_chars`), and the item's data fields.
 
     Cached per version of the files read (callers get a copy, so a table cannot change another's input)."""
     return read_run(run).copy()
@@ -223,7 +247,8 @@ def load_run(run: Run) -> pd.DataFrame:
 
 def read_run(run: Run) -> pd.DataFrame:
     """The cached frame of `load_run` itself, for reading only: callers must not change it."""
-    return _load_run(run, (file_version(run.path), file_version(run.raw), file_version(run.data) if run.data else None,
+    data = run.data_needed()
+    return _load_run(run, (file_version(run.path), file_version(run.raw), file_version(data) if data else None,
                            file_version(layout.manifest_of(run.path))))
 
 
@@ -317,7 +342,12 @@ def _current_places(run: Run, raw: dict[str, list], ver: dict[str, list]) -> tup
 
 
 @lru_cache(maxsize=256)
-def _load_run(run: Run, _stamp: tuple) -> pd.DataFrame:
+def _load_run(run: Run, stamp: tuple) -> pd.DataFrame:
+    """A run's frame, kept in this process and on disk (analysis/frame_cache.py) per version of its files."""
+    return cached_frame(layout.frame_cache_path(run.path), stamp, lambda: _frame(run))
+
+
+def _frame(run: Run) -> pd.DataFrame:
     with bulk_read():
         raw = current_columns(run.raw, RAW_FIELDS)
         ver = every_line_columns(run.path, VERDICT_FIELDS, required=("id", "sample_idx", "status"),
@@ -331,9 +361,10 @@ def _load_run(run: Run, _stamp: tuple) -> pd.DataFrame:
             columns[name] = values if every else [default if i is None else values[i] for i in places]
         columns["id"], columns["sample_idx"], columns["outcome"] = raw["id"], raw["sample_idx"], outcomes
         columns["flagged"] = [bool(f) for f in columns.pop("flags")]
-        # the response texts as plain Python objects (NaN when missing): they are large and only carried along,
-        # and pandas' arrow-backed strings would convert them in, and every filter would copy them
-        columns["response"] = pd.Series([math.nan if r is None else r for r in raw["response"]], dtype=object)
+        # the length of each response (NaN when missing), not its text: the texts are most of a large run's
+        # memory, and no table reads them (browse.py and F16 read the raw file)
+        columns["response_chars"] = [math.nan if r is None else len(r) for r in raw["response"]]
+        del raw["response"]
         columns["latency_s"], columns["finish_reason"] = raw["latency_s"], raw["finish_reason"]
         usage = [u or {} for u in raw["usage"]]
         for name in ("completion_tokens", "reasoning_tokens"):
@@ -349,10 +380,11 @@ def current_lines(run: Run, judge: dict[str, Any] | None = None) -> dict[tuple[s
     """(id, sample_idx) → the whole current verdict line of each current outcome of the run's raw file (by the
     rule of judge/current.py, for `judge`, else the judge last asked for), or, without one, a line of status
     `unjudged`: for the tables that read whole verdict lines."""
+    data = run.data_needed()
     raws = list(latest(run.raw).values())
     lines = every_line(run.path)
     judge = judge or run.judge_asked
-    digests = record_digests(run.data) if run.data else None
+    digests = record_digests(data) if data else None
     found = current.current(lines, raws, digests, judge)
     return {(r["id"], r["sample_idx"]): found.get((r["id"], r["sample_idx"]))
             or {"id": r["id"], "sample_idx": r["sample_idx"], "outcome": current.outcome_sha(r), **UNJUDGED}

@@ -26,7 +26,7 @@ from analysis.background import figures_in_background
 from analysis.plot import draw
 from analysis.report import Outcome, write_report
 from analysis.table_experiments import RUNS_OF, nearest, tables_reading
-from analysis.table import Context, MissingInputs, terminal, write
+from analysis.table import Context, MissingDataFile, MissingInputs, terminal, write
 from infer import layout
 from data.records import BENCHMARKS
 
@@ -61,7 +61,7 @@ def build(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> Outcom
     """Build one table, not yet written."""
     try:
         return Outcome("ok", "", modules[table_id].build(table_id, ctx))
-    except MissingInputs as e:
+    except (MissingInputs, MissingDataFile) as e:
         return Outcome("missing", str(e))
     except Exception as e:  # a broken input or table: said per table, the others are still built
         log.exception("%s failed", table_id)

@@ -119,11 +119,18 @@ def rule_disagreement(a: pd.DataFrame, b: pd.DataFrame, by: list[str], names: tu
             f"{x}_missing", f"{y}_missing"]
     if a.empty and b.empty:
         return pd.DataFrame(columns=cols)
-    left = a[key].assign(_a=counted_correct(a) if len(a) else pd.Series(dtype=bool))
-    right = b[key].assign(_b=counted_correct(b) if len(b) else pd.Series(dtype=bool))
+    # each key column as integer codes shared by both frames (equal values, missing ones too, get one code): an
+    # outer merge sorts its keys, and sorting a million strings is most of a large table's time
+    codes, values = {}, {}
+    for c in key:
+        codes[c], values[c] = pd.factorize(pd.concat([a[c], b[c]], ignore_index=True), use_na_sentinel=False)
+    left = pd.DataFrame({c: codes[c][:len(a)] for c in key}).assign(
+        _a=counted_correct(a).to_numpy() if len(a) else pd.Series(dtype=bool))
+    right = pd.DataFrame({c: codes[c][len(a):] for c in key}).assign(
+        _b=counted_correct(b).to_numpy() if len(b) else pd.Series(dtype=bool))
     m = left.merge(right, on=key, how="outer", indicator=True)
     both, ra, rb = m["_merge"].eq("both"), m["_a"].eq(True), m["_b"].eq(True)  # a missing verdict is not correct
-    rows = m[by].assign(has_a=m["_a"].notna(), has_b=m["_b"].notna(), ra=ra, rb=rb, both=both,
+    rows = pd.DataFrame({c: values[c].take(m[c].to_numpy()) for c in by}).assign(has_a=m["_a"].notna(), has_b=m["_b"].notna(), ra=ra, rb=rb, both=both,
                         only_a=both & ra & ~rb, only_b=both & rb & ~ra,
                         a_missing=m["_merge"].eq("right_only"), b_missing=m["_merge"].eq("left_only"))
     s = rows.groupby(by, dropna=False).sum()

@@ -11,12 +11,12 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.cells import EMPTY_CELL, as_text, numeric_columns, with_whole_counts
-from analysis.inputs import ROOT, DataFile, MissingInputs, Run, chosen_runs, data_file, load
+from analysis.inputs import ROOT, DataFile, MissingDataFile, MissingInputs, Run, chosen_runs, data_file, load
 from analysis.provenance import JudgeChoice, Provenance
 from infer import layout
 from judge.judges import DEFAULT_JUDGES, RULES, asks_model
 
-__all__ = ["EMPTY_CELL", "ROOT", "Context", "MissingInputs", "Table", "terminal", "write"]
+__all__ = ["EMPTY_CELL", "ROOT", "Context", "MissingDataFile", "MissingInputs", "Table", "terminal", "write"]
 
 
 @dataclass

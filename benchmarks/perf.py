@@ -10,6 +10,7 @@ See benchmarks/README.md for what each figure means and how to read it on a shar
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -17,6 +18,7 @@ import sys
 import tempfile
 import time
 import shutil
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,20 +106,41 @@ def step(name: str, fn) -> list[Figure]:
     return out
 
 
+def export_tree(commit: str, work: Path) -> Path:
+    """The commit's files, exported with `git archive` into the work folder (no worktree is added)."""
+    sha = subprocess.run(["git", "rev-parse", "--short", commit], cwd=ROOT, check=True, capture_output=True,
+                         text=True).stdout.strip()
+    tree = work / f"base-{sha}"
+    tree.mkdir()
+    archive = subprocess.run(["git", "archive", sha], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller runs: about a minute and a half")
     for s in SECTIONS:
-        ap.add_argument(f"--{s}", action="store_true", help=f"run the {s} section (default: every section)")
+        if s == "scale":  # --scale alone: the default sizes; --scale N: runs of N (and an analysis tree of N lines)
+            ap.add_argument("--scale", nargs="?", type=int, const=0, default=None, metavar="N",
+                            help="run the scale section (default: every section); N: its size, e.g. 1000000")
+        else:
+            ap.add_argument(f"--{s}", action="store_true", help=f"run the {s} section (default: every section)")
+    ap.add_argument("--size", type=int, metavar="N", help="the size of the scale section's runs and of the analysis "
+                    "tree, without choosing sections (--scale N is --scale --size N)")
+    ap.add_argument("--base", metavar="COMMIT", help="measure the scale and analysis figures of that commit too, in "
+                    "the same rounds (its tree exported with git archive), and give each figure's ratio to it")
     ap.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "last_run.json")
     ap.add_argument("--keep", action="store_true", help="keep the generated files (their folder is printed)")
     args = ap.parse_args(argv)
-    wanted = [s for s in SECTIONS if getattr(args, s)] or list(SECTIONS)
-    mode = QUICK if args.quick else FULL
+    wanted = [s for s in SECTIONS if (args.scale is not None if s == "scale" else getattr(args, s))] or list(SECTIONS)
+    mode = dataclasses.replace(QUICK if args.quick else FULL, scale=args.scale or args.size or None)
     work = Path(tempfile.mkdtemp(prefix="perf-"))
     started, load0 = time.time(), os.getloadavg()
     print(f"benchmarks/perf.py: {mode.name} mode, sections {', '.join(wanted)}; {os.cpu_count()} cores, "
           f"load average {load0[0]:.2f}; files in {work}", flush=True)
+    if args.base:  # a commit, or a folder already holding its tree
+        mode.base_tree = Path(args.base) if Path(args.base).is_dir() else export_tree(args.base, work)
     try:
         figures = run_sections(wanted, mode, work)
     finally:
@@ -127,7 +150,6 @@ def main(argv: list[str] | None = None) -> int:
     print_table(figures)
     for key, title in (("chatclient_profile", "ChatClient at latency 0, c=64 (overhead target missed)"),
                        ("raw_profile", "raw aiohttp generator, same load"),
-                       ("resume_profile", "resume before sending: reading the raw and data files, plan (target missed)"),
                        ("judging_profile", "rule judge (target missed)")):
         if key in mode.details:
             print_profile(title, mode.details[key])

@@ -6,13 +6,14 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.perf_common import Figure, Mode, profile
+from benchmarks.perf_common import Figure, Mode, median, profile
 from benchmarks.perf_data import analysis_tree, make_records, write_data
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,19 +80,28 @@ def analysis(mode: Mode, work: Path) -> list[Figure]:
     of every table built one by one in one process with failures caught, and the crash is noted.
     """
     models = [f"model-{k}" for k in range(5)]
-    per_model = mode.analysis_lines // len(models)
+    per_model = (mode.scale or mode.analysis_lines) // len(models)
     data = write_data(work / "analysis-data.jsonl", per_model)
     results, figs = work / "analysis-results", str(work / "analysis-figures")
     lines = analysis_tree(results, data, make_records(per_model), models)
     os.sync()  # the files just written (and the earlier sections') are flushed before, not during, the timing
-    times, crash, tables = [], "", {}
-    for _ in range(mode.analysis_runs):
+    times, peaks, crash, tables = [], [], "", {}
+    base: dict[str, list[float]] = {"s": [], "MB": []}
+    command = [sys.executable, "-m", "analysis.run", "--all", "--results", str(results), "--figures", figs]
+    first: dict[str, list[float]] = {"s": [], "MB": []}  # runs with no frame kept (analysis/frame_cache.py)
+    for i in range(mode.analysis_runs):
+        if mode.base_tree and i % 2 == 0:  # the base commit on the same files, same rounds, order alternating
+            base_run(command, work, mode.base_tree, base)
+        shutil.rmtree(results / "frames", ignore_errors=True)  # the first run of the round reads every file
+        base_run(command, work, ROOT, first)
         start = time.perf_counter()
-        out = subprocess.run([sys.executable, "-m", "analysis.run", "--all", "--results", str(results), "--figures", figs],
-                             cwd=ROOT, capture_output=True, text=True)
+        out, peak = run_measured(command, work)
         elapsed = time.perf_counter() - start
+        if mode.base_tree and i % 2 == 1:
+            base_run(command, work, mode.base_tree, base)
         if out.returncode == 0:
             times.append(elapsed)
+            peaks.append(peak)
             per_table = {m[1]: [m[2], float(m[3])] for m in re.finditer(r"^(\S+): (\w+): .*\(([\d.]+)s\)$",
                                                                           out.stdout, re.M)}
             tables = {k: v[0] for k, v in per_table.items()}
@@ -112,9 +122,45 @@ def analysis(mode: Mode, work: Path) -> list[Figure]:
     states = {s: sum(1 for v in tables.values() if v == s) for s in sorted(set(tables.values()))}
     name = "python -m analysis.run --all" if not crash else "analysis tables one by one (--all crashed)"
     slowest = sorted(mode.details.get("analysis_tables", {}).items(), key=lambda kv: -kv[1][1])[:3]
-    fig = Figure("analysis", f"{name}, {lines:,} judged lines", times, "s", 5.0 if lines >= 100_000 else None, "<=",
-                 note=f"tables: {states}; slowest: " + ", ".join(f"{k} {v[1]:.1f} s" for k, v in slowest)
+    big = lines >= 1_000_000
+    fig = Figure("analysis", f"{name}, {lines:,} judged lines", times, "s",
+                 10.0 if big else 5.0 if lines >= 100_000 else None, "<=",
+                 note=f"the runs' frames kept by the round's first run (analysis/frame_cache.py); that first run, "
+                      f"every file read: {median(first['s']):.1f} s, {median(first['MB']):.0f} MB (runs "
+                      + ", ".join(f"{x:.1f}" for x in first["s"]) + f" s); tables: {states}; slowest: "
+                      + ", ".join(f"{k} {v[1]:.1f} s" for k, v in slowest)
                       + "; includes interpreter start" + (f". {crash}" if crash else ""))
     if fig.met is False and not crash:
         mode.details["analysis_profile"] = analysis_breakdown(results, figs)
-    return [fig]
+    memory = [Figure("analysis", f"analysis.run --all, {lines:,} judged lines: peak RSS", peaks, "MB",
+                     1000.0 if big else None, "<=", note="the largest of the command and its figure workers")] \
+        if peaks else []
+    cold = [Figure("analysis", f"analysis.run --all, {lines:,} judged lines, no frame kept", first["s"], "s",
+                   None, "<=", note="the round's first run: every raw and verdict file read (and the frames kept); "
+                                    f"peak RSS {median(first['MB']):.0f} MB")] if first["s"] else []
+    if mode.base_tree:
+        from benchmarks.perf_scale import compared
+        for f in (fig, *cold):
+            compared(f, base["s"], mode.base_tree.name)
+        for m in memory:
+            compared(m, base["MB"], mode.base_tree.name)
+    return [fig, *cold, *memory]
+
+
+def base_run(command: list[str], work: Path, tree: Path, into: dict[str, list[float]]) -> None:
+    start = time.perf_counter()
+    out, peak = run_measured(command, work, tree)
+    if out.returncode == 0:
+        into["s"].append(time.perf_counter() - start)
+        into["MB"].append(peak)
+
+
+def run_measured(command: list[str], work: Path, tree: Path = ROOT) -> tuple[subprocess.CompletedProcess, float]:
+    """Run a command in a tree; its result and the peak RSS (MB) of its largest process (wait4: itself, or a child
+    it waited for)."""
+    with open(work / "cmd.out", "w+") as out, open(work / "cmd.err", "w+") as err:
+        proc = subprocess.Popen(command, cwd=tree, stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0), err.seek(0)
+        return subprocess.CompletedProcess(command, proc.returncode, out.read(), err.read()), usage.ru_maxrss / 1024

@@ -6,6 +6,7 @@ import io
 import pstats
 import statistics
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 
@@ -20,6 +21,7 @@ class Figure:
     target: float | None = None
     op: str = ">="  # ">=" or "<="
     note: str = ""
+    base: list[float] | None = None  # the same figure of the base commit (--base), same rounds
 
     @property
     def measured(self) -> float:
@@ -42,7 +44,8 @@ class Figure:
 
     def as_dict(self) -> dict[str, Any]:
         return {"section": self.section, "figure": self.name, "measured": self.measured, "values": self.values,
-                "unit": self.unit, "target": self.target, "op": self.op, "met": self.met, "note": self.note}
+                "unit": self.unit, "target": self.target, "op": self.op, "met": self.met, "note": self.note,
+                "base": self.base}
 
 
 @dataclass
@@ -62,6 +65,8 @@ class Mode:
     judge_responses: int
     analysis_lines: int
     analysis_runs: int
+    scale: int | None = None          # --scale N: the size of the scale section's runs and the analysis tree
+    base_tree: Path | None = None     # --base: the base commit's tree, measured in the same rounds (scale, analysis)
     details: dict[str, Any] = field(default_factory=dict)
 
 

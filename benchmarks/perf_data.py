@@ -166,3 +166,19 @@ def write_data(path: Path, n: int) -> Path:
     """A data file of `n` generated records."""
     write_lines(path, iter(make_records(n)))
     return path
+
+
+def judge_cache_lines(n: int, seed: int = 4) -> Iterator[dict[str, Any]]:
+    """n judge calls as a judge's log holds them (infer.request.raw_line of a `judge:<prompt>` request), about
+    1 KB each: the judge's reply, its usage and timing. Keys are `c<16 hex digits>`; a fifth of the keys appear
+    twice (a judge error, then its answer), so the last line of a key is not its first."""
+    rng = random.Random(seed)
+    key = ""
+    for i in range(n):
+        key = f"c{rng.getrandbits(64):016x}" if i % 5 or not key else key
+        yield {"id": f"q{i % 200_000:06d}", "sample_idx": 0, "request_key": key, "error": None, "model": "judge",
+               "setting": "judge:omibench_gptscore", "params": {"max_tokens": 1024, "temperature": 0.0},
+               "response": f"{reasoning(rng, rng.randint(500, 800))}\nScore: {rng.randint(0, 1)}", "reasoning": None,
+               "finish_reason": "stop", "usage": {"prompt_tokens": rng.randint(300, 900), "completion_tokens": 200},
+               "latency_s": round(rng.uniform(0.5, 5), 4), "elapsed_s": round(rng.uniform(0.5, 5), 4),
+               "attempts": 1, "attempt_errors": [], "created": "2025-01-01T00:00:00+0000"}

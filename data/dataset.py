@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import hashlib
+from hashlib import sha256
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from data.jsonl import DataError, bulk_read, parse_line, problem
 from data.records import BENCHMARKS, RELEASE_FILE, check_record
@@ -53,23 +54,40 @@ def read_records(path: Path, bench: str, limit: int | None = None,
     `known(digest)` may return the id of a line whose exact content the caller has seen before (a line
     that was read and checked then): such a line is not parsed again, which is what makes a rerun over a
     large data file fast. Its id still counts for the duplicate check."""
+    problems: list[str] = []
+    out = Records()
+    with bulk_read():
+        for rec, rid, digest in scan_records(path, bench, problems, limit, known):
+            if rec is None:
+                out.known.append(rid)
+            else:
+                out.records.append(rec)
+                out.digests.append(digest)
+    if problems:
+        raise DataError(problems)
+    return out
+
+
+def scan_records(path: Path, bench: str, problems: list[str], limit: int | None = None,
+                 known: Callable[[str], str | None] | None = None) -> Iterator[tuple[dict[str, Any] | None, str, str]]:
+    """`read_records` one line at a time, for a run that starts before the whole file is read: (record, id, line
+    digest) of each of the first `limit` lines that are valid (record None: a line `known` knew), every line checked
+    on to the end; each problem is appended to `problems` as it is found, for the caller to raise."""
     if not Path(path).is_file():
         raise DataError([missing_data(path, bench)])
-    problems: list[str] = []
-    out, first, seen = Records(), {}, 0
-    with open(path, "rb") as f, bulk_read():
+    first: dict[str, int] = {}
+    seen = 0
+    with open(path, "rb") as f:
         for lineno, raw in enumerate(f, start=1):
             line = raw.strip()
             if not line:
                 continue
             seen += 1
             wanted = limit is None or seen <= limit  # every line is checked, the first `limit` are kept
-            digest = line_digest(line)
+            digest = sha256(line).hexdigest()[:16]  # line_digest, inlined: a large rerun digests every line
             rid = known(digest) if known is not None else None
-            if rid is not None:
-                if wanted:
-                    out.known.append(rid)
-            else:
+            rec = None
+            if rid is None:
                 rec, err = parse_line(raw)
                 if err is not None:
                     problems.append(problem(path, lineno, "-", err))
@@ -78,19 +96,16 @@ def read_records(path: Path, bench: str, limit: int | None = None,
                 problems += [problem(path, lineno, f, m) for f, m in probs]
                 if not probs and rec["benchmark"] != bench:
                     problems.append(problem(path, lineno, "benchmark", f"{rec['benchmark']!r}, but --bench is {bench!r}"))
-                if wanted:
-                    out.records.append(rec)
-                    out.digests.append(digest)
+                    continue
                 if probs:
                     continue
                 rid = rec["id"]
             if rid in first:
                 problems.append(problem(path, lineno, "id", f"duplicate id {rid!r} (first on line {first[rid]})"))
-            else:
-                first[rid] = lineno
-    if problems:
-        raise DataError(problems)
-    return out
+                continue
+            first[rid] = lineno
+            if wanted:
+                yield rec, rid, digest
 
 
 def load_records(path: Path, bench: str, limit: int | None = None) -> list[dict[str, Any]]:

@@ -18,18 +18,19 @@ from __future__ import annotations
 
 import inspect
 import logging
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Generator, Sequence, TypeVar, Union
-
-from tqdm import tqdm
+from typing import Any, Callable, Generator, Iterable, Sequence, TypeVar, Union
 
 from infer.calls import checked_endpoints, send
 from infer.config import ModelConfig
 from infer.render import RenderError
 from infer.request import Request, request_key
-from infer.store import AppendLog, load_latest
+from infer.log_index import latest_lines
+from infer.progress import bar as progress_bar
+from infer.store import AppendLog
 
 logger = logging.getLogger(__name__)  # `log` names the replies' Log here
 R = TypeVar("R")
@@ -95,10 +96,23 @@ def upgrade(line: Line) -> Line:
     return {**line, "request_key": line.get("request_key") or line.get("key"), "response": line["reply"], "error": None}
 
 
-def read_log(path: Path) -> dict[str, Line]:
-    """The last line of each request key."""
-    latest = load_latest(path, key=lambda r: r.get("request_key") or r.get("key"))
-    return {key: upgrade(line) for key, line in latest.items()}
+# The start of a raw line as infer.request.raw_line writes it: its request key, read without parsing the line.
+_KEYED = re.compile(rb'\{"id":"(?:[^"\\]|\\.)*","sample_idx":\d+,"request_key":"([^"\\]*)"')
+
+
+def _key_of_bytes(raw: bytes) -> str | None:
+    m = _KEYED.match(raw)
+    return (m.group(1).decode() or None) if m else None  # an empty key: the parsed line says which it has
+
+
+def _key_of(line: Line) -> str | None:
+    return line.get("request_key") or line.get("key")
+
+
+def read_log(path: Path, keys: Iterable[str]) -> dict[str, Line]:
+    """The last line of each of `keys` that the log holds, read through its index (infer/log_index.py): a run
+    asking a few keys of a log of millions of calls reads those lines only."""
+    return {key: upgrade(line) for key, line in latest_lines(path, keys, _key_of_bytes, _key_of).items()}
 
 
 def answers(line: Line) -> bool:
@@ -127,7 +141,7 @@ def answer(asks: Sequence[tuple[dict[str, Any], Ask]], render: Callable[[dict[st
                                        extra=extra))
     parse_of = {k: asks[i][1].parse for i, k in enumerate(keys) if k is not None}
     with AppendLog(log.path) as out:
-        latest = read_log(log.path)
+        latest = read_log(log.path, by_key)
         settled = _settle(by_key, parse_of, latest, cfg, params, log, reask, out.write)
     return [failures[i] if k is None else _reply(settled[k], asks[i][1], reask) for i, k in enumerate(keys)]
 
@@ -203,7 +217,7 @@ def drive(steps: Sequence[Union[Steps[R], R]], answer: Callable[[list[tuple[int,
     out: list[tuple[Any, Cost | None] | None] = [None] * len(steps)
     waiting: dict[int, tuple[Steps[R], list[Ask]]] = {}
     costs = [Cost() for _ in steps]
-    bar = tqdm(total=len(steps), desc=label, unit="item", dynamic_ncols=True) if label else None
+    bar = progress_bar(total=len(steps), desc=label, unit="item", dynamic_ncols=True) if label else None
 
     def advance(i: int, gen: Steps[R], replies: list[Reply] | None) -> None:
         if replies:

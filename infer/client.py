@@ -14,7 +14,7 @@ import random
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Iterable, Sized
 
 import aiohttp
 
@@ -226,7 +226,7 @@ class ChatClient:
 
     async def run(
         self,
-        items: list[Any],
+        items: Iterable[Any],
         make_body: Callable[[Any], dict[str, Any]],
         on_result: Callable[[Any, dict[str, Any]], Awaitable[None] | None],
     ) -> None:
@@ -236,11 +236,19 @@ class ChatClient:
         holds every encoded request (base64 images) in memory at once.
         """
         pending = iter(items)
+        stopped: list[Exception] = []  # what ended a stream of items early (a bad line of the data file it reads)
         connector = aiohttp.TCPConnector(limit=0, enable_cleanup_closed=True)
         async with aiohttp.ClientSession(connector=connector, timeout=self.timeout) as session:
 
             async def worker(endpoint: int) -> None:
-                for item in pending:  # a shared iterator: each free worker takes the next item
+                while not stopped:  # a shared iterator: each free worker takes the next item
+                    try:
+                        item = next(pending)
+                    except StopIteration:
+                        return
+                    except Exception as e:  # no more items; the requests already out finish and are written
+                        stopped.append(e)
+                        return
                     try:
                         body = make_body(item)
                     except Exception as e:  # one unbuildable request is that item's error, not the run's
@@ -254,5 +262,9 @@ class ChatClient:
                     if asyncio.iscoroutine(maybe):
                         await maybe
 
-            n_workers = min(len(items), self.concurrency * len(self.urls))
+            # a stream of unknown length (infer.run's plan) gets every worker; a worker that finds it ended stops
+            n_workers = self.concurrency * len(self.urls)
+            n_workers = min(len(items), n_workers) if isinstance(items, Sized) else n_workers
             await asyncio.gather(*(worker(i % len(self.urls)) for i in range(n_workers)))
+        if stopped:
+            raise stopped[0]

@@ -6,9 +6,11 @@
             judged/<bench>/<model>/<setting>.<judge>.jsonl     judged_path: one verdict per raw outcome and judge
             judged/<bench>/<model>/<setting>.<judge>.manifest.json   manifest_of(the judged file)
             judge_cache/<judge model>.jsonl                    judge_cache_path: every judge call
+            judge_cache/<judge model>.jsonl.index              index_of(the log): where each key's last line starts
             adapt/<bench>/<model>/<family>.jsonl               adaptation_log_path: every adaptation call
             logs/server-<model>[-<i>].log                      server_log_path: a started model server's output
             derived/                                           derived_dir: images a setting derives (io, composite)
+            frames/<bench>/<model>/<setting>.<judge>.pickle    frame_cache_path: a judged run as the tables read it
             browse/<bench>/<model>/<setting>.html              browse_page, with browse_chunk and browse_stamp beside
             browse/media/                                      browse_media_dir: the pages' images
             tables/<id>.csv, .md, .provenance.json             table_file
@@ -77,6 +79,11 @@ def judged_benchmarks(results: Path) -> list[str]:
 def manifest_of(result_file: Path) -> Path:
     """The manifest beside a raw or judged file (its `.jsonl` replaced): what made it, its counts."""
     return result_file.with_suffix(".manifest.json")
+
+
+def index_of(log: Path) -> Path:
+    """The index beside a keyed log (infer/log_index.py): safe to delete."""
+    return log.with_name(log.name + ".index")
 
 
 def inputs_cache_of(raw_file: Path) -> Path:
@@ -156,6 +163,13 @@ def server_log_path(log_dir: Path, model: str, index: int | None = None) -> Path
     """The output of a model server the harness started; `index` tells apart the servers of one model started
     together (one per group of GPUs)."""
     return log_dir / f"server-{model}{'' if index is None else f'-{index}'}.log"
+
+
+def frame_cache_path(judged_file: Path) -> Path:
+    """Where analysis keeps a judged run's frame, read back while its files are unchanged (analysis/frame_cache.py):
+    safe to delete."""
+    results, bench, model, setting, judge = parse_judged(judged_file)
+    return results / "frames" / bench / model / f"{setting}.{judge}.pickle"
 
 
 def derived_dir(results: Path) -> Path:

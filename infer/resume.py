@@ -236,6 +236,10 @@ class Finished:
                 f.seek(offset)
                 yield json.loads(f.readline())
 
+    def finished_count(self, n: int) -> int:
+        """How many requests of the run (samples 0…n−1) have a finished current line."""
+        return sum(1 for (_, i), (_, error, _) in self.latest.items() if error is None and i < n)
+
     def failed_with(self, rid: str, sample_idx: int) -> str | None:
         """The error of the request's current line (None: no line, or finished)."""
         current = self.latest.get((rid, sample_idx))

@@ -5,18 +5,22 @@
 
 Writes results/raw/<bench>/<model>/<setting>.jsonl (append-only, one line per request outcome) and
 <setting>.manifest.json. A rerun sends only what is not done yet: new or changed prompts, new
-samples, and requests that failed before.
+samples, and requests that failed before. Requests go out while the data file is read, each record held only by
+its requests in flight: a run of 10⁶ requests starts at once and keeps a bounded memory (`plan`, `checked`).
 """
 from __future__ import annotations
 
 import argparse
+import itertools
 import logging
 import sys
+from collections import deque
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from data.jsonl import DataError, write_json_atomic
-from data.dataset import Records, read_records
+from data.dataset import read_records, scan_records
 from data.records import BENCHMARKS
 from infer.calls import checked_endpoints, send, servers
 from infer.config import ConfigError, ModelConfig, load_model_config
@@ -36,21 +40,35 @@ from infer.templates import PROMPTS, TemplateError
 log = logging.getLogger(__name__)
 
 
-def plan(records: Records, base: Path, prompter: Prompter, cfg: ModelConfig, params: dict[str, Any],
-         n: int, finished: Finished) -> tuple[list[Request], int, list[tuple[str, int, str]]]:
-    """The requests still to send, the number of requests of the run, and the (id, sample_idx, reason)
-    of records that cannot be rendered. A record whose requests are all finished from the same inputs
-    (infer/resume.py) is not rendered; the others are rendered here for their keys, and the messages
-    dropped: they are rendered again when sent. A request whose key has an earlier answer (a prompt
-    edited and reverted) is not sent: `finished` notes that answer, to be made current again."""
-    pending, total, failures = [], n * len(records.known), []
+@dataclass
+class Tally:
+    """What a run's plan has found so far (it is learnt as the data file is read, while the first requests are
+    already sent): records read, requests of the run, and the (id, sample_idx, reason) of records that cannot be
+    rendered."""
+
+    records: int = 0
+    total: int = 0
+    failures: list[tuple[str, int, str]] = field(default_factory=list)
+
+
+def plan(records: Iterable[tuple[dict[str, Any] | None, str, str]], base: Path, prompter: Prompter, cfg: ModelConfig,
+         params: dict[str, Any], n: int, finished: Finished, tally: Tally) -> Iterator[Request]:
+    """The requests still to send, one record at a time (data.dataset.scan_records: (record, id, line digest),
+    record None for a line whose requests are all finished), counted into `tally`. A record whose requests are all
+    finished from the same inputs (infer/resume.py) is not rendered; the others are rendered here for their keys,
+    and the messages dropped: they are rendered again when sent. A request whose key has an earlier answer (a
+    prompt edited and reverted) is not sent: `finished` notes that answer, to be made current again."""
     excluded = prompter.excluded_ids
-    for rec, line in zip(records.records, records.digests):
-        if rec["id"] in excluded:
+    for rec, rid, line in records:
+        tally.records += 1
+        if rec is None:
+            tally.total += n
+            continue
+        if rid in excluded:
             continue
         inputs = finished.inputs(line, rec, base)
-        if finished.done(rec["id"], inputs):
-            total += n
+        if finished.done(rid, inputs):
+            tally.total += n
             continue
         try:
             messages = prompter.messages(rec, base)
@@ -58,21 +76,60 @@ def plan(records: Records, base: Path, prompter: Prompter, cfg: ModelConfig, par
                 name = prompter.setting.template
                 raise ConfigError(
                     f"{cfg.path}: model {cfg.name} is text-only (modalities: {cfg.modalities}) but setting "
-                    f"{prompter.setting.name!r} sends images (record {rec['id']}); use {name}+caption or {name}+text")
+                    f"{prompter.setting.name!r} sends images (record {rid}); use {name}+caption or {name}+text")
             # the resize policy changes what an image request sends, so it is part of the key; keying places
             # the images for the config's image placeholder, which refuses a text holding it (a RenderError)
             key = request_key(messages, {**params, "_max_image_pixels": cfg.max_image_pixels} if has_images(messages)
                               else params, cfg.model)
         except (RenderError, TemplateError) as e:
-            failures += [(rec["id"], i, f"{type(e).__name__}: {e}") for i in range(n)]
+            tally.failures += [(rid, i, f"{type(e).__name__}: {e}") for i in range(n)]
             continue
-        total += n
-        finished.confirm(rec["id"], inputs, key)
+        tally.total += n
+        finished.confirm(rid, inputs, key)
         render = LaterMessages(prompter, rec, base)  # rendered again when sent
         for i in range(n):
-            if not finished.has(rec["id"], i, key) and not finished.reuse(rec["id"], i, key):
-                pending.append(Request(rec["id"], i, key, render, prompter.setting.name, inputs=inputs))
-    return pending, total, failures
+            if not finished.has(rid, i, key) and not finished.reuse(rid, i, key):
+                yield Request(rid, i, key, render, prompter.setting.name, inputs=inputs)
+
+
+def expected_requests(data: Path, limit: int | None, n: int, finished: Finished) -> int:
+    """About how many requests a run will send, for its progress bar before the plan is through the data file:
+    n per line of the file (blank lines counted too), less the requests already finished."""
+    with open(data, "rb") as f:
+        lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 22), b""))
+    lines = min(lines, limit) if limit is not None else lines
+    return max(0, n * lines - finished.finished_count(n))
+
+
+# Lines of the data file checked before the plan reaches them: a file this long or shorter is checked whole before
+# the first request is sent (a bad line is refused with nothing written); a longer one is checked this far ahead of
+# the plan, which keeps the first send quick and holds no more than this many records.
+AHEAD = 20_000
+
+
+def checked(records: Iterator[tuple[dict[str, Any] | None, str, str]], problems: list[str]
+            ) -> Iterator[tuple[dict[str, Any] | None, str, str]]:
+    """The records of a scan (data.dataset.scan_records), each given once the scan has checked AHEAD lines past it
+    (or the whole file). Once a problem is found nothing more is given: the rest of the file is checked and every
+    problem raised together (a DataError). In a file longer than AHEAD, a problem further on stops a run that has
+    begun sending: the lines it wrote are whole answers to valid records, kept for the rerun once the file is
+    mended."""
+    ahead: deque[tuple[dict[str, Any] | None, str, str]] = deque()
+    for item in records:
+        if problems:
+            break
+        if item[0] is None:  # a line known finished: nothing to send, so nothing to hold back
+            yield item
+            continue
+        ahead.append(item)
+        if len(ahead) > AHEAD:
+            yield ahead.popleft()
+    for _ in records:
+        pass
+    if problems:
+        raise DataError(problems)
+    while ahead:
+        yield ahead.popleft()
 
 
 def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = Path("results"), *,
@@ -98,49 +155,61 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
         st = path.stat() if path.exists() else None
         return (st.st_size, st.st_mtime_ns) if st and st.st_size else None
 
-    def prepare() -> tuple[int, Finished, list[Request], int, list[tuple[str, int, str]]]:
-        """The number of records, the finished requests, and the plan (the records themselves are kept only
-        by the requests that render them)."""
+    def prepare(tally: Tally) -> tuple[Finished, Iterator[Request]]:
+        """The finished requests, and the plan: a stream over the data file, each record read when the plan
+        reaches it and held only by the requests that render it, so the first request goes out at once."""
         if prompter.demo_template:  # demonstrations are drawn from every record: all are read, then known
             records = read_records(data, bench, limit)
             prompter.draw_demos(records.records)
             finished = Finished(path, context_digest(bench, prompter, cfg, params, data.parent), n)
+            lines: Iterator[tuple[dict[str, Any] | None, str, str]] = (
+                (rec, rec["id"], d) for rec, d in zip(records.records, records.digests))
         else:
             finished = Finished(path, context_digest(bench, prompter, cfg, params, data.parent), n)
-            records = read_records(data, bench, limit, finished.known)
-        return (len(records), finished, *plan(records, data.parent, prompter, cfg, params, n, finished))
+            problems: list[str] = []
+            lines = checked(scan_records(data, bench, problems, limit, finished.known), problems)
+        return finished, plan(lines, data.parent, prompter, cfg, params, n, finished, tally)
 
-    # Planned before taking the lock, so a refused setting leaves no file behind; planned again under the
-    # lock only if the file changed in between (another run wrote to it, or a cut last line was removed).
-    seen = version()
-    n_records, finished, pending, total, failures = prepare()
+    # Planned up to the first request to send before taking the lock, so a refused setting (or a data file that
+    # is not there) leaves no file behind, and a run with nothing to send checks no endpoint; planned again under
+    # the lock only if the file changed in between (another run wrote to it, or a cut last line was removed).
+    seen, tally = version(), Tally()
+    finished, stream = prepare(tally)
     if dry_run:
-        return {"records": n_records, "requests": total, "sent": 0, "to_send": len(pending),
-                "to_reuse": len(finished.reused), "unrenderable": len(failures), "engine": cfg.engine,
+        pending = list(stream)  # the cost estimate samples them; the servers to start depend on the prompts
+        return {"records": tally.records, "requests": tally.total, "sent": 0, "to_send": len(pending),
+                "to_reuse": len(finished.reused), "unrenderable": len(tally.failures), "engine": cfg.engine,
                 "servers": [x.describe() for x in servers(pending, cfg, params, node)],
                 "pending": pending, "params": params}  # for the cost estimate (pipeline/cost.py)
+    first = next(stream, None)
     # An unset key and endpoints that do not answer are said before any file is made (a server the run
     # starts is checked as it starts; an offline engine has no endpoint).
     urls = None
-    if pending and cfg.engine == "http":
+    if first is not None and cfg.engine == "http":
         cfg.api_key()
         urls = checked_endpoints(cfg)
     with AppendLog(path) as out:
         if version() != seen:
-            finished = pending = None  # dropped before planning again: a large run holds one plan
-            n_records, finished, pending, total, failures = prepare()
+            finished = stream = first = None  # dropped before planning again
+            tally = Tally()
+            finished, stream = prepare(tally)
+            first = next(stream, None)
+        pending = itertools.chain([first], stream) if first is not None else iter(())
+        stats = send(pending, cfg, params, out.write, results, f"{cfg.name}/{setting}", node, urls,
+                     total=lambda: expected_requests(data, limit, n, finished))
         finished.save()
-        for rid, i, reason in failures:  # recorded once, not again on every rerun
+        for rid, i, reason in tally.failures:  # recorded once, not again on every rerun
             if finished.failed_with(rid, i) != reason:
                 out.write(raw_line(rid, i, "", cfg, setting, params, failure(reason)))
         for line in finished.reused_lines():  # earlier answers of these very requests, current again
             out.write(line)
-        log.info("%s/%s/%s: %d requests, %d already done (%d of them answers to an earlier prompt), %d to send, "
-                 "%d unrenderable", bench, cfg.name, setting, total, total - len(pending), len(finished.reused),
-                 len(pending), len(failures))
-        stats = send(pending, cfg, params, out.write, results, f"{cfg.name}/{setting}", node, urls)
+    sent = stats["ok"] + stats["failed"]
+    log.info("%s/%s/%s: %d requests, %d already done (%d of them answers to an earlier prompt), %d sent, "
+             "%d unrenderable", bench, cfg.name, setting, tally.total, tally.total - sent, len(finished.reused), sent,
+             len(tally.failures))
+    n_records, total, failures = tally.records, tally.total, tally.failures
 
-    counts = {"records": n_records, "requests": total, "sent": len(pending), "reused": len(finished.reused),
+    counts = {"records": n_records, "requests": total, "sent": sent, "reused": len(finished.reused),
               "ok": stats["ok"], "failed": stats["failed"], "failed_by_cause": stats["causes"],
               "unrenderable": len(failures), "excluded": len(prompter.excluded_ids)}
     write_json_atomic(manifest_of(path), base_manifest(

@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from analysis.table_experiments import RUNS_OF, nearest
 from data.dataset import how_to_make
 from data.jsonl import DataError, parse_line
@@ -37,6 +35,7 @@ from infer.request import describe_causes
 from infer.experiment_spec import DEMO_MODEL, EXPERIMENTS, PAPER_MODELS, Experiment, load_experiment
 from infer.interrupt import exits_cleanly
 from infer.preflight import EndpointDown
+from infer.progress import bar as progress_bar
 from infer.settings import parse_setting
 from infer.store import LockedError
 from infer.templates import TemplateError
@@ -419,7 +418,7 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
     plans: dict[str, cost.Estimate] = {}  # --dry-run: the cost of each experiment's runs
     judge_logs = log_sizes(args.results, JUDGE_LOGS)
     # One bar over every run, with its ETA; a model server a config starts is started once for all runs.
-    with server.kept(), tqdm(todo, desc=f"{args.profile} runs", unit="run", position=0) as bar:
+    with server.kept(), progress_bar(todo, desc=f"{args.profile} runs", unit="run", position=0) as bar:
         for job in bar:
             what = f"{job.exp.id}: {job.cfg.name if job.cfg else '?'} / {job.setting}"
             bar.set_postfix_str(what, refresh=True)

@@ -87,9 +87,9 @@ def both_ways(run) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
 
     inputs.read_fields = watched
     try:
-        fast = inputs._load_run.__wrapped__(run, None)
+        fast = inputs._frame(run)
         inputs.read_fields = lambda *args, **kwargs: None
-        slow = inputs._load_run.__wrapped__(run, None)
+        slow = inputs._frame(run)
     finally:
         inputs.read_fields = read
     return fast, slow, all(used)

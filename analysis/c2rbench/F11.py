@@ -25,7 +25,7 @@ def count_tokens(df: pd.DataFrame, reasoning_text: dict[tuple, str | None]) -> p
     out = df.copy()
     chars = [len(reasoning_text.get((m, i, s)) or "") for m, i, s in zip(df["model"], df["id"], df["sample_idx"])]
     out["reasoning_chars"] = chars
-    resp = out["response"].fillna("").str.len()
+    resp = out["response_chars"].fillna(0)
     share = pd.Series(chars, index=out.index) / (pd.Series(chars, index=out.index) + resp).where(lambda x: x > 0)
     reported = out["reasoning_tokens"].notna()
     from_text = ~reported & (out["reasoning_chars"] > 0)

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from analysis.inputs import latest
 from analysis.omibench.metrics import METRICS
 from analysis.omibench.runs import BENCH, SETTING, run_records
 from analysis.plot import draw, save_figure, stacked_bars, subplots
@@ -72,7 +73,7 @@ def build(table_id: str, ctx: Context) -> Table:
                      "rule_acc": acc_a["acc"], "model_acc": acc_b["acc"],
                      "rule_acc_scored": acc_a["acc_scored"], "model_acc_scored": acc_b["acc_scored"],
                      "rule_failures": len(ra) - len(a), "model_judge_failures": len(mb) - len(b)})
-        raw = {(i, int(s)): {"response": r} for i, s, r in zip(ra["id"], ra["sample_idx"], ra["response"])}
+        raw = latest(runs[model].raw)  # the responses, for the sample (the verdict frames hold their lengths only)
         review += review_rows(model, disagreements(a, b, SAMPLE, SEED, run_records(runs[model]), raw))
     if not rows:
         raise MissingInputs(f"no model has both a {RULE} and a {MODEL} verdict file of {SETTING}")

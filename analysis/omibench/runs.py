@@ -10,7 +10,8 @@ import re
 
 import pandas as pd
 
-from analysis.inputs import Run, current_lines, data_file, find_runs, judges_asked, read_records, stand_in
+from analysis.inputs import (Run, current_lines, data_file, find_runs, judges_asked, read_records, record_fields,
+                             stand_in)
 from analysis.omibench.metrics import METRICS
 from analysis.table import ROOT, Context, MissingInputs
 from analysis.table_experiments import models_of
@@ -49,8 +50,9 @@ def evaluator_verdicts(run: Run) -> pd.DataFrame:
                 for (i, s), v in current_lines(run, judge).items()]
         frames.append(pd.DataFrame(rows, columns=columns))
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
-    recs = run_records(run)
-    df["subject"] = [recs.get(i, {}).get("subject") for i in df["id"]]
+    fields = record_fields(run.data or data_file(BENCH).path)  # the subjects only: not every record whole
+    subjects = fields["subject"] if "subject" in fields else pd.Series(dtype=object)
+    df["subject"] = df["id"].map(subjects).astype(object).where(lambda s: s.notna(), None)
     df.insert(0, "model", run.model)
     return df
 
