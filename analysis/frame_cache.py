@@ -1,11 +1,12 @@
 """A judged run's frame as the tables read it (analysis.inputs.load_run), kept on disk while its files are unchanged.
 
 Reading a run means parsing its raw and verdict files whole (every response, to know which verdict is current):
-at 10⁶ judged lines that is most of `analysis.run --all`. The frame it gives is kept under
-results/frames/ (infer.layout.frame_cache_path) with what it was made from: the versions (size, mtime) of the
-verdict, raw, data and manifest files, and the code that reads them. The next run whose stamp is the same reads
-the frame back; any other stamp reads the files again and replaces it. It is only a cache of the harness's own
-output: deleting it costs one slower run.
+at 10⁶ judged lines that is most of `analysis.run --all`. The frame it gives is kept in this user's cache,
+~/.cache/mmr-harness/frames/ (infer.layout.frame_cache_path), never in results/: people share results folders,
+and a pickle is loaded only from where this user's own runs wrote it. It is kept with what it was made from:
+the versions (size, mtime) of the verdict, raw, data and manifest files, and the code that reads them. The next
+run whose stamp is the same reads the frame back; any other stamp reads the files again and replaces it. It is
+only a cache of the harness's own output: deleting it costs one slower run.
 """
 from __future__ import annotations
 

@@ -89,10 +89,12 @@ def analysis(mode: Mode, work: Path) -> list[Figure]:
     base: dict[str, list[float]] = {"s": [], "MB": []}
     command = [sys.executable, "-m", "analysis.run", "--all", "--results", str(results), "--figures", figs]
     first: dict[str, list[float]] = {"s": [], "MB": []}  # runs with no frame kept (analysis/frame_cache.py)
+    os.environ["XDG_CACHE_HOME"] = str(work / "cache")  # the frames kept for these runs, apart from the user's
+    frames = work / "cache" / "mmr-harness" / "frames"
     for i in range(mode.analysis_runs):
         if mode.base_tree and i % 2 == 0:  # the base commit on the same files, same rounds, order alternating
             base_run(command, work, mode.base_tree, base)
-        shutil.rmtree(results / "frames", ignore_errors=True)  # the first run of the round reads every file
+        shutil.rmtree(frames, ignore_errors=True)  # the first run of the round reads every file
         base_run(command, work, ROOT, first)
         start = time.perf_counter()
         out, peak = run_measured(command, work)

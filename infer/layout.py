@@ -10,13 +10,13 @@
             adapt/<bench>/<model>/<family>.jsonl               adaptation_log_path: every adaptation call
             logs/server-<model>[-<i>].log                      server_log_path: a started model server's output
             derived/                                           derived_dir: images a setting derives (io, composite)
-            frames/<bench>/<model>/<setting>.<judge>.pickle    frame_cache_path: a judged run as the tables read it
             browse/<bench>/<model>/<setting>.html              browse_page, with browse_chunk and browse_stamp beside
             browse/media/                                      browse_media_dir: the pages' images
             tables/<id>.csv, .md, .provenance.json             table_file
             figures/<id>.png                                   figure_copy: the figures the tables' .md files link
             report.md, report.html                             report_path
     figures/<id>.png                                           figure_path: where a table's figure is drawn
+    ~/.cache/mmr-harness/frames/<run>/<setting>.<judge>.pickle  frame_cache_path: a judged run as the tables read it
 
 `parse_raw` and `parse_judged` take a raw or judged path apart again. A setting may hold dots
 (`cot_boxed+temp0.6`) and plus signs, a judge name neither, so a judged file's judge is what follows the last
@@ -29,6 +29,7 @@ reader asking for setting X takes the run named X, else one that stands for X (`
 """
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping, NamedTuple, Protocol, TypeVar
@@ -167,9 +168,12 @@ def server_log_path(log_dir: Path, model: str, index: int | None = None) -> Path
 
 def frame_cache_path(judged_file: Path) -> Path:
     """Where analysis keeps a judged run's frame, read back while its files are unchanged (analysis/frame_cache.py):
-    safe to delete."""
-    results, bench, model, setting, judge = parse_judged(judged_file)
-    return results / "frames" / bench / model / f"{setting}.{judge}.pickle"
+    in this user's cache ($XDG_CACHE_HOME, else ~/.cache), not in results/, so that a results folder someone
+    shares never carries a pickle for analysis to load. Keyed by the judged file's absolute path; safe to delete."""
+    _, bench, model, setting, judge = parse_judged(judged_file)
+    run = hashlib.sha256(str(Path(judged_file).resolve()).encode()).hexdigest()[:16]
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "mmr-harness" / "frames" / f"{bench}-{run}" / f"{setting}.{judge}.pickle"
 
 
 def derived_dir(results: Path) -> Path:

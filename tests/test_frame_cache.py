@@ -1,6 +1,8 @@
 """A judged run's frame kept on disk (analysis/frame_cache.py): read back while the run's files are unchanged, made
 anew from the files as soon as one changes, and never trusted when unreadable."""
 import json
+import os
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -53,3 +55,10 @@ def test_an_unreadable_frame_is_not_trusted(run):
     inputs.load_run(run)
     frame_cache_path(run.path).write_bytes(b"not a pickle")
     assert list(fresh(run)["correct"]) == [True, False, None]
+
+
+def test_frames_are_kept_in_the_users_cache_not_in_the_results_folder_people_share(run, tmp_path):
+    inputs.load_run(run)
+    kept = frame_cache_path(run.path)
+    assert kept.is_relative_to(Path(os.environ["XDG_CACHE_HOME"]) / "mmr-harness" / "frames")
+    assert not any(p.suffix == ".pickle" for p in (tmp_path / "results").rglob("*"))
