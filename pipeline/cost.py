@@ -49,6 +49,7 @@ class Estimate:
     cpu_hours_bound: float = 0.0      # self-hosted models whose server takes no GPUs (the embedded default)
     cpu_hours_expected: float = 0.0
     unpriced: set[str] = field(default_factory=set)   # API models with no `price`: their dollars are unknown
+    unplanned: list[str] = field(default_factory=list)  # runs that could not be planned: the bound leaves them out
     sampled: list[str] = field(default_factory=list)  # what was estimated from a sample
     sources: set[str] = field(default_factory=set)    # where the expectations and step counts come from
     unseen: set[str] = field(default_factory=set)     # what no earlier run shows: its expectation is the bound
@@ -240,6 +241,8 @@ def notes(est: Estimate, tokenizer: str) -> list[str]:
     lines += [f"expected: {s}" for s in sorted(est.sources)]
     if est.unseen:
         lines.append(f"expected = the bound (no earlier runs in results/): {', '.join(sorted(est.unseen))}")
+    if est.unplanned:
+        lines.append(f"not planned (their cost is not in the figures above): {'; '.join(est.unplanned)}")
     if est.unpriced:
         lines.append(f"no price (dollars unknown): {', '.join(sorted(est.unpriced))} — add `price` to their configs")
     lines.append(f"judge calls: per item as each judge asks (a process judge: about one step per {history.STEP_TOKENS} "

@@ -225,19 +225,22 @@ class Totals:
 
 
 def plan_cost(jobs: list[Job], results: Path, node: Node | None) -> cost.Estimate:
-    """The cost of the runs, planned as --dry-run plans them (a run that cannot be planned is left to the sweep,
-    which says why)."""
+    """The cost of the runs, planned as --dry-run plans them; a run that cannot be planned is named in `unplanned`
+    (the sweep then says why it cannot run)."""
     whole = cost.Estimate()
     for job in jobs:
         try:
             whole.add(run_job(job, results, node, dry_run=True)["cost"])
         except (DataError, ConfigError, TemplateError, ValueError, RuntimeError) as e:
-            log.info("%s: %s / %s not planned: %s", job.exp.id, job.cfg.name, job.setting, e)
+            whole.unplanned.append(f"{job.exp.id}: {job.cfg.name} / {job.setting} ({str(e).splitlines()[0]})")
     return whole
 
 
 def over_budget(plan: cost.Estimate, max_cost: float) -> str:
     """The one line refusing a sweep whose cost bound is above `max_cost` dollars or unknown ('' if it is not)."""
+    if plan.unplanned:  # a bound that leaves a run out would let it spend unchecked
+        return (f"error: --max-cost {max_cost:g}: the cost bound is unknown ({len(plan.unplanned)} run(s) could not be "
+                f"planned, e.g. {plan.unplanned[0]}); nothing was sent")
     if plan.unpriced:
         return (f"error: --max-cost {max_cost:g}: the cost bound is unknown (no price for "
                 f"{', '.join(sorted(plan.unpriced))}); nothing was sent")
@@ -439,6 +442,8 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
             except (DataError, ConfigError, TemplateError, LockedError, ValueError, RuntimeError) as e:
                 print(f"error: {what}: {e}", file=sys.stderr)
                 status = 1
+                if args.dry_run:  # its cost is unknown: said, never counted as nothing
+                    plans.setdefault(job.exp.id, cost.Estimate()).unplanned.append(what)
             if not args.dry_run:
                 done.add(run_counts(job, args.results, started))
     if not args.dry_run:

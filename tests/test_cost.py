@@ -154,3 +154,18 @@ def test_a_dry_run_plans_models_whose_server_is_not_configured_yet(tmp_path):
     assert line.startswith("    cost: 3 request(s), 0 judge call(s)") and "GPU-h at most" in line
     assert "== not configured: 1 model(s); set these" in p.stdout  # still said: it cannot run yet
     assert "QWEN25_VL_72B_URL" in p.stdout
+
+
+def test_max_cost_refuses_when_a_run_cannot_be_planned(tmp_path):
+    """A run the plan cannot price (here its data file has a bad line) leaves the bound unknown: never counted as $0."""
+    exp = paper_t2(tmp_path, models=["gpt-4o"], judges=["rules"])
+    with open(tmp_path / "data" / "test.jsonl", "a") as f:
+        f.write("{not json\n")
+    with ScriptedServer() as srv:
+        p = sweep(tmp_path, exp, srv.base_url, "--max-cost", "1000")
+        assert srv.count == 0
+    errors = [x for x in p.stderr.splitlines() if x.startswith("error")]
+    assert p.returncode == 1 and len(errors) == 1
+    assert errors[0].startswith("error: --max-cost 1000: the cost bound is unknown (1 run(s) could not be planned, "
+                                "e.g. omibench.T2: gpt-4o / cot_boxed (")
+    assert not list((tmp_path / "results").rglob("*.jsonl"))
