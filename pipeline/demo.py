@@ -24,7 +24,7 @@ from infer import layout, server
 from infer.config import load_model_config
 from infer.experiment_spec import DEMO_MODEL, ROOT
 from infer.interrupt import exits_cleanly
-from pipeline import experiments
+from pipeline import experiments, sweep_totals
 from pipeline.morphobench_adapt import __main__ as adapt
 
 BUILD = Path("data/demo/build")  # paths from the repository's root, where run_all.sh runs
@@ -58,8 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--results", type=Path, default=Path("results"))
     args = ap.parse_args(argv)
-    done = experiments.Totals()  # both sweeps' runs and judge calls
-    adapt_logs = experiments.log_sizes(args.results, ADAPT_LOGS)
+    done = sweep_totals.Totals()  # both sweeps' runs and judge calls
+    adapt_logs = sweep_totals.log_sizes(args.results, ADAPT_LOGS)
     with server.kept():  # one start of the embedded model's servers for every step
         for command, step_args in steps(args.results):
             run = MAINS[command]
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
             if status:
                 print(f"error: python -m {command} {' '.join(step_args)} exited with {status}", file=sys.stderr)
                 return status
-    calls, failed = experiments.calls_since(args.results, ADAPT_LOGS, adapt_logs)
+    calls, failed = sweep_totals.calls_since(args.results, ADAPT_LOGS, adapt_logs)
     print(f"\nAdapted splits: {ADAPTED} (reports adapt_reasoning.md, adapt_recognition.md)")
     print("\n== the demo, in all ==")
     lines = done.lines(args.results)

@@ -15,7 +15,6 @@ Everything is resumable: a rerun sends and judges only what is missing.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import sys
@@ -26,7 +25,7 @@ from typing import Any
 
 from analysis.table_experiments import RUNS_OF, nearest
 from data.dataset import how_to_make
-from data.jsonl import DataError, parse_line
+from data.jsonl import DataError
 from infer import generation, layout, server
 from infer import run as infer_run
 from infer.config import ConfigError, ModelConfig, load_model_config
@@ -42,6 +41,7 @@ from infer.templates import TemplateError
 from judge import run as judge_run
 from judge.judges import asks_model
 from pipeline import cost
+from pipeline.sweep_totals import Totals, calls_since, log_sizes, run_counts
 from pipeline.tokens import tokenizer_name
 
 log = logging.getLogger(__name__)
@@ -195,35 +195,6 @@ def resolve_only(names: list[str], experiment_ids: set[str]) -> tuple[set[str], 
     return selected, notes, errors
 
 
-@dataclass
-class Totals:
-    """What a sweep did, summed over its runs: model requests and judge calls."""
-
-    runs: int = 0
-    requests: int = 0
-    sent: int = 0
-    reused: int = 0       # answers to an earlier prompt made current again, not sent
-    failed: int = 0       # after the retries, and items that could not be rendered
-    to_send: int = 0      # --dry-run
-    judge_calls: int = 0  # sent to a judge model (a reply from the judge's log is not a call)
-    judge_failed: int = 0
-
-    def add(self, other: "Totals") -> None:
-        for name in vars(self):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-
-    def lines(self, results: Path, dry_run: bool = False) -> list[str]:
-        if dry_run:
-            return [f"{self.runs} run(s): would send {self.to_send} request(s); nothing was written, started or judged"]
-        return [f"{self.runs} run(s): {self.sent} request(s) sent, {self.reused} reused (answers to an earlier "
-                f"prompt made current again), {self.failed} failed, "
-                f"{self.requests - self.sent - self.reused} already done; {self.judge_calls} judge call(s) sent, "
-                f"{self.judge_failed} failed",
-                f"results: {layout.raw_dir(results)}/ (model outputs), {layout.judged_dir(results)}/ (verdicts); the "
-                f"report: python -m analysis.run --all --report --results {results} "
-                f"({layout.report_path(results, 'html')})"]
-
-
 def plan_cost(jobs: list[Job], results: Path, node: Node | None) -> cost.Estimate:
     """The cost of the runs, planned as --dry-run plans them; a run that cannot be planned is named in `unplanned`
     (the sweep then says why it cannot run)."""
@@ -260,35 +231,6 @@ def print_plan(plans: dict[str, cost.Estimate]) -> cost.Estimate:
     print(f"in all: {whole.line()}")
     print("\n".join(f"  {n}" for n in cost.notes(whole, tokenizer_name())))
     return whole
-
-
-def log_sizes(results: Path, pattern: str) -> dict[Path, int]:
-    """The size of every call log matching `pattern` under results, to count what is appended after."""
-    return {p: p.stat().st_size for p in results.glob(pattern)}
-
-
-def calls_since(results: Path, pattern: str, sizes: dict[Path, int]) -> tuple[int, int]:
-    """Calls logged since `sizes` was taken (each sent request appends one line): (calls, failed)."""
-    calls = failed = 0
-    for path in sorted(results.glob(pattern)):
-        with open(path, "rb") as f:
-            f.seek(min(sizes.get(path, 0), path.stat().st_size))
-            for raw in f:
-                line, _ = parse_line(raw)
-                if line is not None:
-                    calls += 1
-                    failed += line.get("error") is not None
-    return calls, failed
-
-
-def run_counts(job: Job, results: Path, since: float) -> Totals:
-    """The model requests of a run, from the manifest it wrote (written after `since`; none if it wrote none)."""
-    manifest = layout.manifest_of(layout.raw_path(results, job.exp.benchmark, job.cfg.name, job.setting))
-    if not manifest.exists() or manifest.stat().st_mtime < since:
-        return Totals()
-    c = json.loads(manifest.read_text(encoding="utf-8")).get("counts", {})
-    return Totals(requests=c.get("requests", 0), sent=c.get("sent", 0), reused=c.get("reused", 0),
-                  failed=c.get("failed", 0) + c.get("unrenderable", 0))
 
 
 def to_configure(cfgs: dict[str, ModelConfig]) -> list[str]:
@@ -445,7 +387,7 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
                 if args.dry_run:  # its cost is unknown: said, never counted as nothing
                     plans.setdefault(job.exp.id, cost.Estimate()).unplanned.append(what)
             if not args.dry_run:
-                done.add(run_counts(job, args.results, started))
+                done.add(run_counts(args.results, job.exp.benchmark, job.cfg.name, job.setting, started))
     if not args.dry_run:
         done.judge_calls, done.judge_failed = calls_since(args.results, JUDGE_LOGS, judge_logs)
     if report:

@@ -16,7 +16,7 @@ from data.jsonl import write_jsonl_atomic
 from data.records import BENCHMARKS
 from infer.experiment_spec import EXPERIMENTS, PAPER_MODELS
 from infer.layout import adaptation_log_path, judged_dir, raw_dir, raw_path, report_path
-from pipeline import demo, experiments
+from pipeline import demo, experiments, sweep_totals
 from tests.analysis_fixtures import make_run, write_data
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 
@@ -200,7 +200,7 @@ def test_agreement_of_files_that_do_not_exist_is_an_error_not_an_empty_compariso
 def test_the_demo_profile_without_the_demo_sets_says_to_make_them(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(experiments, "ROOT", tmp_path)  # a checkout where run_all.sh has not made them yet
     results = tmp_path / "results"
-    totals = experiments.Totals()  # as pipeline.demo calls it, through the command's Ctrl-C guard
+    totals = sweep_totals.Totals()  # as pipeline.demo calls it, through the command's Ctrl-C guard
     assert experiments.main(["--only", "omibench.T2", "--results", str(results)], totals=totals) == 1
     out, err = capsys.readouterr()
     assert "data/demo/build/omibench.jsonl: no such file (1 run(s) of omibench.T2); bash run_all.sh makes it" \
@@ -295,8 +295,8 @@ def test_a_sweep_ends_with_requests_sent_reused_failed_and_judge_calls(tmp_path,
 
 def test_the_demo_sums_both_sweeps_and_counts_the_adaptation_calls(tmp_path, monkeypatch, capsys):
     results = tmp_path / "results"
-    sweeps = iter([experiments.Totals(runs=40, requests=140, sent=131, failed=2, judge_calls=183),
-                   experiments.Totals(runs=1, requests=4, sent=3, reused=1, judge_calls=6, judge_failed=1)])
+    sweeps = iter([sweep_totals.Totals(runs=40, requests=140, sent=131, failed=2, judge_calls=183),
+                   sweep_totals.Totals(runs=1, requests=4, sent=3, reused=1, judge_calls=6, judge_failed=1)])
 
     def sweep(args, totals=None):
         totals.add(next(sweeps))
