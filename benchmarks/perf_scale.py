@@ -46,14 +46,18 @@ from pathlib import Path
 import infer.run as R
 from infer.config import load_model_config
 """ + FIRST_SEND + """
-spent, _finished = [], R.Finished
-def _timed(*args, **kwargs):
-    t = time.perf_counter()
-    try:
-        return _finished(*args, **kwargs)
-    finally:
-        spent.append(time.perf_counter() - t)
-R.Finished = _timed
+spent = []
+def _timed(f):
+    def timed(*args, **kwargs):
+        t = time.perf_counter()
+        try:
+            return f(*args, **kwargs)
+        finally:
+            spent.append(time.perf_counter() - t)
+    return timed
+R.Finished = _timed(R.Finished)
+if hasattr(R, "resume_state"):  # a tree with resume states (infer/resume_state.py): their reading counts too
+    R.resume_state.load = _timed(R.resume_state.load)
 start = time.perf_counter()
 counts = R.run("omibench", Path(sys.argv[2]), load_model_config(sys.argv[1]), "cot_boxed", Path(sys.argv[3]))
 print(json.dumps({"to_first_send": first_send[0] - start, "Finished": sum(spent), "total": time.perf_counter() - start,
@@ -81,8 +85,8 @@ def compared(figure: Figure, base: list[float] | None, base_name: str | None) ->
 
 def resume_runs(n: int, trees: dict[str, Path], runs: int, work: Path) -> dict[str, list[dict[str, Any]]]:
     """infer.run.run, in each tree, rounds interleaved, on the raw file of that tree's fresh run of n requests
-    (memory_run: finished as that code writes them, with their inputs) and a data file of the same n records and 10
-    more."""
+    (memory_run: finished as that code writes them, with their inputs, and what that run left beside it) and a data
+    file of the same n records and 10 more."""
     from infer.layout import raw_path
 
     cfg = work / "bench-mem.yaml"  # the memory run's model: its requests' keys
@@ -91,9 +95,9 @@ def resume_runs(n: int, trees: dict[str, Path], runs: int, work: Path) -> dict[s
     for i in range(runs):
         for name, tree in (trees.items() if i % 2 == 0 else reversed(trees.items())):
             results = work / f"results-resume-{name}{i}"
-            raw = raw_path(results, "omibench", "bench", SETTING)
-            raw.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(raw_path(work / f"results-mem-{name}", "omibench", "bench", SETTING), raw)
+            # the raw file and what the fresh run left beside it (its manifest, a resume state where the code has one)
+            made = raw_path(work / f"results-mem-{name}", "omibench", "bench", SETTING).parent
+            shutil.copytree(made, raw_path(results, "omibench", "bench", SETTING).parent)
             r = in_tree(tree, RESUME_RUN, cfg, data, results)
             if (r["sent"], r["ok"]) != (RESUME_NEW, RESUME_NEW):
                 raise RuntimeError(f"{name}: resume sent {r['sent']} ({r['ok']} ok), expected {RESUME_NEW}")
@@ -227,8 +231,8 @@ def scale(srv: Any, mode: Mode, work: Path) -> list[Figure]:
     figures.append(compared(Figure(
         "scale", f"resume: {done:,} done + {RESUME_NEW} new, time to first send", pick("to_first_send"), "s",
         2.0 if done >= 1_000_000 else 1.0 if done >= 100_000 else None, "<=",
-        note=f"reading the raw file {median(pick('Finished')):.2f} s, the rest the data file read and planned up to the "
-             f"first new record; whole run {median(pick('total')):.2f} s (adds the manifest's data sha256); "
+        note=f"reading the raw file (and the resume state) {median(pick('Finished')):.2f} s, the rest the data file "
+             f"read and planned up to the first new record; whole run {median(pick('total')):.2f} s (adds the manifest's data sha256); "
              f"peak RSS {median(pick('hwm_mb')):.0f} MB"),
         pick("to_first_send", "base") if "base" in trees else None, base_name))
     figures += judge_runs(n, mode.runs, work, srv.base_url, trees)

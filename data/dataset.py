@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+from array import array
 from hashlib import sha256
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,17 +69,70 @@ def read_records(path: Path, bench: str, limit: int | None = None,
     return out
 
 
+@dataclass
+class Skip:
+    """The part of a data file a scan need not read again (a rerun's resume state, infer/resume_state.py): its
+    first `start` bytes, `lines` lines, whose digest is `sha` (checked by the caller, and continued by the scan), hold
+    the records `first` (id → line number), which need nothing, and the lines `revisit` ((offset, line number)),
+    which are read again."""
+
+    start: int
+    lines: int
+    sha: Any
+    first: dict[str, int]
+    revisit: list[tuple[int, int]]
+
+
+class Scan:
+    """How far a scan of a data file got, for the caller to remember it: the digest, bytes and lines of the
+    complete lines read (a last line without its newline is left out), the line number of every record's id
+    (a skipped part's too), and where each line read starts."""
+
+    def __init__(self, skip: Skip | None = None):
+        self.skip = skip
+        self.first: dict[str, int] = dict(skip.first) if skip else {}  # the caller keeps skip.first as it was
+        self.sha = skip.sha if skip else hashlib.sha256()
+        self.end = skip.start if skip else 0
+        self.lines = skip.lines if skip else 0
+        self.revisited = dict((lineno, offset) for offset, lineno in skip.revisit) if skip else {}
+        self.offsets = array("q")  # of lines self.lines+1… as first counted (after the skipped part)
+        self._after = self.lines
+
+    def offset_of(self, lineno: int) -> int:
+        return self.revisited[lineno] if lineno <= self._after else self.offsets[lineno - self._after - 1]
+
+    def _lines(self, f: Any) -> Iterator[tuple[int, bytes]]:
+        """(line number, line) of what is read: the lines to revisit, then every line after the skipped part."""
+        if self.skip is not None:
+            for offset, lineno in self.skip.revisit:
+                f.seek(offset)
+                yield lineno, f.readline()
+            f.seek(self.skip.start)
+        for raw in f:
+            if raw.endswith(b"\n"):
+                self.offsets.append(self.end)
+                self.end += len(raw)
+                self.lines += 1
+                self.sha.update(raw)
+            yield self.lines + (not raw.endswith(b"\n")), raw
+
+
 def scan_records(path: Path, bench: str, problems: list[str], limit: int | None = None,
-                 known: Callable[[str], str | None] | None = None) -> Iterator[tuple[dict[str, Any] | None, str, str]]:
+                 known: Callable[[str], str | None] | None = None, scan: Scan | None = None
+                 ) -> Iterator[tuple[dict[str, Any] | None, str, str]]:
     """`read_records` one line at a time, for a run that starts before the whole file is read: (record, id, line
     digest) of each of the first `limit` lines that are valid (record None: a line `known` knew), every line checked
-    on to the end; each problem is appended to `problems` as it is found, for the caller to raise."""
+    on to the end; each problem is appended to `problems` as it is found, for the caller to raise. `scan` (with no
+    `limit`) may skip a part read before, and learns how far the file was read."""
     if not Path(path).is_file():
         raise DataError([missing_data(path, bench)])
-    first: dict[str, int] = {}
-    seen = 0
+    scan = scan or Scan()
+    if scan.skip is not None and limit is not None:
+        raise ValueError("a scan that skips part of the file reads it whole (no limit)")
+    first = scan.first
+    seen = len(first)
     with open(path, "rb") as f:
-        for lineno, raw in enumerate(f, start=1):
+        for lineno, raw in scan._lines(f):
             line = raw.strip()
             if not line:
                 continue

@@ -3,6 +3,7 @@
     results/raw/<bench>/<model>/<setting>.jsonl                raw_path: one line per request outcome
             raw/<bench>/<model>/<setting>.manifest.json        manifest_of(the raw file): what the run was made from
             raw/<bench>/<model>/<setting>.inputs.json          inputs_cache_of(the raw file): a rerun's cache
+            raw/<bench>/<model>/<setting>.resume.json          resume_state_of(the raw file): where a rerun starts
             judged/<bench>/<model>/<setting>.<judge>.jsonl     judged_path: one verdict per raw outcome and judge
             judged/<bench>/<model>/<setting>.<judge>.manifest.json   manifest_of(the judged file)
             judge_cache/<judge model>.jsonl                    judge_cache_path: every judge call
@@ -90,6 +91,11 @@ def index_of(log: Path) -> Path:
 def inputs_cache_of(raw_file: Path) -> Path:
     """The inputs cache beside a raw file (infer/resume.py): safe to delete."""
     return raw_file.with_suffix(".inputs.json")
+
+
+def resume_state_of(raw_file: Path) -> Path:
+    """Where the next run of a raw file starts (infer/resume_state.py): safe to delete."""
+    return raw_file.with_suffix(".resume.json")
 
 
 class RawParts(NamedTuple):

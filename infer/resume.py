@@ -28,6 +28,10 @@ Going back to an earlier prompt (a template, or a model's system prompt, edited 
 nothing: a request whose key has a finished line that a later line of another key superseded gets that
 line appended again, unchanged, as its current outcome (readers take the last line of each id and sample).
 The raw file is read for those lines only when a record's key differs from its current line's.
+
+All of this still reads the whole raw file and digests every data line: seconds at 10⁶ requests. A run that read
+the whole data file therefore leaves beside the raw file where the next one starts (infer/resume_state.py): the
+records it settled are not read again, nor their raw lines, while the data file starts with the same bytes.
 """
 from __future__ import annotations
 
@@ -46,6 +50,7 @@ from infer.ask import answers
 from infer.config import ModelConfig
 from infer.layout import inputs_cache_of
 from infer.prompting import Prompter
+from infer.resume_state import State
 
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,8 +111,9 @@ _FINISHED = re.compile(rb'\{"id":"([^"\\]*)","sample_idx":(\d+),"request_key":"(
                        rb'"error":null,')
 
 
-def read_outcomes(path: Path) -> dict[tuple[str, int], Outcome]:
-    """The current (last) outcome of each (id, sample_idx) of a raw file, read from the start of each line.
+def read_outcomes(path: Path, start: int = 0) -> dict[tuple[str, int], Outcome]:
+    """The current (last) outcome of each (id, sample_idx) of a raw file, read from the start of each line (from
+    byte `start` on: the lines appended since a resume state was written).
 
     A line not ending in a newline was cut short by a crash: it is left out (infer.store.AppendLog cuts it
     before writing). Any other line that does not parse is an error naming the line."""
@@ -116,6 +122,7 @@ def read_outcomes(path: Path) -> dict[tuple[str, int], Outcome]:
         return latest
     finished = _FINISHED.match
     with open(path, "rb") as f, bulk_read():
+        f.seek(start)
         for lineno, raw in enumerate(f, start=1):
             if not raw.endswith(b"}\n"):
                 if not raw.strip() or not raw.endswith(b"\n"):
@@ -128,7 +135,8 @@ def read_outcomes(path: Path) -> dict[tuple[str, int], Outcome]:
                 obj = json.loads(raw)
                 latest[(obj["id"], obj["sample_idx"])] = (obj.get("request_key"), obj.get("error"), obj.get("inputs"))
             except (ValueError, KeyError, TypeError) as e:
-                raise ValueError(f"{path}:{lineno}: -: corrupt result line ({type(e).__name__}: {e})") from e
+                where = f"{lineno}" if start == 0 else f"{lineno} after byte {start}"
+                raise ValueError(f"{path}:{where}: -: corrupt result line ({type(e).__name__}: {e})") from e
     return latest
 
 
@@ -163,12 +171,26 @@ def earlier_answers(path: Path, latest: dict[tuple[str, int], Outcome]) -> dict[
 class Finished:
     """The finished requests of one raw file, what they were made from, and the inputs cache beside it."""
 
-    def __init__(self, path: Path, context: str, n: int):
+    def __init__(self, path: Path, context: str, n: int, state: State | None = None):
+        """`state`: where the last run ended (infer/resume_state.py), if it holds: the raw file is then read only
+        from where that run left it, and the state dropped if a line appended since is a settled record's."""
         self.path, self.context, self.n = path, context, n
         self.cache_path = inputs_cache_of(path)
         self.earlier: dict[tuple[str, str, int], int] | None = None  # read when first needed
         self.reused: list[int] = []  # offsets of the earlier lines this run makes current again
-        self.latest = read_outcomes(path)
+        if state is not None:
+            appended = read_outcomes(path, start=state.raw_size)
+            if any(rid in state.skip.first for rid, _ in appended):
+                log.info("%s: a settled record was asked again since the resume state was written; reading it all",
+                         path)
+                state = None
+            else:
+                state.others.update(appended)
+        self.state = state
+        # the current outcome of every request; with a state, of every request but those of settled records
+        self.latest = state.others if state is not None else read_outcomes(path)
+        self.settled: dict[str, int] = state.skip.first if state is not None else {}
+        self.settled_count = len(self.settled)
         self.cached = self._read_cache()  # (id, inputs) → key
         self.confirmed: dict[tuple[str, str], str] = {}
         # inputs → id of the records whose first sample is finished from them, to know a record by its line
@@ -190,6 +212,10 @@ class Finished:
         """The inputs of a record's requests, from its line's digest (and, given the record, its files)."""
         files = files_digest(rec, base) if rec is not None else None
         return f"{self.context}:{line}" + (f":{files}" if files else "")
+
+    def names_files(self, inputs: str) -> bool:
+        """Whether these inputs (`inputs`) include files' versions: such a record is looked at on every run."""
+        return inputs.count(":") > 1
 
     def known(self, line: str) -> str | None:
         """The id of a data line whose requests are all finished from the same inputs, which names no files."""
@@ -238,7 +264,8 @@ class Finished:
 
     def finished_count(self, n: int) -> int:
         """How many requests of the run (samples 0…n−1) have a finished current line."""
-        return sum(1 for (_, i), (_, error, _) in self.latest.items() if error is None and i < n)
+        return self.settled_count * min(n, self.n) + sum(
+            1 for (_, i), (_, error, _) in self.latest.items() if error is None and i < n)
 
     def failed_with(self, rid: str, sample_idx: int) -> str | None:
         """The error of the request's current line (None: no line, or finished)."""
@@ -258,7 +285,7 @@ class Finished:
             return
         entries = {**self.cached, **self.confirmed}
         keep = [[rid, inputs, key] for (rid, inputs), key in entries.items()
-                if any(self.has(rid, i, key) for i in range(self.n))]
+                if rid in self.settled or any(self.has(rid, i, key) for i in range(self.n))]
         write_json_atomic(self.cache_path, {"about": "infer/resume.py: inputs that give the key of finished requests",
                                             "entries": keep})
         log.info("%s: noted the inputs of %d finished requests' records", self.cache_path, len(self.confirmed))

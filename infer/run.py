@@ -6,7 +6,8 @@
 Writes results/raw/<bench>/<model>/<setting>.jsonl (append-only, one line per request outcome) and
 <setting>.manifest.json. A rerun sends only what is not done yet: new or changed prompts, new
 samples, and requests that failed before. Requests go out while the data file is read, each record held only by
-its requests in flight: a run of 10⁶ requests starts at once and keeps a bounded memory (`plan`, `checked`).
+its requests in flight: a run of 10⁶ requests starts at once and keeps a bounded memory (`plan`, `checked`). The
+next run starts where this one ended (<setting>.resume.json, infer/resume_state.py).
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from data.jsonl import DataError, write_json_atomic
-from data.dataset import read_records, scan_records
+from data.dataset import Scan, read_records, scan_records
 from data.records import BENCHMARKS
 from infer.calls import checked_endpoints, send, servers
 from infer.config import ConfigError, ModelConfig, load_model_config
@@ -33,7 +34,9 @@ from infer.prompting import LaterMessages, Prompter
 from infer.render import RenderError, has_images
 from infer.request import Request, describe_causes, failure, raw_line, request_key
 from infer.settings import parse_setting
+from infer import resume_state
 from infer.resume import Finished, context_digest
+from infer.resume_state import Settling
 from infer.store import AppendLog, LockedError
 from infer.templates import PROMPTS, TemplateError
 
@@ -52,23 +55,29 @@ class Tally:
 
 
 def plan(records: Iterable[tuple[dict[str, Any] | None, str, str]], base: Path, prompter: Prompter, cfg: ModelConfig,
-         params: dict[str, Any], n: int, finished: Finished, tally: Tally) -> Iterator[Request]:
+         params: dict[str, Any], n: int, finished: Finished, tally: Tally, settling: Settling | None = None
+         ) -> Iterator[Request]:
     """The requests still to send, one record at a time (data.dataset.scan_records: (record, id, line digest),
     record None for a line whose requests are all finished), counted into `tally`. A record whose requests are all
     finished from the same inputs (infer/resume.py) is not rendered; the others are rendered here for their keys,
     and the messages dropped: they are rendered again when sent. A request whose key has an earlier answer (a
-    prompt edited and reverted) is not sent: `finished` notes that answer, to be made current again."""
+    prompt edited and reverted) is not sent: `finished` notes that answer, to be made current again. `settling`
+    learns which records need nothing more, for the next run (infer/resume_state.py)."""
     excluded = prompter.excluded_ids
     for rec, rid, line in records:
         tally.records += 1
         if rec is None:
             tally.total += n
+            if settling:
+                settling.settle(rid)
             continue
         if rid in excluded:
             continue
         inputs = finished.inputs(line, rec, base)
         if finished.done(rid, inputs):
             tally.total += n
+            if settling and not finished.names_files(inputs):
+                settling.settle(rid)
             continue
         try:
             messages = prompter.messages(rec, base)
@@ -87,9 +96,11 @@ def plan(records: Iterable[tuple[dict[str, Any] | None, str, str]], base: Path, 
         tally.total += n
         finished.confirm(rid, inputs, key)
         render = LaterMessages(prompter, rec, base)  # rendered again when sent
-        for i in range(n):
-            if not finished.has(rid, i, key) and not finished.reuse(rid, i, key):
-                yield Request(rid, i, key, render, prompter.setting.name, inputs=inputs)
+        to_send = [i for i in range(n) if not finished.has(rid, i, key) and not finished.reuse(rid, i, key)]
+        if settling and not finished.names_files(inputs):
+            settling.expect(rid, len(to_send)) if to_send else settling.settle(rid)
+        for i in to_send:
+            yield Request(rid, i, key, render, prompter.setting.name, inputs=inputs)
 
 
 def expected_requests(data: Path, limit: int | None, n: int, finished: Finished) -> int:
@@ -155,26 +166,35 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
         st = path.stat() if path.exists() else None
         return (st.st_size, st.st_mtime_ns) if st and st.st_size else None
 
-    def prepare(tally: Tally) -> tuple[Finished, Iterator[Request]]:
+    def prepare(tally: Tally) -> tuple[Finished, Iterator[Request], Scan | None, Settling | None]:
         """The finished requests, and the plan: a stream over the data file, each record read when the plan
-        reaches it and held only by the requests that render it, so the first request goes out at once."""
+        reaches it and held only by the requests that render it, so the first request goes out at once. A run
+        that reads the whole data file starts where the last one ended (infer/resume_state.py), and learns where
+        the next will start."""
         if prompter.demo_template:  # demonstrations are drawn from every record: all are read, then known
             records = read_records(data, bench, limit)
             prompter.draw_demos(records.records)
             finished = Finished(path, context_digest(bench, prompter, cfg, params, data.parent), n)
             lines: Iterator[tuple[dict[str, Any] | None, str, str]] = (
                 (rec, rec["id"], d) for rec, d in zip(records.records, records.digests))
-        else:
-            finished = Finished(path, context_digest(bench, prompter, cfg, params, data.parent), n)
-            problems: list[str] = []
-            lines = checked(scan_records(data, bench, problems, limit, finished.known), problems)
-        return finished, plan(lines, data.parent, prompter, cfg, params, n, finished, tally)
+            return finished, plan(lines, data.parent, prompter, cfg, params, n, finished, tally), None, None
+        context = context_digest(bench, prompter, cfg, params, data.parent)
+        state = resume_state.load(path, context, n, data) if limit is None else None
+        finished = Finished(path, context, n, state)
+        scan = Scan(finished.state.skip if finished.state else None) if limit is None else None
+        settling = Settling(scan) if scan else None
+        if finished.state:
+            tally.records = tally.total = finished.settled_count  # the settled records, not read again
+            tally.total *= n
+        problems: list[str] = []
+        lines = checked(scan_records(data, bench, problems, limit, finished.known, scan), problems)
+        return finished, plan(lines, data.parent, prompter, cfg, params, n, finished, tally, settling), scan, settling
 
     # Planned up to the first request to send before taking the lock, so a refused setting (or a data file that
     # is not there) leaves no file behind, and a run with nothing to send checks no endpoint; planned again under
     # the lock only if the file changed in between (another run wrote to it, or a cut last line was removed).
     seen, tally = version(), Tally()
-    finished, stream = prepare(tally)
+    finished, stream, scan, settling = prepare(tally)
     if dry_run:
         pending = list(stream)  # the cost estimate samples them; the servers to start depend on the prompts
         return {"records": tally.records, "requests": tally.total, "sent": 0, "to_send": len(pending),
@@ -190,19 +210,27 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
         urls = checked_endpoints(cfg)
     with AppendLog(path) as out:
         if version() != seen:
-            finished = stream = first = None  # dropped before planning again
+            finished = stream = first = scan = settling = None  # dropped before planning again
             tally = Tally()
-            finished, stream = prepare(tally)
+            finished, stream, scan, settling = prepare(tally)
             first = next(stream, None)
+
+        def write(line: dict[str, Any]) -> None:
+            out.write(line)
+            if settling:
+                settling.wrote(line)
+
         pending = itertools.chain([first], stream) if first is not None else iter(())
-        stats = send(pending, cfg, params, out.write, results, f"{cfg.name}/{setting}", node, urls,
+        stats = send(pending, cfg, params, write, results, f"{cfg.name}/{setting}", node, urls,
                      total=lambda: expected_requests(data, limit, n, finished))
         finished.save()
         for rid, i, reason in tally.failures:  # recorded once, not again on every rerun
             if finished.failed_with(rid, i) != reason:
-                out.write(raw_line(rid, i, "", cfg, setting, params, failure(reason)))
+                write(raw_line(rid, i, "", cfg, setting, params, failure(reason)))
         for line in finished.reused_lines():  # earlier answers of these very requests, current again
-            out.write(line)
+            write(line)
+        if scan and settling:
+            resume_state.save(path, finished.context, n, scan, settling, finished.latest)
     sent = stats["ok"] + stats["failed"]
     log.info("%s/%s/%s: %d requests, %d already done (%d of them answers to an earlier prompt), %d sent, "
              "%d unrenderable", bench, cfg.name, setting, tally.total, tally.total - sent, len(finished.reused), sent,
@@ -214,13 +242,20 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
               "unrenderable": len(failures), "excluded": len(prompter.excluded_ids)}
     write_json_atomic(manifest_of(path), base_manifest(
         benchmark=bench, setting=setting, stands_for=stands_for or setting,
-        data={"path": str(data), "sha256": sha256_file(data)},
+        data={"path": str(data), "sha256": data_sha256(data, scan)},
         templates={**prompter.shas(), **cfg.system_shas()}, model=cfg.public_dict(), params=params, n=n, limit=limit, counts=counts,
         image_policy={"max_pixels": cfg.max_image_pixels, "larger": "scaled down (aspect kept), sent as PNG"},
         excluded_ids=sorted(prompter.excluded_ids), raw=str(path),
         icl={"seed": ICL_SEED, "pool_size": len(prompter.pool), "shots": spec.shots or DEFAULT_SHOTS,
              "demo_images": spec.demo_images or "all"} if prompter.pool else None))
     return counts
+
+
+def data_sha256(data: Path, scan: Scan | None) -> str:
+    """The data file's sha256: the scan's, when it read the file whole (a second read of 10⁶ lines is a second)."""
+    if scan is not None and scan.end == data.stat().st_size:
+        return scan.sha.hexdigest()
+    return sha256_file(data)
 
 
 def nothing_succeeded(counts: dict[str, Any]) -> bool:

@@ -16,7 +16,7 @@ import infer.prompting
 import infer.resume
 from data.jsonl import write_jsonl_atomic
 from infer.config import load_model_config
-from infer.layout import inputs_cache_of, manifest_of, raw_path
+from infer.layout import inputs_cache_of, manifest_of, raw_path, resume_state_of
 from infer.resume import read_outcomes
 from infer.run import run
 from infer.store import load_latest
@@ -170,11 +170,13 @@ def test_the_inputs_cache_is_only_a_cache(tmp_path, scripted_server, watch, capl
     cache = inputs_cache_of(job.raw)
     assert cache.exists()
 
-    cache.unlink()  # lost: everything is rendered again, nothing sent
+    cache.unlink()  # lost (with the resume state, the other cache): everything is rendered again, nothing sent
+    resume_state_of(job.raw).unlink()
     watch()
     assert job.run()["sent"] == 0 and len(watch()["rendered"]) == 4 and cache.exists()
 
     cache.write_text("{not json")  # broken: a warning, then the same
+    resume_state_of(job.raw).unlink()
     with caplog.at_level(logging.WARNING):
         assert job.run()["sent"] == 0
     assert "inputs.json: unreadable" in caplog.text and len(watch()["rendered"]) == 4
