@@ -169,10 +169,11 @@ def save(raw: Path, context: str, n: int, scan: Scan, settling: Settling,
     path = resume_state_of(raw)
     complete = scan.lines  # a last line without its newline is read again next time, whatever it is
     before, first = settling.before, scan.first
-    ids, lines = list(before), list(before.values())  # lists, not another dict of 10⁶ entries
-    now = [(rid, lineno) for rid, lineno in first.items() if settling.settled_now(lineno) and rid not in before]
-    ids += [rid for rid, _ in now]
-    lines += [lineno for _, lineno in now]
+    # two flat lists, not another dict or a list of pairs: a fresh run of 10⁶ records writes 10⁶ of them
+    ids, lines = list(before), list(before.values())
+    flagged = settling.settled_now
+    ids += [rid for rid, lineno in first.items() if flagged(lineno) and rid not in before]
+    lines += [lineno for rid, lineno in first.items() if flagged(lineno) and rid not in before]
 
     def is_settled(rid: str) -> bool:
         return rid in before or settling.settled_now(first.get(rid, 0))
