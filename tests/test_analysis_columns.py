@@ -78,20 +78,20 @@ def write(path, lines, style: str = "compact", tail: bytes = b"") -> None:
 
 def both_ways(run) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
     """The run's frame read as analysis reads it, read line by line, and whether pyarrow read both files."""
-    read, used = inputs.read_fields, []
+    read, used = inputs.read_table, []
 
     def watched(*args, **kwargs):
         got = read(*args, **kwargs)
         used.append(got is not None)
         return got
 
-    inputs.read_fields = watched
+    inputs.read_table = watched
     try:
         fast = inputs._frame(run)
-        inputs.read_fields = lambda *args, **kwargs: None
+        inputs.read_table = lambda *args, **kwargs: None
         slow = inputs._frame(run)
     finally:
-        inputs.read_fields = read
+        inputs.read_table = read
     return fast, slow, all(used)
 
 
