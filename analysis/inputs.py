@@ -294,9 +294,11 @@ def _raw_table(path: Path) -> pa.Table | None:
     table = read_table(path, RAW_FIELDS, ("id", "sample_idx")) if path.exists() else None
     if table is None:
         return None
-    at = {key: i for i, key in enumerate(zip(table["id"].to_pylist(), table["sample_idx"].to_pylist()))}
-    if len(at) < table.num_rows:  # a key's last line, at the place of its first
-        table = table.take(list(at.values()))
+    lines = pa.table({"id": table["id"], "sample_idx": table["sample_idx"],
+                      "line": pa.array(np.arange(table.num_rows, dtype=np.int64))})
+    keys = lines.group_by(["id", "sample_idx"], use_threads=False).aggregate([("line", "min"), ("line", "max")])
+    if keys.num_rows < table.num_rows:  # a key's last line, at the place of its first
+        table = table.take(keys.sort_by("line_min")["line_max"])
     usage = dict(zip(("completion_tokens", "reasoning_tokens"), table["usage"].flatten()))  # RAW_FIELDS' order
     return pa.table({"id": table["id"], "sample_idx": table["sample_idx"],
                      "outcome": pa.array(_outcome_shas(table), pa.string()),
@@ -304,10 +306,20 @@ def _raw_table(path: Path) -> pa.Table | None:
                      "finish_reason": table["finish_reason"], **usage})
 
 
-def _raw_lists(table: pa.Table) -> dict[str, list]:
-    cols = as_lists(table)
-    cols["response_chars"] = [math.nan if n is None else n for n in cols["response_chars"]]
+def _raw_lists(table: pa.Table, text: bool = False) -> dict[str, Any]:
+    """`raw_columns` of a table read by `_raw_table` (`text`: its text columns as pandas makes them, `as_column`)."""
+    cols = {name: as_column(table[name]) if text else table[name].to_pylist() for name in table.column_names}
+    cols["response_chars"] = [math.nan if n is None else n for n in table["response_chars"].to_pylist()]
     return cols
+
+
+def as_column(values: pa.ChunkedArray) -> Any:
+    """A column for pd.DataFrame: a text column with some text as pandas' str array, straight from pyarrow's (what
+    pandas makes of the list of texts, NaN where missing, without a Python string per value); any other as
+    the list json would give."""
+    if pa.types.is_string(values.type) and values.null_count < len(values):
+        return pd.array(values.combine_chunks(), dtype="str")
+    return values.to_pylist()
 
 
 def _outcome_shas(raw: pa.Table) -> list[str]:
@@ -432,7 +444,8 @@ def _frame(run: Run) -> pd.DataFrame:
         ver = read_table(run.path, VERDICT_FIELDS, VERDICT_REQUIRED, tuple(VERDICT_DEFAULTS)) \
             if run.path.exists() else None
         places = _places_by_arrow(run, raw, ver) if raw is not None and ver is not None else None
-        columns: dict[str, Any] = _raw_lists(raw) if raw is not None else raw_columns(run.raw)
+        columns: dict[str, Any] = _raw_lists(raw, text=places is not None) if raw is not None \
+            else raw_columns(run.raw)
         del raw
         if places is not None:
             columns.update(_picked(ver, places))
@@ -448,8 +461,8 @@ def _frame(run: Run) -> pd.DataFrame:
     return df.join(record_fields(run.data), on="id") if run.data else df
 
 
-def _picked(ver: pa.Table, places: pa.ChunkedArray) -> dict[str, list]:
-    """The verdict fields of `PICKED` at `places` (null: `UNJUDGED`'s), one list per field."""
+def _picked(ver: pa.Table, places: pa.ChunkedArray) -> dict[str, Any]:
+    """The verdict fields of `PICKED` at `places` (null: `UNJUDGED`'s), one column per field (`as_column`)."""
     unjudged = pc.is_null(places)
     picked = ver.take(places)
     out = {}
@@ -457,9 +470,9 @@ def _picked(ver: pa.Table, places: pa.ChunkedArray) -> dict[str, list]:
         if name not in picked.column_names:  # a defaulted field missing from every line
             out[name] = [UNJUDGED[name] if u else VERDICT_DEFAULTS[name] for u in unjudged.to_pylist()]
         elif UNJUDGED[name] is not None:  # a verdict's own is never null here (read_table)
-            out[name] = picked[name].fill_null(UNJUDGED[name]).to_pylist()
+            out[name] = as_column(picked[name].fill_null(UNJUDGED[name]))
         else:
-            out[name] = picked[name].to_pylist()
+            out[name] = as_column(picked[name])
     return out
 
 
