@@ -24,16 +24,6 @@ import pyarrow.json as pj
 log = logging.getLogger(__name__)
 
 
-def release_freed_pages() -> None:
-    """Have pyarrow allocate from jemalloc, which gives freed pages back to the system, instead of its default
-    mimalloc, which keeps the pages of a large file's parse buffers once they are freed (about 90 MB of peak memory at
-    a million judged lines); the default stays where pyarrow is built without jemalloc."""
-    try:
-        pa.set_memory_pool(pa.jemalloc_memory_pool())
-    except NotImplementedError:
-        log.debug("pyarrow has no jemalloc: its default memory pool is kept")
-
-
 def read_table(path: Path, fields: dict[str, pa.DataType], required: tuple[str, ...] = (),
                defaulted: tuple[str, ...] = ()) -> pa.Table | None:
     """The values of `fields` on every line of `path`, one column per field in line order: a missing field is

@@ -23,7 +23,6 @@ from types import ModuleType
 
 from analysis import labels
 from analysis.background import figures_in_background
-from analysis.columns import release_freed_pages
 from analysis.plot import draw
 from analysis.report import Outcome, write_report
 from analysis.table_experiments import RUNS_OF, nearest, tables_reading
@@ -119,7 +118,6 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(unknown) or "error: give table ids, --all or --list", file=sys.stderr)
         return 2
     ctx = Context(args.results, args.figures)
-    release_freed_pages()
     status, built, seconds = 0, {}, {}
     outcomes = {}
     with figures_in_background() as figures:  # drawn on the other cores while the next tables are built
