@@ -17,6 +17,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pj
@@ -79,3 +80,12 @@ def _lines_and_names(path: Path, names: list[str]) -> tuple[int | None, set[str]
             found.update(name for name, q in quoted.items() if name not in found and q in window)
             tail, last = window[-overlap:] if overlap else b"", block[-1:]
     return (lines if last == b"\n" else None), found
+
+
+def as_column(values: pa.ChunkedArray) -> Any:
+    """A column for pd.DataFrame: a text column with some text as pandas' str array, straight from pyarrow's (what
+    pandas makes of the list of texts, NaN where missing, without a Python string per value); any other as
+    the list json would give."""
+    if pa.types.is_string(values.type) and values.null_count < len(values):
+        return pd.array(values.combine_chunks(), dtype="str")
+    return values.to_pylist()

@@ -27,7 +27,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from analysis.columns import as_lists, read_table
+from analysis.columns import as_column, as_lists, read_table
 from analysis.frame_cache import cached_frame
 from analysis.table_experiments import experiment
 from data.dataset import line_digest
@@ -313,15 +313,6 @@ def _raw_lists(table: pa.Table, text: bool = False) -> dict[str, Any]:
     return cols
 
 
-def as_column(values: pa.ChunkedArray) -> Any:
-    """A column for pd.DataFrame: a text column with some text as pandas' str array, straight from pyarrow's (what
-    pandas makes of the list of texts, NaN where missing, without a Python string per value); any other as
-    the list json would give."""
-    if pa.types.is_string(values.type) and values.null_count < len(values):
-        return pd.array(values.combine_chunks(), dtype="str")
-    return values.to_pylist()
-
-
 def _outcome_shas(raw: pa.Table) -> list[str]:
     """judge.current.outcome_sha of every line of a raw table, its text joined by pyarrow as outcome_sha joins it
     (a missing field written None, the reasoning only when there is some), so that no reply becomes a Python
@@ -507,9 +498,8 @@ def judges_asked(run: Run) -> list[dict[str, Any]]:
 def load(results: Path, bench: str, settings: list[str], judge: str) -> pd.DataFrame:
     """Every model's verdicts of the given settings under one judge: column `setting` holds the setting
     asked for, `run_setting` the run that stands for it."""
-    chosen = chosen_runs(results, bench, settings, judge)
     frames = [read_run(run).assign(setting=s, run_setting=run.setting)  # assign copies: the cache is kept
-              for s, run in chosen]
+              for s, run in chosen_runs(results, bench, settings, judge)]
     if not frames:
         return pd.DataFrame(columns=["model", "setting", "judge", "id", "sample_idx", "correct", "status"])
     return pd.concat(frames, ignore_index=True)
