@@ -4,7 +4,7 @@ JSON value), given back as json would give them.
 Reading a run's raw and verdict files line by line with json is most of the time of `analysis.run --all` on a
 large run: a raw line is mostly its response, parsed whole. pyarrow parses only the fields asked for; they
 come back as the same Python values whenever each field has one JSON type throughout the file. When that
-cannot be told for sure, `read_fields` returns None and the caller reads the file line by line as before:
+cannot be told for sure, `read_table` returns None and the caller reads the file line by line as before:
 - pyarrow refuses the file (a field with two types, a corrupt line, a lone surrogate, a repeated key);
 - the last line has no newline (half-written: the caller's reader says so), or a line is blank or holds two
   objects (lines and rows would not match);
@@ -13,11 +13,11 @@ cannot be told for sure, `read_fields` returns None and the caller reads the fil
 """
 from __future__ import annotations
 
-import io
 import logging
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pj
@@ -25,30 +25,25 @@ import pyarrow.json as pj
 log = logging.getLogger(__name__)
 
 
-def read_fields(path: Path, fields: dict[str, pa.DataType], required: tuple[str, ...] = (),
-                defaulted: tuple[str, ...] = (), flat: tuple[str, ...] = ()) -> dict[str, list[Any]] | None:
-    """The values of `fields` on every line of `path`, one list per field in line order: a missing field is
-    None, except that a field of `defaulted` missing from every line is left out (the caller fills in its
-    default). A struct field named in `flat` comes as one list per member, "<field>.<member>" (None where the
-    field or the member is missing), instead of one dict per line. None when the file cannot be read exactly
-    this way (module doc)."""
-    data = path.read_bytes()
-    if not data:
-        return {name: [] for name in fields}
-    if not data.endswith(b"\n"):
+def read_table(path: Path, fields: dict[str, pa.DataType], required: tuple[str, ...] = (),
+               defaulted: tuple[str, ...] = ()) -> pa.Table | None:
+    """The values of `fields` on every line of `path`, one column per field in line order: a missing field is
+    null, except that a field of `defaulted` missing from every line is left out (the caller fills in its
+    default). None when the file cannot be read exactly this way (module doc)."""
+    lines, named = _lines_and_names(path, [name for name in fields if name in defaulted])
+    if lines is None:
         return None
-    # a defaulted field whose name is nowhere in the file is missing from every line (inside a JSON string
-    # its quotes would be escaped, so the quoted name appears only where it is a key or a whole value)
-    schema = pa.schema([(name, t) for name, t in fields.items()
-                        if name not in defaulted or f'"{name}"'.encode() in data])
+    schema = pa.schema([(name, t) for name, t in fields.items() if name not in defaulted or name in named])
+    if not lines:
+        return schema.empty_table()
     try:
         # one thread: on two shared cores, pyarrow's threads double the CPU time for little gain
-        table = pj.read_json(io.BytesIO(data), read_options=pj.ReadOptions(use_threads=False),
+        table = pj.read_json(str(path), read_options=pj.ReadOptions(use_threads=False),
                              parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
         log.debug("%s: read line by line (%s)", path, e)
         return None
-    if table.num_rows != data.count(b"\n"):
+    if table.num_rows != lines:
         return None
     for name in table.column_names:
         column = table.column(name)
@@ -57,8 +52,40 @@ def read_fields(path: Path, fields: dict[str, pa.DataType], required: tuple[str,
         if pa.types.is_floating(column.type) and column.null_count < len(column) and pc.all(
                 pc.equal(column, pc.floor(column)), skip_nulls=True).as_py():
             return None
+    return table
+
+
+def as_lists(table: pa.Table, flat: tuple[str, ...] = ()) -> dict[str, list[Any]]:
+    """A table read by `read_table` as one list per column; a struct column named in `flat` as one list per
+    member, "<field>.<member>" (None where the field or the member is missing), instead of one dict per line."""
     out = {name: table.column(name).to_pylist() for name in table.column_names if name not in flat}
     for name in flat:  # a member is null wherever its struct is (ChunkedArray.flatten)
-        out.update((f"{name}.{m.name}", values.to_pylist()) for m, values in zip(fields[name],
-                                                                                 table.column(name).flatten()))
+        column = table.column(name)
+        out.update((f"{name}.{m.name}", values.to_pylist()) for m, values in zip(column.type, column.flatten()))
     return out
+
+
+def _lines_and_names(path: Path, names: list[str]) -> tuple[int | None, set[str]]:
+    """The number of lines of a file, read a block at a time (never whole: a raw file may be hundreds of MB), and
+    which of `names` it holds as a key; (None, …) when its last line has no newline (half-written: the caller's
+    reader says so). A name's quotes inside a JSON string would be escaped, so the quoted name appears only where it
+    is a key or a whole value."""
+    quoted = {name: f'"{name}"'.encode() for name in names}
+    overlap = max((len(q) for q in quoted.values()), default=1) - 1
+    lines, found, tail, last = 0, set(), b"", b"\n"
+    with open(path, "rb") as f:
+        while block := f.read(1 << 22):
+            lines += block.count(b"\n")
+            window = tail + block
+            found.update(name for name, q in quoted.items() if name not in found and q in window)
+            tail, last = window[-overlap:] if overlap else b"", block[-1:]
+    return (lines if last == b"\n" else None), found
+
+
+def as_column(values: pa.ChunkedArray) -> Any:
+    """A column for pd.DataFrame: a text column with some text as pandas' str array, straight from pyarrow's (what
+    pandas makes of the list of texts, NaN where missing, without a Python string per value); any other as
+    the list json would give."""
+    if pa.types.is_string(values.type) and values.null_count < len(values):
+        return pd.array(values.combine_chunks(), dtype="str")
+    return values.to_pylist()

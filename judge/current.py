@@ -45,7 +45,13 @@ def _outcome(request_key: Any, response: Any, error: Any, reasoning: Any) -> str
     text = f"{request_key}\x00{response}\x00{error}"
     if reasoning:
         text += f"\x00{reasoning}"
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return outcome_digest(text.encode())
+
+
+def outcome_digest(text: bytes) -> str:
+    """The digest of an outcome's text: request key, reply and error (and reasoning, when there is some), joined by
+    NUL, a missing one written None."""
+    return hashlib.sha256(text).hexdigest()[:16]
 
 
 def answered(raw: Mapping[str, Any]) -> bool:

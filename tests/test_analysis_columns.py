@@ -51,6 +51,10 @@ RAW_VARIANTS = {
     "whole latencies": (lambda rng, rid, i: {"latency_s": 2}, True, False),  # json keeps ints: int64
     "no response": (lambda rng, rid, i: {"response": None}, False, True),
     "float tokens": (lambda rng, rid, i: {"usage": {"completion_tokens": 2.0}}, False, False),
+    # the outcome's digest covers the reasoning returned apart only when there is some, and writes a missing key None
+    "reasoning apart": (lambda rng, rid, i: {"reasoning": rng.choice(["thought é", "x"])}, False, True),
+    "empty reasoning": (lambda rng, rid, i: {"reasoning": ""}, False, True),
+    "no request key": (lambda rng, rid, i: {"request_key": None}, False, True),
 }
 VERDICT_VARIANTS = {
     "plain": (lambda rng, rid, i: {}, False, True),
@@ -78,20 +82,20 @@ def write(path, lines, style: str = "compact", tail: bytes = b"") -> None:
 
 def both_ways(run) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
     """The run's frame read as analysis reads it, read line by line, and whether pyarrow read both files."""
-    read, used = inputs.read_fields, []
+    read, used = inputs.read_table, []
 
     def watched(*args, **kwargs):
         got = read(*args, **kwargs)
         used.append(got is not None)
         return got
 
-    inputs.read_fields = watched
+    inputs.read_table = watched
     try:
         fast = inputs._frame(run)
-        inputs.read_fields = lambda *args, **kwargs: None
+        inputs.read_table = lambda *args, **kwargs: None
         slow = inputs._frame(run)
     finally:
-        inputs.read_fields = read
+        inputs.read_table = read
     return fast, slow, all(used)
 
 
@@ -169,3 +173,52 @@ def test_the_cached_frame_is_shared_by_tables_but_never_changed_by_one(tmp_path,
         line = {**verdict(rng, raws[0], record_digests(data)["q0"]), "correct": True, "status": "ok"}
         f.write(json.dumps(line) + "\n")
     assert load(res, "omibench", ["s"], "rules").set_index("id").loc["q0", "correct"] is True
+
+
+def test_the_current_line_of_each_answer_is_read_by_pyarrow_and_line_by_line_alike(tmp_path, data):
+    """Hand-made files (q0…q3: IDS): q0 asked again (its first raw line superseded), whose earlier outcome's verdict comes last in
+    the verdict file; q1 judged twice (the second verdict of the same outcome wins); q2's verdict lacks `extracted`;
+    q3 judged by another judge model only (unjudged). Read by pyarrow, then with a torn raw line appended (a run
+    still writing q4's answer), which the reader leaves out, reading line by line."""
+    res = tmp_path / "results"
+    digests = record_digests(data)
+
+    def raw(rid, response, tokens):
+        return {"id": rid, "sample_idx": 0, "request_key": f"k{rid}", "error": None, "response": response,
+                "reasoning": None, "finish_reason": "stop", "latency_s": 1.5,
+                "usage": {"completion_tokens": tokens, "reasoning_tokens": None}}
+
+    def ver(r, correct, **over):
+        return {"id": r["id"], "sample_idx": 0, "outcome": outcome_sha(r), "record": digests[r["id"]],
+                "judge": {"name": "rules", "model": None, "prompt_sha": "p"}, "status": "ok", "correct": correct,
+                "extracted": "1", "flags": [], **over}
+
+    q0_old, q0_new = raw(IDS[0], "an earlier reply", 3), raw(IDS[0], "the reply now", 7)
+    q1, q2, q3 = raw(IDS[1], "one", 1), raw(IDS[2], "two", 2), raw(IDS[3], "thrée", 3)
+    raw_file = raw_path(res, "omibench", "m", "s")
+    write(raw_file, [q0_old, q1, q2, q3, q0_new])
+    q2_verdict = ver(q2, True)
+    del q2_verdict["extracted"]
+    judged = judged_path(res, "omibench", "m", "s", "rules")
+    write(judged, [ver(q0_new, True), ver(q1, False), ver(q0_old, False), ver(q1, True), q2_verdict,
+                   ver(q3, True, judge={"name": "rules", "model": "another", "prompt_sha": "p"})])
+    manifest_of(judged).write_text(json.dumps({"data": str(data), "judge": {"name": "rules", "prompt_sha": "p"}}))
+    expected = {IDS[0]: (True, "ok", 13, 7), IDS[1]: (True, "ok", 3, 1), IDS[2]: (True, "ok", 3, 2),
+                IDS[3]: (None, "unjudged", 5, 3)}
+
+    def check(frame):
+        assert list(frame["id"]) == IDS[:4]  # a key at the place of its first line
+        got = {r.id: (r.correct, r.status, r.response_chars, r.completion_tokens) for r in frame.itertuples()}
+        assert got == expected
+        assert frame.set_index("id")["extracted"].isna().tolist() == [False, False, True, True]
+
+    fast, slow, by_pyarrow = both_ways(find_runs(res, "omibench")[0])
+    assert by_pyarrow
+    check(fast)
+    check(slow)
+    with open(raw_file, "ab") as f:
+        f.write(b'{"id": "q4", "sample_idx": 0, "request_key": "kq4", "response": "cut sh')  # no newline
+    fast, slow, by_pyarrow = both_ways(find_runs(res, "omibench")[0])
+    assert not by_pyarrow
+    check(fast)
+    pd.testing.assert_frame_equal(fast, slow, check_exact=True)
