@@ -119,18 +119,15 @@ def rule_disagreement(a: pd.DataFrame, b: pd.DataFrame, by: list[str], names: tu
             f"{x}_missing", f"{y}_missing"]
     if a.empty and b.empty:
         return pd.DataFrame(columns=cols)
-    # each key column as integer codes shared by both frames (equal values, missing ones too, get one code): an
-    # outer merge sorts its keys, and sorting a million strings is most of a large table's time
-    codes, values = {}, {}
-    for c in key:
-        codes[c], values[c] = pd.factorize(pd.concat([a[c], b[c]], ignore_index=True), use_na_sentinel=False)
-    left = pd.DataFrame({c: codes[c][:len(a)] for c in key}).assign(
-        _a=counted_correct(a).to_numpy() if len(a) else pd.Series(dtype=bool))
-    right = pd.DataFrame({c: codes[c][len(a):] for c in key}).assign(
-        _b=counted_correct(b).to_numpy() if len(b) else pd.Series(dtype=bool))
-    m = left.merge(right, on=key, how="outer", indicator=True)
+    if a.empty or b.empty:  # one judge alone: no answer to pair, so no key to match (a million of them is slow)
+        one = b if a.empty else a
+        m = one[by].reset_index(drop=True).assign(
+            _a=np.nan if a.empty else counted_correct(a).to_numpy(),
+            _b=counted_correct(b).to_numpy() if a.empty else np.nan, _merge="right_only" if a.empty else "left_only")
+    else:
+        m = _outer_by_answer(a, b, key, by)
     both, ra, rb = m["_merge"].eq("both"), m["_a"].eq(True), m["_b"].eq(True)  # a missing verdict is not correct
-    rows = pd.DataFrame({c: values[c].take(m[c].to_numpy()) for c in by}).assign(has_a=m["_a"].notna(), has_b=m["_b"].notna(), ra=ra, rb=rb, both=both,
+    rows = m[by].assign(has_a=m["_a"].notna(), has_b=m["_b"].notna(), ra=ra, rb=rb, both=both,
                         only_a=both & ra & ~rb, only_b=both & rb & ~ra,
                         a_missing=m["_merge"].eq("right_only"), b_missing=m["_merge"].eq("left_only"))
     s = rows.groupby(by, dropna=False).sum()
@@ -139,6 +136,21 @@ def rule_disagreement(a: pd.DataFrame, b: pd.DataFrame, by: list[str], names: tu
                         "both_judged": s["both"], f"only_{x}_correct": s["only_a"], f"only_{y}_correct": s["only_b"],
                         f"{x}_missing": s["a_missing"], f"{y}_missing": s["b_missing"]}).reset_index()
     return out[cols].astype({c: int for c in cols[len(by) + 2:]})
+
+
+def _outer_by_answer(a: pd.DataFrame, b: pd.DataFrame, key: list[str], by: list[str]) -> pd.DataFrame:
+    """The outer merge of a's and b's answers on `key` (indicator `_merge`): `_a`, `_b` whether each counts
+    the answer correct (missing where it has no row), with the values of `by`."""
+    # each key column as integer codes shared by both frames (equal values, missing ones too, get one code): an
+    # outer merge sorts its keys, and sorting a million strings is most of a large table's time
+    codes, values = {}, {}
+    for c in key:
+        codes[c], values[c] = pd.factorize(pd.concat([a[c], b[c]], ignore_index=True), use_na_sentinel=False)
+    left = pd.DataFrame({c: codes[c][:len(a)] for c in key}).assign(_a=counted_correct(a).to_numpy())
+    right = pd.DataFrame({c: codes[c][len(a):] for c in key}).assign(_b=counted_correct(b).to_numpy())
+    m = left.merge(right, on=key, how="outer", indicator=True)
+    return pd.DataFrame({c: values[c].take(m[c].to_numpy()) for c in by}).assign(
+        _a=m["_a"], _b=m["_b"], _merge=m["_merge"])
 
 
 def repeat_mean_std(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:

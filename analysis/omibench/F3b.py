@@ -26,10 +26,15 @@ def image_bin(k: int) -> str:
     return "≥6" if k >= 6 else str(int(k))
 
 
+def image_bins(n_images: pd.Series) -> pd.Series:
+    """`image_bin` of each count, worked out once per distinct count rather than once per row."""
+    return n_images.map({k: image_bin(k) for k in n_images.dropna().unique()})
+
+
 def by_images(df: pd.DataFrame) -> pd.DataFrame:
     """Accuracy per (model, bin) and pooled over models: Acc(k) = mean match over B_k (Eq. 10), where
     every model's prediction of an item is one element of the bin."""
-    df = df.assign(images=df["n_images"].map(image_bin))
+    df = df.assign(images=image_bins(df["n_images"]))
     per_model = accuracy_table(df, ["model", "images"])
     pooled = accuracy_table(df, ["images"]).assign(model=POOLED)
     items = df.groupby("images")["id"].nunique().rename("items").reset_index()
@@ -80,7 +85,7 @@ def build(table_id: str, ctx: Context) -> Table:
     wide["order"] = wide["metric"].map(RULE_METRICS.index) * 2 + (wide["model"] != POOLED)
     wide = wide.sort_values(["order", "model"]).drop(columns="order").reset_index(drop=True)
     answered = pd.concat([df[["id", "n_images"]] for df in frames.values()]).drop_duplicates("id").dropna()
-    items = answered["n_images"].map(image_bin).value_counts().rename("items").rename_axis("images")
+    items = image_bins(answered["n_images"]).value_counts().rename("items").rename_axis("images")
     items = items.reindex(bins, fill_value=0)
     return Table(
         "OMIBench Fig. 3(b) — ACC (%) by number of images per item (1, 2, 3, 4, 5, ≥6), by C.1's rule (ACC) and "

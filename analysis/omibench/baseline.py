@@ -27,10 +27,10 @@ def paired_tests(df: pd.DataFrame, baseline: str) -> pd.DataFrame:
     ran; a failure is not correct, so the test is of the difference in the accuracies the tables show."""
     cols = ["model", "setting", "paired", "only_setting", "only_baseline", "p"]
     ran = df[["model", "setting", "id", "sample_idx"]].assign(correct=counted_correct(df))
-    rows = []
-    for (model, setting), g in ran.groupby(["model", "setting"]):
-        base = ran[(ran["model"] == model) & (ran["setting"] == baseline)]
-        if setting == baseline or base.empty:
+    rows, runs = [], dict(list(ran.groupby(["model", "setting"])))
+    for (model, setting), g in runs.items():
+        base = runs.get((model, baseline))
+        if setting == baseline or base is None:
             continue
         m = g.merge(base, on=["id", "sample_idx"], suffixes=("", "_base"))
         t = mcnemar(m["correct"].astype(bool).to_numpy(), m["correct_base"].astype(bool).to_numpy())
@@ -43,8 +43,10 @@ def common_items(df: pd.DataFrame) -> pd.DataFrame:
     so that the settings' accuracies compare the same questions."""
     keep = []
     for _, g in df.groupby("model"):
-        everywhere = g.groupby("id")["setting"].transform("nunique").eq(g["setting"].nunique())
-        keep.append(g[everywhere])
+        settings = g["setting"].nunique()
+        if settings > 1:  # with one setting, every item it ran is common
+            g = g[g.groupby("id")["setting"].transform("nunique").eq(settings)]
+        keep.append(g)
     return pd.concat(keep, ignore_index=True) if keep else df
 
 

@@ -67,11 +67,15 @@ def thinking_vs_instruct(ctx: Context, metric: str, judge: str) -> tuple[list[di
     """Each pair of the significance experiment on its repeated runs, else on Table 4's single run."""
     rows, sources = [], []
     settings = [*experiment(SIG).settings, *experiment("omibench_T4").settings]
+    read: dict[str, pd.DataFrame | None] = {}  # each setting's verdicts read once for every pair
     for think, instruct in pairs_of(SIG):
         for setting in settings:
-            try:
-                df = ctx.verdicts(BENCH, [setting], judge)
-            except MissingInputs:
+            if setting not in read:
+                try:
+                    read[setting] = ctx.verdicts(BENCH, [setting], judge)
+                except MissingInputs:
+                    read[setting] = None
+            if (df := read[setting]) is None:
                 continue
             if {think, instruct} <= set(df["model"]):
                 rows.append({"comparison": "thinking vs instruct", "metric": metric, "a": f"{think} {setting}",
