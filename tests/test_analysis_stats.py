@@ -78,3 +78,23 @@ def test_rule_disagreement_counts_each_direction_and_the_answers_one_rule_lacks(
     assert tuple(m[["c1_missing", "careful_missing"]]) == (1, 1)   # q4 lacks a C.1 verdict, q5 a careful one
     n = t.loc["n"]
     assert np.isnan(n["acc_c1"]) and (n["acc_careful"], n["c1_missing"], n["both_judged"]) == (100.0, 1, 0)
+
+
+def test_rule_disagreement_of_one_rule_alone_counts_every_answer_as_missing_from_the_other():
+    from analysis.stats import rule_disagreement
+
+    def verdicts(rows):
+        return pd.DataFrame(rows, columns=["model", "setting", "id", "sample_idx", "status", "correct"])
+
+    careful = verdicts([("m", "s", "q0", 0, "ok", True), ("m", "s", "q1", 0, "ok", False),
+                        ("m", "s", "q2", 0, "no_response", None), ("m", "s", "q3", 0, "unjudged", None),
+                        ("n", "s", "q0", 0, "ok", True)])
+    alone = rule_disagreement(careful.iloc[0:0], careful, ["model"], ("c1", "careful")).set_index("model")
+    # careful: q0 right of m's 3 current verdicts (q3 has none: not counted), n's one right; nothing to pair
+    assert np.isnan(alone.loc["m", "acc_c1"]) and alone.loc["m", "acc_careful"] == 100 / 3
+    assert alone.loc["n", "acc_careful"] == 100.0
+    assert tuple(alone.loc["m", ["both_judged", "only_c1_correct", "only_careful_correct", "c1_missing",
+                                 "careful_missing"]]) == (0, 0, 0, 3, 0)
+    reverse = rule_disagreement(careful, careful.iloc[0:0], ["model"], ("c1", "careful")).set_index("model")
+    assert reverse.loc["m", "acc_c1"] == 100 / 3 and np.isnan(reverse.loc["m", "acc_careful"])
+    assert tuple(reverse.loc["m", ["both_judged", "c1_missing", "careful_missing"]]) == (0, 0, 3)
