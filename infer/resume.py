@@ -50,7 +50,7 @@ from infer.ask import answers
 from infer.config import ModelConfig
 from infer.layout import inputs_cache_of
 from infer.prompting import Prompter
-from infer.resume_state import State
+from infer.resume_state import Outcome, State
 
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,10 +60,6 @@ CODE = (ROOT / "infer", ROOT / "data")
 # Packages whose version can change what is sent: derived images (Pillow), attached files' text.
 PACKAGES = ("pillow", "pypdf", "openpyxl")
 
-
-# The current line of one (id, sample_idx): its request key, its error (None: finished, as `answers` says) and its
-# inputs. A plain tuple: a rerun of 100,000 requests makes one per line, and a named tuple costs as much again.
-Outcome = tuple[str, "str | None", "str | None"]
 
 
 def digest(text: str | bytes) -> str:
