@@ -103,13 +103,13 @@ def write_jsonl_atomic(path: str | Path, records: Iterable[dict[str, Any]]) -> N
 
 
 def write_json_atomic(path: str | Path, obj: Any, indent: int | None = 2) -> None:
-    """Write `obj` as JSON, in full or not at all (indent None: compact, and much quicker for a large object)."""
+    """Write `obj` as JSON, in full or not at all (indent None: compact)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(json.dumps(obj, ensure_ascii=False, indent=indent))  # dumps: json's C encoder when compact
+            json.dump(obj, f, ensure_ascii=False, indent=indent)  # written as encoded: never whole in memory
             f.write("\n")
         os.replace(tmp, path)
     except BaseException:
