@@ -209,10 +209,6 @@ class Finished:
         files = files_digest(rec, base) if rec is not None else None
         return f"{self.context}:{line}" + (f":{files}" if files else "")
 
-    def names_files(self, inputs: str) -> bool:
-        """Whether these inputs (`inputs`) include files' versions: such a record is looked at on every run."""
-        return inputs.count(":") > 1
-
     def known(self, line: str) -> str | None:
         """The id of a data line whose requests are all finished from the same inputs, which names no files."""
         inputs = f"{self.context}:{line}"

@@ -184,7 +184,7 @@ def save(raw: Path, context: str, n: int, scan: Scan, settling: Settling,
                if lineno <= complete and not is_settled(rid)]
     others = {k: v for k, v in latest.items() if not is_settled(k[0])}
     others.update((k, v) for k, v in settling.others.items() if not is_settled(k[0]))
-    for rid, waiting in settling.waiting.items():  # sent and never answered (the run was stopped): not settled
+    for rid, waiting in settling.waiting.items():  # not every request answered when sending ended: not settled
         others.update(((rid, i), outcome) for i, outcome in waiting.outcomes)
     if settling.too_many or len(others) > MAX_OTHERS or not ids:
         path.unlink(missing_ok=True)

@@ -74,9 +74,10 @@ def plan(records: Iterable[tuple[dict[str, Any] | None, str, str]], base: Path, 
         if rid in excluded:
             continue
         inputs = finished.inputs(line, rec, base)
+        settles = settling is not None and inputs == finished.inputs(line)  # it names no files (resume_state.py)
         if finished.done(rid, inputs):
             tally.total += n
-            if settling and not finished.names_files(inputs):
+            if settles:
                 settling.settle(rid)
             continue
         try:
@@ -97,7 +98,7 @@ def plan(records: Iterable[tuple[dict[str, Any] | None, str, str]], base: Path, 
         finished.confirm(rid, inputs, key)
         render = LaterMessages(prompter, rec, base)  # rendered again when sent
         to_send = [i for i in range(n) if not finished.has(rid, i, key) and not finished.reuse(rid, i, key)]
-        if settling and not finished.names_files(inputs):
+        if settles:
             settling.expect(rid, len(to_send)) if to_send else settling.settle(rid)
         for i in to_send:
             yield Request(rid, i, key, render, prompter.setting.name, inputs=inputs)
