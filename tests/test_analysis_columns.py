@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import analysis.inputs as inputs
+import analysis.run_frame as run_frame
 from analysis.inputs import find_runs, load, load_run, record_digests
 from infer.layout import judged_path, manifest_of, raw_path
 from judge.current import outcome_sha
@@ -82,20 +83,20 @@ def write(path, lines, style: str = "compact", tail: bytes = b"") -> None:
 
 def both_ways(run) -> tuple[pd.DataFrame, pd.DataFrame, bool]:
     """The run's frame read as analysis reads it, read line by line, and whether pyarrow read both files."""
-    read, used = inputs.read_table, []
+    read, used = run_frame.read_table, []
 
     def watched(*args, **kwargs):
         got = read(*args, **kwargs)
         used.append(got is not None)
         return got
 
-    inputs.read_table = watched
+    run_frame.read_table = watched
     try:
-        fast = inputs._frame(run)
-        inputs.read_table = lambda *args, **kwargs: None
-        slow = inputs._frame(run)
+        fast = run_frame.frame(run)
+        run_frame.read_table = lambda *args, **kwargs: None
+        slow = run_frame.frame(run)
     finally:
-        inputs.read_table = read
+        run_frame.read_table = read
     return fast, slow, all(used)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis import inputs
+from analysis import inputs, run_frame
 from infer.layout import frame_cache_path
 from tests.analysis_fixtures import make_run, write_data
 
@@ -37,7 +37,7 @@ def test_an_unchanged_run_is_read_back_without_its_files(run, monkeypatch):
     first = inputs.load_run(run)
     assert frame_cache_path(run.path).is_file()
     assert list(first["correct"]) == [True, False, None] and list(first["subject"]) == ["Physics"] * 3
-    monkeypatch.setattr(inputs, "_frame", refuse)
+    monkeypatch.setattr(run_frame, "frame", refuse)
     pd.testing.assert_frame_equal(fresh(run), first)
 
 
@@ -47,7 +47,7 @@ def test_a_changed_file_is_read_again(run, monkeypatch):
         line = json.loads(run.path.read_text().splitlines()[1])
         f.write(json.dumps({**line, "correct": True}) + "\n")
     assert list(fresh(run)["correct"]) == [True, True, None]
-    monkeypatch.setattr(inputs, "_frame", refuse)  # and that is what is kept now
+    monkeypatch.setattr(run_frame, "frame", refuse)  # and that is what is kept now
     assert list(fresh(run)["correct"]) == [True, True, None]
 
 

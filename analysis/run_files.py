@@ -1,0 +1,197 @@
+"""A judged run and the files it reads: its verdicts, its raw requests and their manifests, and the unified data,
+each read whole and cached per version of the file (its mtime and size), so `analysis.run --all` reads each file
+once and a rewritten file is read again. Tables read them through analysis.inputs.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+from dataclasses import dataclass
+from functools import lru_cache, wraps
+from pathlib import Path
+from typing import Any, Callable, Hashable, Iterator, TypeVar
+
+import pandas as pd
+
+from data.dataset import line_digest
+from data.files import file_version
+from data.jsonl import DataError, bulk_read, parse_line, problem
+from infer import layout
+from infer.store import load_latest
+from judge import current
+
+log = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parent.parent
+RECORD_FIELDS = ("subject", "category", "discipline", "task", "domain", "split", "level", "difficulty",
+                 "skills", "question_type", "answer_type")
+T = TypeVar("T")
+
+
+class MissingDataFile(Exception):
+    """The data file a run was judged against is not there: its tables are missing (analysis.run says so, with the
+    path). Apart from MissingInputs, which tables catch to go on without a judge that has no runs: a table is never
+    built without a run because that run's data file is gone."""
+
+
+def shown(path: Path) -> str:
+    """A path as notes and provenance show it: relative to the checkout when inside it."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def per_version(read: Callable[[Path], T]) -> Callable[[Path], T]:
+    """Cache `read(path)` per version of the file. The value is shared: callers must not change it."""
+    cached = lru_cache(maxsize=256)(lambda path, _version: read(path))
+
+    @wraps(read)
+    def wrapper(path: Path) -> T:
+        return cached(Path(path), file_version(path))
+    return wrapper
+
+
+def by_answer(line: dict[str, Any]) -> Hashable:
+    """The key of a raw or verdict line: the item and the sample."""
+    return line["id"], line["sample_idx"]
+
+
+def latest(path: Path, key: Callable[[dict[str, Any]], Hashable] = by_answer) -> dict[Hashable, dict[str, Any]]:
+    """The current line of each key of an append-only result file (infer.store.load_latest): a bad line is
+    an error naming it; a half-written last line (a run still writing, or killed) is left out, with a warning."""
+    if _ends_mid_line(path):
+        log.warning("%s: half-written last line (a run still writing, or killed): left out unless complete", path)
+    return load_latest(path, key)
+
+
+def _ends_mid_line(path: Path) -> bool:
+    if not path.exists() or path.stat().st_size == 0:
+        return False
+    with open(path, "rb") as f:
+        f.seek(-1, 2)
+        return f.read(1) != b"\n"
+
+
+@per_version
+def read_json(path: Path) -> dict[str, Any]:
+    """A manifest; {} when there is none."""
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def _data_lines(path: Path) -> Iterator[tuple[str, dict[str, Any], bytes]]:
+    """(id, record, line) of every record of a data file; a line that does not parse is an error naming it."""
+    with open(path, "rb") as f:
+        for lineno, raw in enumerate(f, start=1):
+            if not raw.strip():
+                continue
+            rec, err = parse_line(raw)
+            if err is not None:
+                raise DataError([problem(path, lineno, "-", err)])
+            yield str(rec["id"]), rec, raw
+
+
+@per_version
+def read_records(path: Path) -> dict[str, dict[str, Any]]:
+    """The unified records of a data file by id (whole: read only for the tables that show more than
+    `record_fields`)."""
+    with bulk_read():
+        return {rid: rec for rid, rec, _ in _data_lines(path)}
+
+
+@per_version
+def _data_index(path: Path) -> tuple[dict[str, str], pd.DataFrame]:
+    """The digest of each record's line (data.dataset.line_digest), which a verdict names as the record it was
+    judged against, and `record_fields`: one pass over the file, no record kept whole."""
+    digests, rows = {}, []
+    with bulk_read():
+        for rid, rec, raw in _data_lines(path):
+            digests[rid] = line_digest(raw)
+            row = {f: rec[f] for f in RECORD_FIELDS if f in rec}
+            row["id"], row["n_images"] = rid, len(rec["images"])
+            rows.append(row)
+    return digests, pd.DataFrame(rows).set_index("id")
+
+
+def record_digests(path: Path) -> dict[str, str]:
+    """id → the digest of the record's line in the data file."""
+    return _data_index(path)[0]
+
+
+def record_fields(path: Path) -> pd.DataFrame:
+    """The fields tables group by (RECORD_FIELDS, and the number of images) of every record, indexed by id."""
+    return _data_index(path)[1]
+
+
+def every_line(path: Path) -> list[dict[str, Any]]:
+    """Every line of a result file, in order, read as `latest` reads them (a half-written last line left out)."""
+    n = itertools.count()  # each line its own key
+    return list(latest(path, lambda _: next(n)).values())
+
+
+
+@dataclass(frozen=True)
+class Run:
+    """One judged file: a model's run of a setting, judged by one judge."""
+
+    bench: str
+    model: str
+    setting: str
+    judge: str
+    path: Path
+
+    @property
+    def raw(self) -> Path:
+        return layout.parse_judged(self.path).raw
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        return read_json(layout.manifest_of(self.path))
+
+    @property
+    def raw_manifest(self) -> dict[str, Any]:
+        return read_json(layout.manifest_of(self.raw))
+
+    @property
+    def stands_for(self) -> str:
+        """The experiment's setting this run stands for, as its manifests record it; else its own."""
+        return layout.stands_for(self.setting, self.manifest, self.raw_manifest)
+
+    @property
+    def judge_asked(self) -> dict[str, Any] | None:
+        """The judge identity whose verdicts are read (judge/current.py): the one the last completed judge.run of
+        the file asked for, else that of its last line."""
+        return current.judge_asked(self.manifest, lambda: _last_line(self.path))
+
+    @property
+    def data(self) -> Path | None:
+        """The data file the run was judged against (its manifest's `data`), when it is there."""
+        data = self.manifest.get("data")
+        return Path(data) if data and Path(data).exists() else None
+
+    def data_needed(self) -> Path | None:
+        """`data`; MissingDataFile, naming it, when the manifest names a data file that is not there: a table reads
+        the records' fields (subject, level…) and checks each verdict against its record."""
+        named = self.manifest.get("data")
+        if named and self.data is None:
+            raise MissingDataFile(f"{shown(Path(named))} is missing: the data file {shown(self.path)} was judged against")
+        return self.data
+
+
+@per_version
+def _last_line(path: Path) -> dict[str, Any] | None:
+    """The last line of a result file as `latest` reads it (a half-written last line left out unless it parses),
+    read from the end; None when there is none."""
+    if not path.exists():
+        return None
+    with open(path, "rb") as f:
+        f.seek(0, 2)
+        pos, tail = f.tell(), b""
+        while pos > 0 and tail.count(b"\n") < 3:  # the last line whole, and the one before it
+            start = max(0, pos - 65536)
+            f.seek(start)
+            tail, pos = f.read(pos - start) + tail, start
+    for line in reversed(tail.split(b"\n")):
+        if line.strip():
+            try:
+                return json.loads(line)
+            except ValueError:  # cut short by a crash
+                continue
+    return None
