@@ -63,15 +63,21 @@ def load_run(run: Run) -> pd.DataFrame:
     `unjudged` when it has none), with the outcome judged and, from a labelling judge, its labels and subtypes,
     the raw request's timing, tokens and response length (`response_chars`), and the item's data fields.
 
-    Cached per version of the files read (callers get a copy, so a table cannot change another's input)."""
-    return read_run(run).copy()
+    Cached per version of the files read. Callers get their own frame: pandas copies on write, so a table that
+    changes it never changes another's input, and one that only reads it copies nothing."""
+    return read_run(run).copy(deep=False)
 
 
 def read_run(run: Run) -> pd.DataFrame:
     """The cached frame of `load_run` itself, for reading only: callers must not change it."""
+    return _load_run(run, _stamp(run))
+
+
+def _stamp(run: Run) -> tuple:
+    """The versions of the files a run's frame is made from."""
     data = run.data_needed()
-    return _load_run(run, (file_version(run.path), file_version(run.raw), file_version(data) if data else None,
-                           file_version(layout.manifest_of(run.path))))
+    return (file_version(run.path), file_version(run.raw), file_version(data) if data else None,
+            file_version(layout.manifest_of(run.path)))
 
 
 @lru_cache(maxsize=256)
@@ -103,11 +109,19 @@ def judges_asked(run: Run) -> list[dict[str, Any]]:
 def load(results: Path, bench: str, settings: list[str], judge: str) -> pd.DataFrame:
     """Every model's verdicts of the given settings under one judge: column `setting` holds the setting
     asked for, `run_setting` the run that stands for it."""
-    frames = [read_run(run).assign(setting=s, run_setting=run.setting)  # assign copies: the cache is kept
-              for s, run in chosen_runs(results, bench, settings, judge)]
-    if not frames:
+    chosen = tuple((s, run, _stamp(run)) for s, run in chosen_runs(results, bench, settings, judge))
+    if not chosen:
         return pd.DataFrame(columns=["model", "setting", "judge", "id", "sample_idx", "correct", "status"])
-    return pd.concat(frames, ignore_index=True)
+    return _joined(chosen).copy(deep=False)  # the caller's own frame, as load_run's
+
+
+# Tables ask for the same runs again and again (over a hundred times in `analysis.run --all`), and joining a
+# million rows each time was a large share of their time. Kept for the last few sets of runs asked for: the
+# tables of one benchmark are built one after another.
+@lru_cache(maxsize=4)
+def _joined(chosen: tuple[tuple[str, Run, tuple], ...]) -> pd.DataFrame:
+    return pd.concat([_load_run(run, stamp).assign(setting=s, run_setting=run.setting) for s, run, stamp in chosen],
+                     ignore_index=True)
 
 
 @dataclass(frozen=True)
