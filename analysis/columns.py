@@ -13,6 +13,7 @@ cannot be told for sure, `read_table` returns None and the caller reads the file
 """
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,46 @@ def read_table(path: Path, fields: dict[str, pa.DataType], required: tuple[str, 
                 pc.equal(column, pc.floor(column)), skip_nulls=True).as_py():
             return None
     return table
+
+
+def read_fields(path: Path, names: tuple[str, ...]) -> pa.Table | None:
+    """The fields of `names` that the first line of a data file holds, on every line, each typed as that line has
+    it (text, a whole number, a list of texts). None unless that is what json gives on every line: a field of
+    another type or null somewhere, a field of `names` missing from the first line but found on another, or a
+    first line that cannot be told; the caller then reads the file line by line. (A field of `names` that is
+    null where the first line lacks it is read as missing: no valid record holds a null, data/records.py.)"""
+    with open(path, "rb") as f:
+        first = next((line for line in f if line.strip()), b"")
+    try:
+        record = json.loads(first) if first else None
+    except ValueError:
+        return None
+    if not isinstance(record, dict):
+        return None
+    # a name the first line lacks is read as text: on any line that has it, it is either text or refused
+    schema = [(name, _type(record[name]) if name in record else pa.string()) for name in names]
+    if any(t is None for _, t in schema):
+        return None
+    try:
+        table = pj.read_json(str(path), read_options=pj.ReadOptions(use_threads=False), parse_options=pj.ParseOptions(
+            explicit_schema=pa.schema(schema), unexpected_field_behavior="ignore"))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+        log.debug("%s: read line by line (%s)", path, e)
+        return None
+    if any(table[n].null_count != (0 if n in record else table.num_rows) for n in names):
+        return None
+    return table.select([n for n in names if n in record])
+
+
+def _type(value: Any) -> pa.DataType | None:
+    """The arrow type that gives `value`'s kind of Python value back exactly (None: no such type here)."""
+    if isinstance(value, str):
+        return pa.string()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return pa.int64()
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return pa.list_(pa.string())
+    return None
 
 
 def as_lists(table: pa.Table, flat: tuple[str, ...] = ()) -> dict[str, list[Any]]:

@@ -21,6 +21,8 @@ from typing import Callable
 
 import pandas as pd
 
+from infer.layout import frame_cache_folder
+
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
 # The modules that make a frame from a run's files: a change to any of them makes every frame anew.
@@ -47,20 +49,50 @@ def cached_frame(path: Path, stamp: tuple, make: Callable[[], pd.DataFrame]) -> 
     return frame
 
 
+def keep(path: Path, stamp: tuple, make: Callable[[], pd.DataFrame]) -> None:
+    """`cached_frame` for a process that only makes the frame for another to read: a frame already kept is not
+    loaded, and none is held."""
+    stamp = (code_version(), *stamp)
+    if not _kept(path, stamp):
+        _write(path, stamp, make())
+
+
+def writable() -> bool:
+    """Whether frames can be kept (the cache folder can be made and written)."""
+    folder = frame_cache_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
+
+
+# A kept file holds two pickles: the stamp, then the frame, so that a stale one is told without loading its frame.
+def _kept(path: Path, stamp: tuple) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return pickle.load(f) == stamp
+    except FileNotFoundError:
+        return False
+    except Exception:  # noqa: BLE001  (a cache: whatever is wrong with it, it is made again)
+        return False
+
+
 def _read(path: Path, stamp: tuple) -> pd.DataFrame | None:
     try:
         with open(path, "rb") as f:
-            kept_stamp, frame = pickle.load(f)
+            if pickle.load(f) != stamp:
+                return None
+            return pickle.load(f)
     except FileNotFoundError:
         return None
     except Exception as e:  # noqa: BLE001  (a cache: whatever is wrong with it, the files are read instead)
         log.debug("%s: unreadable (%s): the run is read from its files", path, e)
         return None
-    return frame if kept_stamp == stamp else None
 
 
 def _write(path: Path, stamp: tuple, frame: pd.DataFrame) -> None:
-    """Written whole or not at all (a temporary file renamed); a results folder that cannot be written is no error."""
+    """Written whole or not at all (a temporary file renamed); a cache folder that cannot be written is no error."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -69,7 +101,8 @@ def _write(path: Path, stamp: tuple, frame: pd.DataFrame) -> None:
         return
     try:
         with os.fdopen(fd, "wb") as f:
-            pickle.dump((stamp, frame), f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(stamp, f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(frame, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)

@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from analysis import run_frame
-from analysis.frame_cache import cached_frame
+from analysis import frame_cache
 from analysis.run_files import (ROOT, MissingDataFile, Run, every_line, latest, read_json, read_records,  # noqa: F401
                                 record_digests, record_fields, shown)  # (tables read them through here)
 from analysis.run_frame import UNJUDGED
@@ -73,6 +73,12 @@ def read_run(run: Run) -> pd.DataFrame:
     return _load_run(run, _stamp(run))
 
 
+def keep_frame(run: Run) -> None:
+    """Make the run's frame and keep it on disk (analysis/frame_cache.py) without holding it: for a process that
+    reads runs ahead for another (analysis/read_ahead.py)."""
+    frame_cache.keep(layout.frame_cache_path(run.path), _stamp(run), lambda: run_frame.frame(run))
+
+
 def _stamp(run: Run) -> tuple:
     """The versions of the files a run's frame is made from."""
     data = run.data_needed()
@@ -83,7 +89,7 @@ def _stamp(run: Run) -> tuple:
 @lru_cache(maxsize=256)
 def _load_run(run: Run, stamp: tuple) -> pd.DataFrame:
     """A run's frame, kept in this process and on disk (analysis/frame_cache.py) per version of its files."""
-    return cached_frame(layout.frame_cache_path(run.path), stamp, lambda: run_frame.frame(run))
+    return frame_cache.cached_frame(layout.frame_cache_path(run.path), stamp, lambda: run_frame.frame(run))
 
 
 def current_lines(run: Run, judge: dict[str, Any] | None = None) -> dict[tuple[str, int], dict[str, Any]]:

@@ -23,7 +23,9 @@ from types import ModuleType
 
 from analysis import labels
 from analysis.background import figures_in_background
+from analysis.inputs import find_runs
 from analysis.plot import draw
+from analysis.read_ahead import read_ahead
 from analysis.report import Outcome, write_report
 from analysis.table_experiments import RUNS_OF, nearest, tables_reading
 from analysis.table import Context, MissingDataFile, MissingInputs, terminal, write
@@ -121,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     status, built, seconds = 0, {}, {}
     outcomes = {}
     with figures_in_background() as figures:  # drawn on the other cores while the next tables are built
+        if len(ids) > 1:  # the runs their benchmarks' tables read, on every core first
+            read_ahead([r for bench in dict.fromkeys(i.split(".")[0] for i in ids)
+                        for r in find_runs(ctx.results, bench)])
         # the tables that draw first, so that their figures are drawn while the others are built
         for table_id in sorted(ids, key=lambda t: not draws_figures(modules[t])) if figures else ids:
             start = time.perf_counter()
@@ -149,7 +154,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    exit_status = main()
+    try:
+        exit_status = main()
+    except KeyboardInterrupt:  # the workers are stopped on the way out; a table is written only once built
+        print("interrupted: rerun the same command to build the tables", file=sys.stderr)
+        exit_status = 130
     # Everything is written and closed by now. The interpreter's teardown would free the cached runs object by
     # object (half a second at 100,000 judged lines) for nothing: flush what is buffered and leave.
     logging.shutdown()

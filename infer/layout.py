@@ -178,8 +178,12 @@ def frame_cache_path(judged_file: Path) -> Path:
     shares never carries a pickle for analysis to load. Keyed by the judged file's absolute path; safe to delete."""
     _, bench, model, setting, judge = parse_judged(judged_file)
     run = hashlib.sha256(str(Path(judged_file).resolve()).encode()).hexdigest()[:16]
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "mmr-harness" / "frames" / f"{bench}-{run}" / f"{setting}.{judge}.pickle"
+    return frame_cache_folder() / f"{bench}-{run}" / f"{setting}.{judge}.pickle"
+
+
+def frame_cache_folder() -> Path:
+    """The folder of every kept frame (frame_cache_path)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mmr-harness" / "frames"
 
 
 def derived_dir(results: Path) -> Path:

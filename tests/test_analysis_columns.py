@@ -11,8 +11,10 @@ import pandas as pd
 import pytest
 
 import analysis.inputs as inputs
+import analysis.run_files as run_files
 import analysis.run_frame as run_frame
 from analysis.inputs import find_runs, load, load_run, record_digests
+from data.jsonl import DataError
 from infer.layout import judged_path, manifest_of, raw_path
 from judge.current import outcome_sha
 from tests.analysis_fixtures import write_data
@@ -223,3 +225,52 @@ def test_the_current_line_of_each_answer_is_read_by_pyarrow_and_line_by_line_ali
     assert not by_pyarrow
     check(fast)
     pd.testing.assert_frame_equal(fast, slow, check_exact=True)
+
+
+# A data file's fields as `record_fields` and `record_digests` read them: by pyarrow when every record has the same
+# fields of one type each (a converted file), else line by line; the two always agree.
+DATA_FIRST = {"id": "a", "benchmark": "omibench", "question": "Q?", "images": ["x.png"], "choices": [], "answer": ["1"],
+              "answer_type": "numeric", "subject": "Physics", "level": 3, "skills": ["s1", "s2"]}
+DATA_VARIANTS = {  # a second line, and whether pyarrow reads the file
+    "same fields": ({"id": "b", "images": [], "subject": "Chemistry", "level": 1, "skills": []}, True),
+    "a level as text": ({"id": "b", "level": "hard"}, False),
+    "a field the first lacks": ({"id": "b", "category": "geometry"}, False),
+    "a field missing": ({"id": "b", "level": None, "subject": "Biology"}, False),
+    "a number in a list of texts": ({"id": "b", "skills": [1]}, False),
+    "a whole-number id": ({"id": 7}, False),
+    "a lone surrogate in a field not read": ({"id": "b", "question": "\ud800"}, False),
+}
+
+
+@pytest.mark.parametrize("name", DATA_VARIANTS)
+def test_a_data_files_fields_read_by_pyarrow_are_those_read_line_by_line(tmp_path, name):
+    second, by_pyarrow = DATA_VARIANTS[name]
+    path = tmp_path / "d.jsonl"
+    lines = [json.dumps(DATA_FIRST), "", "  ", json.dumps({**DATA_FIRST, **second}), json.dumps({**DATA_FIRST, "id": "c"})]
+    path.write_text("\n".join(lines) + "\n")
+    arrow = run_files._data_index_by_arrow(path)
+    lines_read = run_files._data_index_by_lines(path)
+    assert (arrow is not None) == by_pyarrow
+    if arrow is not None:
+        assert arrow[0] == lines_read[0] and list(arrow[0]) == list(lines_read[0])
+        pd.testing.assert_frame_equal(arrow[1], lines_read[1], check_exact=True)
+    assert run_files._data_index.__wrapped__(path)[0] == lines_read[0]
+
+
+def test_two_records_on_one_line_are_read_line_by_line_and_said(tmp_path):
+    path = tmp_path / "d.jsonl"
+    path.write_text(json.dumps(DATA_FIRST) + "\n" + json.dumps(DATA_FIRST) + " " + json.dumps(DATA_FIRST) + "\n")
+    assert run_files._data_index_by_arrow(path) is None
+    with pytest.raises(DataError, match=r"d.jsonl:2"):
+        run_files._data_index.__wrapped__(path)
+
+
+def test_the_demo_data_files_fields_read_by_pyarrow_are_those_read_line_by_line():
+    read = 0
+    for path in sorted((inputs.ROOT / "data" / "demo" / "build").glob("*.jsonl")):
+        arrow, lines_read = run_files._data_index_by_arrow(path), run_files._data_index_by_lines(path)
+        if arrow is not None:
+            read += 1
+            assert list(arrow[0].items()) == list(lines_read[0].items())
+            pd.testing.assert_frame_equal(arrow[1], lines_read[1], check_exact=True)
+    assert read >= 5

@@ -1,0 +1,93 @@
+"""The runs a set of tables will read, read on every core before the tables are built.
+
+Reading a run (parsing its raw and verdict files, hashing every response) takes one core: at 10⁶ judged lines
+the first `analysis.run --all` spent more time reading runs one after another than building every table. So
+before the tables, this process and forked workers take the runs not yet read, largest first, one at a time
+from a shared counter. A worker makes the run's frame and keeps it on disk (analysis/frame_cache.py); this
+process then reads it back from there (a few hundredths of a second) instead of from the files. Nothing
+depends on it: a run a worker could not read (a missing data file, a broken line) is read again by the first
+table that asks for it, which says what is wrong, as it would without reading ahead; and where no frame can be
+kept, nothing is read ahead.
+"""
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import signal
+from typing import Iterator
+
+from analysis import frame_cache, inputs
+from analysis.run_files import Run
+from infer.progress import bar as progress_bar
+from judge.parallel import cores
+
+log = logging.getLogger(__name__)
+# Each worker holds the data index and one run's frame at a time: on a many-core node more would mostly add memory.
+MAX_WORKERS = 8
+
+
+def read_ahead(runs: list[Run], jobs: int | None = None) -> None:
+    """Read `runs` (kept in this process, as tables read them) on `jobs` cores (all this process may use)."""
+    runs = sorted(runs, key=_size, reverse=True)  # largest first: no core is left with a large run at the end
+    jobs = min(jobs or cores(), len(runs), MAX_WORKERS + 1)
+    if jobs < 2 or not frame_cache.writable():
+        return
+    fork = multiprocessing.get_context("fork")
+    taken, done = fork.Value("i", 0), fork.Value("i", 0)
+    workers = [fork.Process(target=_work, args=(runs, taken, done), daemon=True) for _ in range(jobs - 1)]
+    for worker in workers:
+        worker.start()
+    try:
+        with progress_bar(total=len(runs), desc="reading runs", unit="run", leave=False, disable=None) as shown:
+            for run in _next(runs, taken):
+                _read(run)
+                _count(done)
+                shown.update(done.value - shown.n)
+            for worker in workers:
+                worker.join()
+            shown.update(done.value - shown.n)
+    finally:
+        for worker in workers:  # Ctrl-C, or an error here: the workers go too
+            if worker.is_alive():
+                worker.terminate()
+                worker.join()
+    for run in runs:  # the workers' runs, back from the frames they kept
+        _read(run)
+
+
+def _work(runs: list[Run], taken, done) -> None:
+    """A worker: keep the frame of each run it takes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which stops the workers
+    for run in _next(runs, taken):
+        try:
+            inputs.keep_frame(run)
+        except Exception as e:  # noqa: BLE001  (the table that reads the run says what is wrong)
+            log.debug("%s: not read ahead (%s)", run.path, e)
+        _count(done)
+
+
+def _next(runs: list[Run], taken) -> Iterator[Run]:
+    """The runs not yet taken by another process, one at a time."""
+    while True:
+        with taken.get_lock():
+            i = taken.value
+            taken.value += 1
+        if i >= len(runs):
+            return
+        yield runs[i]
+
+
+def _count(done) -> None:
+    with done.get_lock():
+        done.value += 1
+
+
+def _read(run: Run) -> None:
+    try:
+        inputs.read_run(run)
+    except Exception as e:  # noqa: BLE001  (as in _work)
+        log.debug("%s: not read ahead (%s)", run.path, e)
+
+
+def _size(run: Run) -> int:
+    return sum(p.stat().st_size for p in (run.path, run.raw) if p.exists())
