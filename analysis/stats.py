@@ -31,8 +31,9 @@ BESIDE = ["acc_scored", "judged", "scored", "no_response", "judge_error", "unjud
 def counted_correct(df: pd.DataFrame) -> pd.Series:
     """Per judged row: correct as the papers count it. Only a scored verdict (status ok) can be correct:
     a failed request or a judge error is not. `correct` is True/1 when right; None, NA or NaN never is
-    (compared as a column: equal to 1, missing values not)."""
-    return df["status"].eq("ok") & df["correct"].eq(1).fillna(False).astype(bool)
+    (as a set lookup: True, 1 and 1.0 are equal and hash alike, a missing value matches none; several times
+    faster than comparing a column of Python objects one by one)."""
+    return df["status"].eq("ok") & df["correct"].isin([True])
 
 
 def flagged(df: pd.DataFrame) -> pd.Series:
@@ -126,7 +127,7 @@ def rule_disagreement(a: pd.DataFrame, b: pd.DataFrame, by: list[str], names: tu
             _b=counted_correct(b).to_numpy() if a.empty else np.nan, _merge="right_only" if a.empty else "left_only")
     else:
         m = _outer_by_answer(a, b, key, by)
-    both, ra, rb = m["_merge"].eq("both"), m["_a"].eq(True), m["_b"].eq(True)  # a missing verdict is not correct
+    both, ra, rb = m["_merge"].eq("both"), m["_a"].isin([True]), m["_b"].isin([True])  # missing: not correct
     rows = m[by].assign(has_a=m["_a"].notna(), has_b=m["_b"].notna(), ra=ra, rb=rb, both=both,
                         only_a=both & ra & ~rb, only_b=both & rb & ~ra,
                         a_missing=m["_merge"].eq("right_only"), b_missing=m["_merge"].eq("left_only"))
