@@ -124,9 +124,17 @@ def _lines_and_names(path: Path, names: list[str]) -> tuple[int | None, set[str]
 
 
 def as_column(values: pa.ChunkedArray) -> Any:
-    """A column for pd.DataFrame: a text column with some text as pandas' str array, straight from pyarrow's (what
-    pandas makes of the list of texts, NaN where missing, without a Python string per value); any other as
-    the list json would give."""
-    if pa.types.is_string(values.type) and values.null_count < len(values):
+    """A column for pd.DataFrame, as pandas makes it of the list json would give, without a Python object per value:
+    a text column with some text as pandas' str array (NaN where missing); a number column with some number as
+    numpy's (a whole-number one with a value missing as floats, NaN where missing, as pandas makes such a list), a
+    true/false one with none missing likewise; any other (an empty one, one all missing, true/false with some
+    missing: Python objects there) as that list."""
+    some = values.null_count < len(values)
+    if pa.types.is_string(values.type) and some:
         return pd.array(values.combine_chunks(), dtype="str")
+    if pa.types.is_integer(values.type) and some:
+        return values.cast(pa.int64()).to_numpy()
+    if (pa.types.is_floating(values.type) and some) or (pa.types.is_boolean(values.type) and len(values)
+                                                         and not values.null_count):
+        return values.to_numpy()
     return values.to_pylist()

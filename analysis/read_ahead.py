@@ -17,7 +17,7 @@ import signal
 from typing import Iterator
 
 from analysis import frame_cache, inputs
-from analysis.run_files import Run
+from analysis.run_files import Run, record_digests
 from infer.progress import bar as progress_bar
 from judge.parallel import cores
 
@@ -29,12 +29,20 @@ MAX_WORKERS = 8
 def read_ahead(runs: list[Run], jobs: int | None = None) -> None:
     """Read `runs` (kept in this process, as tables read them) on `jobs` cores (all this process may use)."""
     runs = sorted(runs, key=_size, reverse=True)  # largest first: no core is left with a large run at the end
-    jobs = min(jobs or cores(), len(runs), MAX_WORKERS + 1)
-    if jobs < 2 or not frame_cache.writable():
+    jobs = jobs or cores()
+    # One process more than the cores: runs are few and large, and a core whose process has no run left to take is
+    # then still kept busy by the others' runs. (With one core there is nothing to gain.)
+    n_workers = min(jobs, MAX_WORKERS, len(runs) - 1)
+    if jobs < 2 or n_workers < 1 or not frame_cache.writable():
         return
+    for data in {r.data for r in runs} - {None}:  # what every run is checked against: read once, before forking
+        try:
+            record_digests(data)
+        except Exception as e:  # noqa: BLE001  (as in _work)
+            log.debug("%s: not read ahead (%s)", data, e)
     fork = multiprocessing.get_context("fork")
     taken, done = fork.Value("i", 0), fork.Value("i", 0)
-    workers = [fork.Process(target=_work, args=(runs, taken, done), daemon=True) for _ in range(jobs - 1)]
+    workers = [fork.Process(target=_work, args=(runs, taken, done), daemon=True) for _ in range(n_workers)]
     for worker in workers:
         worker.start()
     try:

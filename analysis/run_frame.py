@@ -85,7 +85,9 @@ def _raw_table(path: Path) -> pa.Table | None:
 def _raw_lists(table: pa.Table, text: bool = False) -> dict[str, Any]:
     """`raw_columns` of a table read by `_raw_table` (`text`: its text columns as pandas makes them, `as_column`)."""
     cols = {name: as_column(table[name]) if text else table[name].to_pylist() for name in table.column_names}
-    cols["response_chars"] = [math.nan if n is None else n for n in table["response_chars"].to_pylist()]
+    chars = table["response_chars"]
+    cols["response_chars"] = as_column(chars) if text and chars.null_count < len(chars) else \
+        [math.nan if n is None else n for n in chars.to_pylist()]
     return cols
 
 

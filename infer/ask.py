@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Generator, Iterable, Sequence, TypeVar, Union
 
-from infer.calls import checked_endpoints, send
 from infer.config import ModelConfig
 from infer.render import RenderError
 from infer.request import Request, request_key
@@ -178,6 +177,8 @@ def _settle(by_key: dict[str, Request], parse_of: dict[str, Callable[[str], Any]
             latest[line["request_key"]] = line
             if log.on_line:
                 log.on_line(line)
+
+        from infer.calls import checked_endpoints, send  # here: what only reads judges (analysis) never loads a client
 
         urls = urls or checked_endpoints(cfg)
         send([by_key[k] for k in again], cfg, params, write, log.results, f"{log.stage} {cfg.name}", urls=urls)
