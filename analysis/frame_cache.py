@@ -57,6 +57,11 @@ def keep(path: Path, stamp: tuple, make: Callable[[], pd.DataFrame]) -> None:
         _write(path, stamp, make())
 
 
+def kept(path: Path, stamp: tuple) -> bool:
+    """Whether a frame made from `stamp` by this code is kept at `path` (told without loading it)."""
+    return _kept(path, (code_version(), *stamp))
+
+
 def writable() -> bool:
     """Whether frames can be kept (the cache folder can be made and written)."""
     folder = frame_cache_folder()

@@ -79,6 +79,11 @@ def keep_frame(run: Run) -> None:
     frame_cache.keep(layout.frame_cache_path(run.path), _stamp(run), lambda: run_frame.frame(run))
 
 
+def frame_kept(run: Run) -> bool:
+    """Whether the run's frame is kept on disk for its files as they are (analysis/frame_cache.py)."""
+    return frame_cache.kept(layout.frame_cache_path(run.path), _stamp(run))
+
+
 def _stamp(run: Run) -> tuple:
     """The versions of the files a run's frame is made from."""
     data = run.data_needed()

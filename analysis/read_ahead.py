@@ -27,13 +27,17 @@ MAX_WORKERS = 8
 
 
 def read_ahead(runs: list[Run], jobs: int | None = None) -> None:
-    """Read `runs` (kept in this process, as tables read them) on `jobs` cores (all this process may use)."""
-    runs = sorted(runs, key=_size, reverse=True)  # largest first: no core is left with a large run at the end
+    """Read those of `runs` whose frames are not kept yet (holding them in this process, as tables read them) on
+    `jobs` cores (all this process may use)."""
     jobs = jobs or cores()
+    if jobs < 2 or not frame_cache.writable():  # one core: nothing to gain
+        return
+    # largest first: no core is left with a large run at the end
+    runs = sorted((r for r in runs if not _kept(r)), key=_size, reverse=True)
     # One process more than the cores: runs are few and large, and a core whose process has no run left to take is
-    # then still kept busy by the others' runs. (With one core there is nothing to gain.)
+    # then still kept busy by the others' runs.
     n_workers = min(jobs, MAX_WORKERS, len(runs) - 1)
-    if jobs < 2 or n_workers < 1 or not frame_cache.writable():
+    if n_workers < 1:  # (a single run is read by the table that asks for it)
         return
     for data in {r.data for r in runs} - {None}:  # what every run is checked against: read once, before forking
         try:
@@ -95,6 +99,13 @@ def _read(run: Run) -> None:
         inputs.read_run(run)
     except Exception as e:  # noqa: BLE001  (as in _work)
         log.debug("%s: not read ahead (%s)", run.path, e)
+
+
+def _kept(run: Run) -> bool:
+    try:
+        return inputs.frame_kept(run)
+    except Exception:  # noqa: BLE001  (a missing data file: the table that reads the run says so)
+        return True
 
 
 def _size(run: Run) -> int:

@@ -67,3 +67,12 @@ def test_one_core_reads_nothing_ahead(runs, monkeypatch):
     made = slow_frames(monkeypatch)
     read_ahead.read_ahead(runs, jobs=1)
     assert made == []
+
+
+def test_runs_already_kept_are_not_read_again(runs, monkeypatch):
+    read_ahead.read_ahead(runs, jobs=2)
+    inputs._load_run.cache_clear()  # a new process: every frame kept on disk
+    made = slow_frames(monkeypatch)
+    monkeypatch.setattr(read_ahead, "record_digests", lambda data: pytest.fail("the data file read again"))
+    read_ahead.read_ahead(runs, jobs=2)
+    assert made == []

@@ -45,7 +45,7 @@ def build(table_id: str, ctx: Context) -> Table:
     tasks = GROUPS[table_id]
     df, provenance = verdicts(ctx, list(LEVELS))
     long = task_long(scoring_units(df, provenance.runs), tasks)
-    models = paper_order(table_id, set(df["model"]))
+    models = paper_order(table_id, set(df["model"].unique()))
     notes = [UNIT_NOTE,
              "Levels: D = direct, T = cot_general (T_gen), V = visual_cot; a text-only model runs each as its "
              "+caption variant."]

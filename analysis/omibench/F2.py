@@ -37,7 +37,7 @@ def records(path: Path) -> pd.DataFrame:
 def statistics(df: pd.DataFrame) -> pd.DataFrame:
     """Long form (subject, statistic, value): per subject and for "All"."""
     rows = []
-    groups = [(s, df[df["subject"] == s]) for s in [*SUBJECTS, *sorted(set(df["subject"].dropna()) - set(SUBJECTS))]]
+    groups = [(s, df[df["subject"] == s]) for s in [*SUBJECTS, *sorted(set(df["subject"].dropna().unique()) - set(SUBJECTS))]]
     for subject, g in [*groups, ("All", df)]:
         if g.empty:
             continue

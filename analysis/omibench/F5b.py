@@ -104,7 +104,7 @@ def build(table_id: str, ctx: Context) -> Table:
         raise MissingInputs(f"no omibench {SETTING} run of a model with a known parameter count (params_total_b)")
     df["family"] = df["model"].map(family_of)
     df = with_both_rules(df, ["family", "model", "params_total_b", "params_active_b"])
-    gap = rule_gap({m: v[v["model"].isin(set(df["model"]))] for m, v in verdicts.items()}, ["model"])
+    gap = rule_gap({m: v[v["model"].isin(df["model"].unique())] for m, v in verdicts.items()}, ["model"])
     df = df[["family", "model", "params_total_b", "params_active_b", "metric", "acc", *BESIDE]] \
         .sort_values(["family", "metric", "params_total_b"]).reset_index(drop=True)
     sat = saturation(df)

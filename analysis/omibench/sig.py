@@ -77,7 +77,7 @@ def thinking_vs_instruct(ctx: Context, metric: str, judge: str) -> tuple[list[di
                     read[setting] = None
             if (df := read[setting]) is None:
                 continue
-            if {think, instruct} <= set(df["model"]):
+            if {think, instruct} <= set(df["model"].unique()):
                 rows.append({"comparison": "thinking vs instruct", "metric": metric, "a": f"{think} {setting}",
                              "b": f"{instruct} {setting}", **paired(correct_series(df[df["model"] == think]),
                                                                      correct_series(df[df["model"] == instruct]))})
