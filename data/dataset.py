@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import hashlib
-from array import array
 from hashlib import sha256
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from data.jsonl import DataError, bulk_read, parse_line, problem
 from data.records import BENCHMARKS, RELEASE_FILE, check_record
@@ -86,20 +85,39 @@ class Skip:
 class Scan:
     """How far a scan of a data file got, for the caller to remember it: the digest, bytes and lines of the
     complete lines read (a last line without its newline is left out), the line number of every record's id
-    (a skipped part's too), and where each line read starts."""
+    (a skipped part's too), and where lines start (`offsets_of`)."""
 
     def __init__(self, skip: Skip | None = None):
         self.skip = skip
+        self.path: Path | None = None  # the file scanned (scan_records sets it)
         self.first: dict[str, int] = dict(skip.first) if skip else {}  # the caller keeps skip.first as it was
         self.sha = skip.sha if skip else hashlib.sha256()
         self.end = skip.start if skip else 0
         self.lines = skip.lines if skip else 0
         self.revisited = dict((lineno, offset) for offset, lineno in skip.revisit) if skip else {}
-        self.offsets = array("q")  # of lines self.lines+1… as first counted (after the skipped part)
-        self._after = self.lines
+        self._start, self._after = self.end, self.lines
 
-    def offset_of(self, lineno: int) -> int:
-        return self.revisited[lineno] if lineno <= self._after else self.offsets[lineno - self._after - 1]
+    def offsets_of(self, linenos: Iterable[int]) -> dict[int, int]:
+        """Where each of these complete lines starts. A line read after the skipped part is found by reading the file
+        again from there, once, rather than by an offset kept for every line through the run (8 MB at 10⁶ lines,
+        for the few a next run revisits); the file is the one whose digest the caller keeps, so if it changed
+        meanwhile, the next run finds it changed and reads it whole."""
+        wanted = set(linenos)
+        out = {n: self.revisited[n] for n in wanted if n <= self._after}
+        later = sorted(n for n in wanted if n > self._after)
+        if later and self.path is not None:
+            with open(self.path, "rb") as f:
+                f.seek(self._start)
+                at, lineno, i = self._start, self._after, 0
+                for raw in f:
+                    lineno += 1
+                    if lineno == later[i]:
+                        out[lineno] = at
+                        i += 1
+                        if i == len(later):
+                            break
+                    at += len(raw)
+        return out
 
     def _lines(self, f: Any) -> Iterator[tuple[int, bytes]]:
         """(line number, line) of what is read: the lines to revisit, then every line after the skipped part."""
@@ -110,7 +128,6 @@ class Scan:
             f.seek(self.skip.start)
         for raw in f:
             if raw.endswith(b"\n"):
-                self.offsets.append(self.end)
                 self.end += len(raw)
                 self.lines += 1
                 self.sha.update(raw)
@@ -127,6 +144,7 @@ def scan_records(path: Path, bench: str, problems: list[str], limit: int | None 
     if not Path(path).is_file():
         raise DataError([missing_data(path, bench)])
     scan = scan or Scan()
+    scan.path = Path(path)
     if scan.skip is not None and limit is not None:
         raise ValueError("a scan that skips part of the file reads it whole (no limit)")
     first = scan.first

@@ -180,8 +180,8 @@ def save(raw: Path, context: str, n: int, scan: Scan, settling: Settling,
     def is_settled(rid: str) -> bool:
         return rid in before or settling.settled_now(first.get(rid, 0))
 
-    revisit = [(scan.offset_of(lineno), lineno) for rid, lineno in first.items()
-               if lineno <= complete and not is_settled(rid)]
+    again = [lineno for rid, lineno in first.items() if lineno <= complete and not is_settled(rid)]
+    revisit = [(offset, lineno) for lineno, offset in scan.offsets_of(again).items()]
     others = {k: v for k, v in latest.items() if not is_settled(k[0])}
     others.update((k, v) for k, v in settling.others.items() if not is_settled(k[0]))
     for rid, waiting in settling.waiting.items():  # not every request answered when sending ended: not settled
