@@ -38,19 +38,19 @@ print(json.dumps(tables))
 
 
 # Where the time of `analysis.run --all` goes, phase by phase, in a fresh interpreter like the timed runs:
-# imports, reading every run (as the first tables do), then the tables with those runs already read.
+# imports, reading every run on every core (as the command does first, analysis/read_ahead.py), then the tables
+# with those runs already read.
 ANALYSIS_PHASES = """
 import contextlib, io, json, sys, time
 from pathlib import Path
 start = time.perf_counter()
 from analysis import inputs, run
+from analysis.read_ahead import read_ahead
 from data.records import BENCHMARKS
 modules = run.registry()
 imported = time.perf_counter()
 results = Path(sys.argv[1])
-for bench in BENCHMARKS:
-    for r in inputs.find_runs(results, bench):
-        inputs.load_run(r)
+read_ahead([r for bench in BENCHMARKS for r in inputs.find_runs(results, bench)])
 read = time.perf_counter()
 with contextlib.redirect_stdout(io.StringIO()):
     run.main(["--all", "--results", sys.argv[1], "--figures", sys.argv[2]])
@@ -135,7 +135,7 @@ def analysis(mode: Mode, work: Path) -> list[Figure]:
     if fig.met is False and not crash:
         mode.details["analysis_profile"] = analysis_breakdown(results, figs)
     memory = [Figure("analysis", f"analysis.run --all, {lines:,} judged lines: peak RSS (first run)", first["MB"], "MB",
-                     1000.0 if big else None, "<=", note="the largest of the command and its figure workers, every "
+                     1000.0 if big else None, "<=", note="the largest of the command and the workers it waited for (figures, runs read ahead), every "
                      f"file read; a rerun with the frames kept: {median(peaks):.0f} MB")] if peaks and first["MB"] else []
     cold = [Figure("analysis", f"analysis.run --all, {lines:,} judged lines, no frame kept", first["s"], "s",
                    10.0 if big else None, "<=", note="the round's first run: every raw and verdict file read (and the "
