@@ -14,6 +14,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import signal
+import sys
+import threading
 from typing import Iterator
 
 from analysis import frame_cache, inputs
@@ -30,7 +32,9 @@ def read_ahead(runs: list[Run], jobs: int | None = None) -> None:
     """Read those of `runs` whose frames are not kept yet (holding them in this process, as tables read them) on
     `jobs` cores (all this process may use)."""
     jobs = jobs or cores()
-    if jobs < 2 or not frame_cache.writable():  # one core: nothing to gain
+    # as analysis/background.py: forked on Linux only, and never while another thread runs (a fork could copy a lock
+    # it holds); with one core there is nothing to gain
+    if jobs < 2 or not sys.platform.startswith("linux") or threading.active_count() > 1 or not frame_cache.writable():
         return
     # largest first: no core is left with a large run at the end
     runs = sorted((r for r in runs if not _kept(r)), key=_size, reverse=True)

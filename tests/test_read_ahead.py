@@ -1,5 +1,6 @@
 """The runs of several tables read ahead on every core (analysis/read_ahead.py): every run ends up read in this
 process exactly as it reads it alone, workers read some of them, and nothing a run gets wrong is hidden or moved."""
+import threading
 import time
 
 import pandas as pd
@@ -75,4 +76,17 @@ def test_runs_already_kept_are_not_read_again(runs, monkeypatch):
     made = slow_frames(monkeypatch)
     monkeypatch.setattr(read_ahead, "record_digests", lambda data: pytest.fail("the data file read again"))
     read_ahead.read_ahead(runs, jobs=2)
+    assert made == []
+
+
+def test_nothing_is_forked_while_another_thread_runs(runs, monkeypatch):
+    made = slow_frames(monkeypatch)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        read_ahead.read_ahead(runs, jobs=2)
+    finally:
+        stop.set()
+        other.join()
     assert made == []
