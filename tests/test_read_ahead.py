@@ -13,9 +13,14 @@ from tests.analysis_fixtures import make_run, write_data
 MODELS = ["m0", "m1", "m2", "m3"]
 
 
+THREADS = threading.active_count
+
+
 @pytest.fixture
 def runs(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    # threads earlier tests leave behind (a progress bar's monitor) would keep read_ahead from forking
+    monkeypatch.setattr(read_ahead.threading, "active_count", lambda: 1)
     data = write_data(tmp_path / "d.jsonl", [{"id": f"q{i}", "benchmark": "omibench", "subject": "Physics"}
                                              for i in range(3)])
     for k, model in enumerate(MODELS):
@@ -80,6 +85,7 @@ def test_runs_already_kept_are_not_read_again(runs, monkeypatch):
 
 
 def test_nothing_is_forked_while_another_thread_runs(runs, monkeypatch):
+    monkeypatch.setattr(read_ahead.threading, "active_count", THREADS)
     made = slow_frames(monkeypatch)
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
