@@ -77,9 +77,7 @@ def _kept(path: Path, stamp: tuple) -> bool:
     try:
         with open(path, "rb") as f:
             return pickle.load(f) == stamp
-    except FileNotFoundError:
-        return False
-    except Exception:  # noqa: BLE001  (a cache: whatever is wrong with it, it is made again)
+    except Exception:  # noqa: BLE001  (missing, or whatever is wrong with it: it is made again)
         return False
 
 

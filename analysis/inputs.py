@@ -16,8 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from analysis import run_frame
-from analysis import frame_cache
+from analysis import frame_cache, run_frame
 from analysis.run_files import (ROOT, MissingDataFile, Run, every_line, latest, read_json, read_records,  # noqa: F401
                                 record_digests, record_fields, shown)  # (tables read them through here)
 from analysis.run_frame import UNJUDGED
