@@ -20,7 +20,7 @@ from analysis.columns import read_fields
 
 from data.dataset import line_digest
 from data.files import file_version
-from data.jsonl import DataError, bulk_read, parse_line, problem
+from data.jsonl import bulk_read, iter_jsonl_lines
 from infer import layout
 from infer.store import load_latest
 from judge import current
@@ -82,14 +82,8 @@ def read_json(path: Path) -> dict[str, Any]:
 
 def _data_lines(path: Path) -> Iterator[tuple[str, dict[str, Any], bytes]]:
     """(id, record, line) of every record of a data file; a line that does not parse is an error naming it."""
-    with open(path, "rb") as f:
-        for lineno, raw in enumerate(f, start=1):
-            if not raw.strip():
-                continue
-            rec, err = parse_line(raw)
-            if err is not None:
-                raise DataError([problem(path, lineno, "-", err)])
-            yield str(rec["id"]), rec, raw
+    for _, rec, raw in iter_jsonl_lines(path):
+        yield str(rec["id"]), rec, raw
 
 
 @per_version

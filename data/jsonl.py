@@ -64,6 +64,13 @@ def iter_jsonl(path: str | Path, errors: list[str] | None = None) -> Iterator[tu
 
     A bad line raises DataError, or, when `errors` is given, is appended to it and skipped.
     """
+    for lineno, obj, _ in iter_jsonl_lines(path, errors):
+        yield lineno, obj
+
+
+def iter_jsonl_lines(path: str | Path, errors: list[str] | None = None
+                     ) -> Iterator[tuple[int, dict[str, Any], bytes]]:
+    """`iter_jsonl`, with the line each object was read from (for a reader that digests it)."""
     path = Path(path)
     with open(path, "rb") as f:
         for lineno, raw in enumerate(f, start=1):
@@ -76,7 +83,7 @@ def iter_jsonl(path: str | Path, errors: list[str] | None = None) -> Iterator[tu
                     raise DataError([msg])
                 errors.append(msg)
                 continue
-            yield lineno, obj
+            yield lineno, obj, raw
 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:

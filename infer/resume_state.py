@@ -172,15 +172,19 @@ def save(raw: Path, context: str, n: int, scan: Scan, settling: Settling,
     complete = scan.lines  # a last line without its newline is read again next time, whatever it is
     before, first = settling.before, scan.first
     # two flat lists, not another dict or a list of pairs: a fresh run of 10⁶ records writes 10⁶ of them
-    ids, lines = list(before), list(before.values())
-    flagged = settling.settled_now
-    ids += [rid for rid, lineno in first.items() if flagged(lineno) and rid not in before]
-    lines += [lineno for rid, lineno in first.items() if flagged(lineno) and rid not in before]
+    ids, lines, again = list(before), list(before.values()), []
+    for rid, lineno in first.items():
+        if rid in before:
+            continue
+        if settling.settled_now(lineno):
+            ids.append(rid)
+            lines.append(lineno)
+        elif lineno <= complete:
+            again.append(lineno)
 
     def is_settled(rid: str) -> bool:
         return rid in before or settling.settled_now(first.get(rid, 0))
 
-    again = [lineno for rid, lineno in first.items() if lineno <= complete and not is_settled(rid)]
     revisit = [(offset, lineno) for lineno, offset in scan.offsets_of(again).items()]
     others = {k: v for k, v in latest.items() if not is_settled(k[0])}
     others.update((k, v) for k, v in settling.others.items() if not is_settled(k[0]))

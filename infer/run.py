@@ -98,8 +98,10 @@ def plan(records: Iterable[tuple[dict[str, Any] | None, str, str]], base: Path, 
         finished.confirm(rid, inputs, key)
         render = LaterMessages(prompter, rec, base)  # rendered again when sent
         to_send = [i for i in range(n) if not finished.has(rid, i, key) and not finished.reuse(rid, i, key)]
-        if settles:
-            settling.expect(rid, len(to_send)) if to_send else settling.settle(rid)
+        if settles and to_send:
+            settling.expect(rid, len(to_send))
+        elif settles:
+            settling.settle(rid)
         for i in to_send:
             yield Request(rid, i, key, render, prompter.setting.name, inputs=inputs)
 
