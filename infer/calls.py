@@ -27,7 +27,8 @@ Total = Union[int, Callable[[], int], None]  # a run's number of requests, for i
 async def _send(pending: Iterable[Request], total: Total, cfg: ModelConfig, urls: list[str],
                 params: dict[str, Any], write: Callable[[dict[str, Any]], None], label: str) -> dict[str, Any]:
     client = ChatClient(urls, cfg.api_key(), cfg.concurrency, cfg.connect_timeout, cfg.read_timeout,
-                        RetryPolicy(max_retries=cfg.max_retries, backoff_base=cfg.backoff_base))
+                        RetryPolicy(max_retries=cfg.max_retries, backoff_base=cfg.backoff_base),
+                        markers=cfg.reasoning_markers)
     stats = new_stats()
     start = time.monotonic()
     estimate = total if callable(total) else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import functools
 import json
 import logging
 import random
@@ -18,13 +19,18 @@ from typing import Any, Awaitable, Callable, Iterable, Sized
 
 import aiohttp
 
+from infer.config import THINK_MARKERS
+
 log = logging.getLogger(__name__)
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
-THINK = re.compile(r"<think>(.*?)(?:</think>|$)", re.S)
-# A chat template that opens the reply with <think> itself (Bee, Qwen3 and R1-style thinking models) leaves the
-# completion only the closing tag: what comes before it is the reasoning.
-CLOSE_ONLY = re.compile(r"\A((?:(?!<think>).)*?)</think>", re.S)
+@functools.lru_cache(maxsize=None)
+def _reasoning_patterns(markers: tuple[str, str]) -> tuple[re.Pattern, re.Pattern]:
+    """A block between the markers (to the end if unclosed), and the text before a lone closing marker: a chat
+    template that opens the reply with the opening marker itself (Bee, Qwen3 and R1-style thinking models)
+    leaves the completion only the closing one, so what comes before it is the reasoning."""
+    start, end = map(re.escape, markers)
+    return (re.compile(f"{start}(.*?)(?:{end}|$)", re.S), re.compile(f"\\A((?:(?!{start}).)*?){end}", re.S))
 
 
 class RetryableError(Exception):
@@ -88,27 +94,29 @@ class RetryPolicy:
         return random.uniform(0, min(self.backoff_max, self.backoff_base * 2 ** (attempt - 1)))
 
 
-def split_reasoning(message: dict[str, Any]) -> tuple[str, str | None]:
-    """Final text and reasoning: `reasoning_content` / `reasoning` fields, or a `<think>` block (or the text
-    before a lone `</think>`)."""
+def split_reasoning(message: dict[str, Any], markers: tuple[str, str] = THINK_MARKERS) -> tuple[str, str | None]:
+    """Final text and reasoning: `reasoning_content` / `reasoning` fields, or a block between the model's
+    reasoning markers (`<think>` … `</think>` unless its config names others), or the text before a lone
+    closing marker."""
     content = message.get("content") or ""
     if isinstance(content, list):  # some servers return content parts
         content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
     reasoning = message.get("reasoning_content") or message.get("reasoning")
-    thought = THINK.search(content) or CLOSE_ONLY.search(content)
+    block, close_only = _reasoning_patterns(tuple(markers))
+    thought = block.search(content) or close_only.search(content)
     if thought:
         reasoning = (reasoning + "\n" if reasoning else "") + thought.group(1).strip()
         content = (content[: thought.start()] + content[thought.end():]).strip()
     return content, reasoning
 
 
-def parse_completion(body: dict[str, Any]) -> dict[str, Any]:
+def parse_completion(body: dict[str, Any], markers: tuple[str, str] = THINK_MARKERS) -> dict[str, Any]:
     choices = body.get("choices")
     if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
         raise RetryableError(f"reply has no choices: {json.dumps(body)[:200]}", cause="reply has no choices")
     choice = choices[0]
     message = choice.get("message") or {}
-    response, reasoning = split_reasoning(message)
+    response, reasoning = split_reasoning(message, markers)
     usage = body.get("usage") or {}
     details = usage.get("completion_tokens_details") or {}
     return {
@@ -135,6 +143,7 @@ class ChatClient:
         read_timeout: float = 600.0,
         retry: RetryPolicy = RetryPolicy(),
         secrets: tuple[str, ...] = (),
+        markers: tuple[str, str] = THINK_MARKERS,
     ):
         if not base_urls:
             raise ValueError("no endpoint to send requests to")
@@ -144,6 +153,7 @@ class ChatClient:
         self.timeout = aiohttp.ClientTimeout(total=None, sock_connect=connect_timeout, sock_read=read_timeout)
         self.retry = retry
         self.secrets = tuple(s for s in (api_key, *secrets) if s and s != "EMPTY")
+        self.markers = tuple(markers)  # the model's reasoning tags (split_reasoning)
 
     def scrub(self, text: str) -> str:
         """Secrets out of a text, also a secret's beginning cut off at the end of an excerpt."""
@@ -179,7 +189,7 @@ class ChatClient:
             raise RetryableError(f"reply is not JSON: {text[:200]!r}", cause="reply not JSON")
         if not isinstance(data, dict):
             raise RetryableError(f"reply is not a JSON object: {text[:200]!r}", cause="reply not JSON")
-        return parse_completion(data)
+        return parse_completion(data, self.markers)
 
     async def complete(self, session: aiohttp.ClientSession, body: dict[str, Any], endpoint: int = 0) -> dict[str, Any]:
         """One request with retries. Returns the parsed completion plus timing, attempts and error.

@@ -24,6 +24,11 @@ class ConfigError(ValueError):
 
 
 ENGINES = ("http", "vllm", "lmdeploy")
+# Whether a model's reasoning reaches us, a property of the model and its endpoint, declared rather than guessed:
+# `returned` (a reasoning field, or text between the config's markers), `hidden` (the model reasons but the
+# endpoint gives only its final text: what it shows is a summary), `none` (no reasoning apart from the answer).
+REASONING = ("returned", "hidden", "none")
+THINK_MARKERS = ("<think>", "</think>")
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,12 @@ class ModelConfig:
     temperature_floor: float | None = None   # a model that rejects 0 gets this instead (C²RBench: 0.001)
     temperature: float = 0.0
     top_p: float | None = None
+    decoding_source: str | None = None       # where temperature, top_p and sampling fields come from (a model card)
+    # returned / hidden / none (REASONING above); for a model with thinking switches, one per switch:
+    # {default: none, "on": hidden}, a switch not named taking `default` (`highest` taking `on`'s)
+    reasoning: str | dict[str, str] = "none"
+    # The tags around reasoning written into the text (Kimi-VL: ◁think▷ … ◁/think▷); the client splits by them
+    reasoning_markers: tuple[str, str] = THINK_MARKERS
     extra_body: dict[str, Any] = field(default_factory=dict)  # e.g. chat_template_kwargs, reasoning_effort
     # {"on": {...}, "off": {...}, "highest": {...}} request fields; "highest" only where the provider's top
     # budget is more than what `on` asks (an experiment's `thinking: highest` falls back to `on`)
@@ -114,6 +125,13 @@ class ModelConfig:
                 object.__setattr__(self, "system", load_system_prompt(self.system_prompt))
             except TemplateError as e:
                 raise ConfigError(f"{self.path or self.name}: system_prompt: {e}") from e
+
+    def reasoning_of(self, thinking: str | None = None) -> str:
+        """Whether the endpoint returns the model's reasoning when run with this thinking switch."""
+        if isinstance(self.reasoning, str):
+            return self.reasoning
+        by = self.reasoning
+        return by.get(thinking or "default") or (by.get("on") if thinking == "highest" else None) or by["default"]
 
     @property
     def launches_server(self) -> bool:
@@ -263,6 +281,7 @@ def load_model_config(path: str | Path, prompts: Path = PROMPTS) -> ModelConfig:
     for key in ("temperature", "top_p", "connect_timeout", "read_timeout", "backoff_base", "temperature_floor", "params_total_b", "params_active_b"):
         if data.get(key) is not None and not isinstance(data[key], (int, float)):
             raise ConfigError(f"{path}: {key}: expected a number, got {data[key]!r}")
+    _check_reasoning(data, path)
     for key in ("constrain_judge_replies", "images_as_files"):
         if not isinstance(data.get(key, False), bool):
             raise ConfigError(f"{path}: {key}: expected true or false, got {data[key]!r}")
@@ -286,6 +305,27 @@ def load_model_config(path: str | Path, prompts: Path = PROMPTS) -> ModelConfig:
         except TemplateError as e:
             raise ConfigError(f"{path}: system_prompt: {e}") from e
     return ModelConfig(**data, server=server, path=str(path), missing_env=tuple(missing), system=system)
+
+
+def _check_reasoning(data: dict[str, Any], path: Path) -> None:
+    """`reasoning` one of REASONING, or one per thinking switch with a `default`; `reasoning_markers` two different
+    non-empty tags (kept as a tuple)."""
+    declared = data.get("reasoning", "none")
+    values = declared.values() if isinstance(declared, dict) else [declared]
+    if (isinstance(declared, dict) and ("default" not in declared or not set(declared) <= {"default", "on", "off",
+                                                                                            "highest"})) \
+            or not all(isinstance(v, str) and v in REASONING for v in values):
+        raise ConfigError(f"{path}: reasoning: expected one of {', '.join(REASONING)} (whether the endpoint returns "
+                          "the model's reasoning), or one per thinking switch with a default (e.g. {default: none, "
+                          f"on: hidden}}), got {declared!r}")
+    markers = data.get("reasoning_markers", THINK_MARKERS)
+    if (not isinstance(markers, (list, tuple)) or len(markers) != 2 or not all(isinstance(m, str) and m for m in markers)
+            or markers[0] == markers[1]):
+        raise ConfigError(f"{path}: reasoning_markers: expected [opening tag, closing tag], e.g. ['<think>', "
+                          f"'</think>'], got {markers!r}")
+    data["reasoning_markers"] = tuple(markers)
+    if data.get("decoding_source") is not None and not isinstance(data["decoding_source"], str):
+        raise ConfigError(f"{path}: decoding_source: expected text naming where the decoding comes from")
 
 
 _ENV = re.compile(r"\$\{(\w+)(?::-([^}]*))?\}")

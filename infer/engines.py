@@ -16,7 +16,7 @@ import time
 from typing import Any, Callable
 
 from infer.client import split_reasoning
-from infer.config import ConfigError, ModelConfig
+from infer.config import THINK_MARKERS, ConfigError, ModelConfig
 from infer.launch import Node, max_model_len, needs_of, tensor_parallel
 from infer.render import to_wire
 from infer.request import Request, count_outcome, new_stats, raw_line, request_fields, sent_messages
@@ -106,12 +106,13 @@ def _generate(cfg: ModelConfig, engine: Any, conversations: list[list[dict[str, 
              "completion_tokens": o.generate_token_len} for o in outputs]
 
 
-def _result(out: dict[str, Any] | None, error: str | None, elapsed: float) -> dict[str, Any]:
+def _result(out: dict[str, Any] | None, error: str | None, elapsed: float,
+            markers: tuple[str, str] = THINK_MARKERS) -> dict[str, Any]:
     if out is None:
         return {"response": None, "reasoning": None, "finish_reason": None, "usage": None, "error": error,
                 "latency_s": None, "elapsed_s": round(elapsed, 4), "attempts": 1,
                 "attempt_errors": [(error or "").split(":")[0]]}  # the exception's type
-    text, reasoning = split_reasoning({"content": out["text"]})
+    text, reasoning = split_reasoning({"content": out["text"]}, markers)
     return {"response": text, "reasoning": reasoning, "finish_reason": out["finish_reason"],
             "usage": {"prompt_tokens": out["prompt_tokens"], "completion_tokens": out["completion_tokens"],
                       "reasoning_tokens": None},
@@ -148,7 +149,7 @@ def send_offline(pending: list[Request], cfg: ModelConfig, params: dict[str, Any
             t0 = time.monotonic()
             try:
                 (out,) = _generate(cfg, engine, [conv], sample, call)
-                record(req, _result(out, None, time.monotonic() - t0))
+                record(req, _result(out, None, time.monotonic() - t0, cfg.reasoning_markers))
             except Exception as one:
                 record(req, _result(None, f"{type(one).__name__}: {one}", time.monotonic() - t0))
         return stats
@@ -156,5 +157,5 @@ def send_offline(pending: list[Request], cfg: ModelConfig, params: dict[str, Any
     if len(outputs) != len(pending):
         raise RuntimeError(f"{cfg.engine} returned {len(outputs)} outputs for {len(pending)} requests")
     for req, out in zip(pending, outputs):
-        record(req, _result(out, None, elapsed))
+        record(req, _result(out, None, elapsed, cfg.reasoning_markers))
     return stats

@@ -68,7 +68,8 @@ def apply(cfg: ModelConfig, params: dict[str, Any], thinking: str | None) -> Mod
             fields[key] = value
             if key in body:  # a switch's own value (e.g. Claude thinking's temperature) gives way
                 body[key] = value
-    return replace(cfg, **fields, extra_body=body, unsupported_params=never)
+    # the reasoning the endpoint returns under this experiment's switch (infer/config.py reasoning_of)
+    return replace(cfg, **fields, extra_body=body, unsupported_params=never, reasoning=cfg.reasoning_of(thinking))
 
 
 def conflicts(effective: dict[tuple[str, str, str], dict[str, dict[str, Any]]]) -> list[str]:

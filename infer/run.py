@@ -246,7 +246,8 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
     write_json_atomic(manifest_of(path), base_manifest(
         benchmark=bench, setting=setting, stands_for=stands_for or setting,
         data={"path": str(data), "sha256": data_sha256(data, scan)},
-        templates={**prompter.shas(), **cfg.system_shas()}, model=cfg.public_dict(), params=params, n=n, limit=limit, counts=counts,
+        templates={**prompter.shas(), **cfg.system_shas()}, model=cfg.public_dict(),
+        reasoning=cfg.reasoning_of(spec.thinking), params=params, n=n, limit=limit, counts=counts,
         image_policy={"max_pixels": cfg.max_image_pixels, "larger": "scaled down (aspect kept), sent as PNG"},
         excluded_ids=sorted(prompter.excluded_ids), raw=str(path),
         icl={"seed": ICL_SEED, "pool_size": len(prompter.pool), "shots": spec.shots or DEFAULT_SHOTS,

@@ -60,14 +60,25 @@ def no_raw(raw_file: Path) -> str:
     return f"{raw_file}: no raw outputs of this model and setting yet (run python -m infer.run first)"
 
 
+def declared_reasoning(raw_manifest: dict[str, Any] | None) -> str | None:
+    """Whether the evaluated model's endpoint returned its reasoning in the run, as its config declares
+    (infer/config.py REASONING) for the run's thinking switch, recorded in the run's manifest; None for a run
+    recorded before configs declared it."""
+    manifest = raw_manifest or {}
+    declared = manifest.get("reasoning") or (manifest.get("model") or {}).get("reasoning")
+    return declared if isinstance(declared, str) else None
+
+
 def judge_identity(judge: Judge, cfg: ModelConfig | None, prompts: Path) -> dict[str, Any]:
     """Name, judge model and prompt hash: what a verdict is keyed by, so a changed prompt is judged anew."""
     if not judge.prompts:
         return {"name": judge.name, "model": None, "prompt_sha": judge.version}
     sha = "+".join(judge_template(p, prompts).sha for p in judge.prompts)
+    version = getattr(judge, "version", None)  # a judge whose steps changed meaning (judge/mira_acc.py)
     constrained = bool(cfg and cfg.constrain_judge_replies)  # decoding held to each reply's grammar
     return {"name": judge.name, "model": cfg.name if cfg else None,
-            "prompt_sha": sha + ("+grammar" if constrained else ""), "constrained": constrained}
+            "prompt_sha": sha + (f"+{version}" if version else "") + ("+grammar" if constrained else ""),
+            "constrained": constrained}
 
 
 def judge_all(judge: Judge, items: list[Item], cfg: ModelConfig | None, base: Path, results: Path,
@@ -184,6 +195,8 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
     if unknown:
         raise DataError([f"{raw_file}: id: {len(unknown)} raw output(s) for items not in {data}, e.g. {unknown[0]!r}"])
     out_path = judged_path(results, bench, model, setting, judge)
+    raw_manifest_path = manifest_of(raw_file)
+    raw_manifest = json.loads(raw_manifest_path.read_text()) if raw_manifest_path.exists() else None
 
     with AppendLog(out_path) as out:
         existing = load_latest(out_path, key=current.verdict_key, keep=KEPT)
@@ -196,8 +209,9 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
                 answered.append(r)
             else:
                 new.append(verdict(r, judge_id, digests[r["id"]], status="no_response", error=current.no_response(r)))
+        declared = declared_reasoning(raw_manifest)
         items = [Item(records[r["id"]], r["response"], r.get("reasoning"),
-                      (r.get("usage") or {}).get("reasoning_tokens")) for r in answered]
+                      (r.get("usage") or {}).get("reasoning_tokens"), declared) for r in answered]
         fields = judge_all(spec, items, judge_cfg, data.parent, results, prompts)
         new += [verdict(r, judge_id, digests[r["id"]], records[r["id"]], **f) for r, f in zip(answered, fields)]
         for v in new:
@@ -210,8 +224,6 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
     now = [existing[w] for w in wanted.values() if w in existing]
     summary = {**summarize(now, getattr(spec, "scores", ()), unjudged=len(wanted) - len(now)),
                "judged_now": len(todo)}
-    raw_manifest_path = manifest_of(raw_file)
-    raw_manifest = json.loads(raw_manifest_path.read_text()) if raw_manifest_path.exists() else None
     manifest_path = manifest_of(out_path)
     try:
         before = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}

@@ -27,6 +27,9 @@ class Item:
     response: str
     reasoning: str | None = None
     reasoning_tokens: int | None = None  # the reasoning tokens the model reported generating
+    # Whether the model's endpoint returns its reasoning, as its config declares (returned / hidden / none);
+    # None for a run recorded before configs declared it
+    declared: str | None = None
 
     @property
     def trajectory(self) -> str:
@@ -36,8 +39,12 @@ class Item:
 
     @property
     def trajectory_hidden(self) -> bool:
-        """The model reasoned (it reports reasoning tokens) but returned only its final text: what it shows
-        is a summary, not the trajectory (Think360 §4.2 leaves such models, o3 and Gemini-2.5-Pro, out)."""
+        """The model reasons but its endpoint returns only the final text, as its config declares (`reasoning:
+        hidden`): what it shows is a summary, not the trajectory (Think360 §4.2 leaves such models, o3 and
+        Gemini-2.5-Pro, out). A run recorded before configs declared it is read by its usage: reasoning tokens
+        reported and no reasoning returned."""
+        if self.declared is not None:
+            return self.declared == "hidden"
         return bool(self.reasoning_tokens) and not (self.reasoning or "").strip()
 
 

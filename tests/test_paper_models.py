@@ -121,8 +121,11 @@ def thinks(cfg: ModelConfig) -> bool:
     """Whether a config's requests run its model in thinking mode: its system prompt asks for a <think> part,
     a request field turns thinking on, the checkpoint is a thinking one, or it thinks by default."""
     body = cfg.extra_body
+    if (body.get("thinking") or {}).get("type") == "disabled":  # a thinking checkpoint run with thinking off
+        return False
     return ((cfg.system is not None and "<think>" in cfg.system.text)
             or (body.get("thinking") or {}).get("type") == "enabled"
+            or bool((body.get("reasoning") or {}).get("max_tokens"))  # a gateway's thinking budget (OpenRouter)
             or (body.get("chat_template_kwargs") or {}).get("enable_thinking") is True
             or "think" in cfg.model.lower()
             or cfg.name in THINKS_BY_DEFAULT)
@@ -135,6 +138,20 @@ def test_a_thinking_row_runs_a_config_that_thinks():
     not_thinking = sorted(f"{paper}: {p} → {m}" for paper, p, m in rows
                           if not thinks(load_model_config(PAPER_MODELS / f"{m}.yaml")))
     assert not not_thinking, f"thinking rows run configs that do not think: {not_thinking}"
+    # and each declares whether its endpoint returns the reasoning (a process judge scores only what is shown)
+    undeclared = sorted(m for _, _, m in rows if load_model_config(PAPER_MODELS / f"{m}.yaml").reasoning_of() == "none")
+    assert not undeclared, f"thinking configs declared `reasoning: none`: {undeclared}"
+
+
+def test_every_config_that_thinks_declares_its_reasoning():
+    """A config that runs its model in thinking mode says whether the endpoint returns the reasoning (models that
+    think by their nature, o3 or DeepSeek-R1, declare it too, but nothing in their requests shows it)."""
+    undeclared = [path.stem for path in sorted(PAPER_MODELS.glob("*.yaml"))
+                  if thinks(cfg := load_model_config(path)) and cfg.reasoning_of() == "none"]
+    assert not undeclared, undeclared
+    hidden = {p.stem for p in PAPER_MODELS.glob("*.yaml") if load_model_config(p).reasoning_of() == "hidden"}
+    # the closed reasoning models whose endpoints return only the final text (Think360 §4.2 names o3, Gemini-2.5-Pro)
+    assert {"o3", "o4-mini", "gemini-2.5-pro", "gpt-5", "claude-4-opus-thinking"} <= hidden
 
 
 def test_internvl35_thinks_by_its_system_prompt_in_table_5_only():
