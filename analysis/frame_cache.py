@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
 # The modules that make a frame from a run's files: a change to any of them makes every frame anew.
 CODE = ("analysis/inputs.py", "analysis/run_files.py", "analysis/run_frame.py", "analysis/columns.py",
-        "judge/current.py")
+        "judge/current.py", "judge/extract.py")
 
 
 @lru_cache(maxsize=1)

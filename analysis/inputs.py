@@ -25,6 +25,7 @@ from data.files import file_version
 from infer import layout
 from infer.layout import stand_in  # noqa: F401  (where table modules find it)
 from judge import current
+from judge.extract import truncated
 
 log = logging.getLogger(__name__)
 DEMO_DATA = ROOT / "data" / "demo" / "build"
@@ -99,16 +100,18 @@ def _load_run(run: Run, stamp: tuple) -> pd.DataFrame:
 def current_lines(run: Run, judge: dict[str, Any] | None = None) -> dict[tuple[str, int], dict[str, Any]]:
     """(id, sample_idx) → the whole current verdict line of each current outcome of the run's raw file (by the
     rule of judge/current.py, for `judge`, else the judge last asked for), or, without one, a line of status
-    `unjudged`: for the tables that read whole verdict lines."""
+    `unjudged`: for the tables that read whole verdict lines. Each also says whether its outcome was `truncated`
+    (judge.extract.truncated), as a run's frame does."""
     data = run.data_needed()
     raws = list(latest(run.raw).values())
     lines = every_line(run.path)
     judge = judge or run.judge_asked
     digests = record_digests(data) if data else None
     found = current.current(lines, raws, digests, judge)
-    return {(r["id"], r["sample_idx"]): found.get((r["id"], r["sample_idx"]))
-            or {"id": r["id"], "sample_idx": r["sample_idx"], "outcome": current.outcome_sha(r), **UNJUDGED}
-            for r in raws}
+    return {(r["id"], r["sample_idx"]): {
+        **(found.get((r["id"], r["sample_idx"]))
+           or {"id": r["id"], "sample_idx": r["sample_idx"], "outcome": current.outcome_sha(r), **UNJUDGED}),
+        "truncated": truncated(r.get("finish_reason"), r.get("response"))} for r in raws}
 
 
 def judges_asked(run: Run) -> list[dict[str, Any]]:

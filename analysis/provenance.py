@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from analysis.inputs import DataFile, Run, read_run, shown
+from analysis.stats import flagged, truncated
 from judge.current import UNJUDGED
 
-COUNTS = ("items", "scored", "no_response", "judge_error", "unjudged", "flagged")
+COUNTS = ("items", "scored", "no_response", "judge_error", "unjudged", "flagged", "truncated")
 
 # The one rule by which a table that has a paper's LLM judge and the rule judge reads a model (table.Context.judged).
 JUDGE_POLICY = ("per model, the paper's LLM judge ({llm}) when it scored at least one verdict of each of the "
@@ -64,7 +65,8 @@ class Provenance:
             out.append(f"{shown(r.path)} (judge {judge.get('name')} {judge.get('model') or ''} prompt "
                        f"{judge.get('prompt_sha')}; data {_data(r.manifest)}; {c['items']} answers read: "
                        f"{c['no_response']} no response, {c['judge_error']} judge errors, {c['unjudged']} unjudged, "
-                       f"{c['flagged']} flagged as addressing the judge)")
+                       f"{c['flagged']} flagged as addressing the judge, {c['truncated']} cut at the token limit "
+                       "with no final answer)")
         if self.judges:
             out.append(self.judges.line())
         if self.data:
@@ -86,9 +88,10 @@ class Provenance:
 
 def counts(run: Run) -> dict[str, int]:
     """The answers of a run as the tables read them (every current outcome, analysis.inputs.load_run), and how
-    many of them failed as requests, as judge replies, have no current verdict, or addressed the judge."""
+    many of them failed as requests, as judge replies, have no current verdict, addressed the judge, or were cut at
+    the token limit with no final answer."""
     df = read_run(run)
     status = df["status"]
     return {"items": len(df), "scored": int(status.eq("ok").sum()), "no_response": int(status.eq("no_response").sum()),
             "judge_error": int(status.eq("judge_error").sum()), "unjudged": int(status.eq(UNJUDGED).sum()),
-            "flagged": int(df["flagged"].fillna(False).astype(bool).sum())}
+            "flagged": int(flagged(df).sum()), "truncated": int(truncated(df).sum())}

@@ -28,7 +28,7 @@ from infer import layout
 PAPERS = {"think360": "Think360°", "omibench": "OMIBench", "mira": "MIRA", "c2rbench": "C²RBench",
           "morphobench": "MorphoBench"}
 KINDS = {"T": 0, "S": 1, "F": 2}  # a paper's tables, then its supplementary tables, then its figures
-FAILURE_COUNTS = ("no_response", "judge_error", "unjudged", "flagged")
+FAILURE_COUNTS = ("no_response", "judge_error", "unjudged", "flagged", "truncated")
 
 
 @dataclass
@@ -68,7 +68,8 @@ def failure_line(c: dict[str, dict[str, int]]) -> str:
     if not c:
         return "Reads no judged model outputs."
     per_judge = "; ".join(f"{judge}: {x['items']} answers in {x['files']} file(s), {x['no_response']} no response, "
-                          f"{x['judge_error']} judge error(s), {x['unjudged']} unjudged, {x['flagged']} flagged"
+                          f"{x['judge_error']} judge error(s), {x['unjudged']} unjudged, {x['flagged']} flagged, "
+                          f"{x['truncated']} truncated"
                           for judge, x in c.items())
     return f"Read {per_judge}. Failures are not correct in every acc and left out of acc_scored."
 

@@ -24,10 +24,11 @@ from analysis.columns import as_column, as_lists, read_table
 from analysis.run_files import Run, every_line, latest, record_digests, record_fields, shown
 from data.jsonl import bulk_read
 from judge import current
+from judge.extract import truncated
 
 log = logging.getLogger(__name__)
 RUN_COLUMNS = ["id", "sample_idx", "correct", "status", "flagged", "extracted", "latency_s", "completion_tokens",
-               "reasoning_tokens", "finish_reason", "response_chars", "score", "judge_calls", "judge_tokens", "outcome",
+               "reasoning_tokens", "finish_reason", "truncated", "response_chars", "score", "judge_calls", "judge_tokens", "outcome",
                "labels", "subtypes"]
 
 # The fields of raw and verdict lines a table may read, for analysis.columns (the other fields are skipped).
@@ -50,8 +51,9 @@ def raw_columns(path: Path) -> dict[str, list]:
     """Of the current line of each (id, sample_idx) of a raw file (as `latest`: the last line of a key, at the
     place of its first), one list per field: id, sample_idx, its `outcome` (judge.current.outcome_sha),
     `response_chars` (the length of its response, NaN when there is none: the texts are most of a large run's
-    memory, and no table reads them; browse.py and F16 read the raw file), latency_s, finish_reason and usage's
-    completion_tokens and reasoning_tokens. Read by pyarrow when it can give exactly what json gives
+    memory, and no table reads them; browse.py and F16 read the raw file), latency_s, finish_reason, `truncated`
+    (judge.extract.truncated: cut at the token limit with no final answer) and usage's completion_tokens and
+    reasoning_tokens. Read by pyarrow when it can give exactly what json gives
     (analysis.columns), several times faster on a large run, else line by line."""
     table = _raw_table(path)
     if table is not None:
@@ -61,6 +63,7 @@ def raw_columns(path: Path) -> dict[str, list]:
             "outcome": current.outcome_shas(cols["request_key"], cols["response"], cols["error"], cols["reasoning"]),
             "response_chars": [math.nan if r is None else len(r) for r in cols["response"]],
             "latency_s": cols["latency_s"], "finish_reason": cols["finish_reason"],
+            "truncated": list(map(truncated, cols["finish_reason"], cols["response"])),
             "completion_tokens": cols["usage.completion_tokens"], "reasoning_tokens": cols["usage.reasoning_tokens"]}
 
 
@@ -79,7 +82,16 @@ def _raw_table(path: Path) -> pa.Table | None:
     return pa.table({"id": table["id"], "sample_idx": table["sample_idx"],
                      "outcome": pa.array(_outcome_shas(table), pa.string()),
                      "response_chars": pc.utf8_length(table["response"]), "latency_s": table["latency_s"],
-                     "finish_reason": table["finish_reason"], **usage})
+                     "finish_reason": table["finish_reason"], "truncated": _truncated(table), **usage})
+
+
+def _truncated(raw: pa.Table) -> pa.Array:
+    """judge.extract.truncated of every line, the texts read only of the lines cut at their token limit."""
+    cut = pc.fill_null(pc.equal(raw["finish_reason"], "length"), False)
+    out = np.zeros(raw.num_rows, dtype=bool)
+    rows = np.flatnonzero(cut.to_numpy(zero_copy_only=False))
+    out[rows] = [truncated("length", text) for text in raw["response"].take(pa.array(rows)).to_pylist()]
+    return pa.array(out)
 
 
 def _raw_lists(table: pa.Table, text: bool = False) -> dict[str, Any]:

@@ -16,16 +16,21 @@ import pandas as pd
 
 from judge.current import UNJUDGED
 
+# What the counts beside every accuracy mean.
+BESIDE_NOTE = ("acc_scored = correct / scored verdicts only. flagged: responses that addressed the judge "
+               "(judge/injection.py); an LLM judge's verdict of one is replaced by the rule judge's. truncated: "
+               "responses cut at the token limit (max_tokens) with no final answer stated (no \\boxed{}, answer tag "
+               "or \"Answer:\" line), whatever their verdict; an empty one is also under no_response.")
 # The definition every table with an accuracy states in its notes.
 ACC_NOTE = ("Accuracy (acc, %) = correct / every item × sample run (`judged`): a failed request (no_response), an "
             "unparsable judge reply (judge_error) or an answer with no current verdict (unjudged: not judged yet, "
             "or judged only as an earlier outcome, against an earlier record or by another judge model or prompt; "
             "rerun judge.run) counts as not correct, as in the papers' accuracy over all items; it is the number "
-            "set beside the paper's. acc_scored = correct / scored verdicts only. flagged: responses that "
-            "addressed the judge (judge/injection.py); an LLM judge's verdict of one is replaced by the rule judge's.")
-# What the tables show beside `acc`: the accuracy over scored verdicts, its denominator, the failures and the
-# responses flagged as addressing the judge.
-BESIDE = ["acc_scored", "judged", "scored", "no_response", "judge_error", "unjudged", "flagged"]
+            "set beside the paper's. " + BESIDE_NOTE)
+# What the tables show beside `acc`: the accuracy over scored verdicts, its denominator, the failures, the
+# responses flagged as addressing the judge and those cut at the token limit.
+BESIDE = ["acc_scored", "judged", "scored", "no_response", "judge_error", "unjudged", "flagged", "truncated"]
+COUNTS = BESIDE[1:]  # the counts of accuracy_table, integers
 
 
 def counted_correct(df: pd.DataFrame) -> pd.Series:
@@ -34,6 +39,14 @@ def counted_correct(df: pd.DataFrame) -> pd.Series:
     (as a set lookup: True, 1 and 1.0 are equal and hash alike, a missing value matches none; several times
     faster than comparing a column of Python objects one by one)."""
     return df["status"].eq("ok") & df["correct"].isin([True])
+
+
+def truncated(df: pd.DataFrame) -> pd.Series:
+    """Per row: whether its response was cut at the token limit with no final answer (False when rows do not say:
+    analysis.run_frame reads it from the raw file)."""
+    if "truncated" not in df.columns:
+        return pd.Series(False, index=df.index)
+    return df["truncated"].fillna(False).astype(bool)
 
 
 def flagged(df: pd.DataFrame) -> pd.Series:
@@ -45,16 +58,17 @@ def flagged(df: pd.DataFrame) -> pd.Series:
 
 def accuracy(df: pd.DataFrame) -> dict[str, float]:
     """acc and acc_scored (%) of a group of judged rows, with the counts: judged (the denominator of
-    acc: every answer, unjudged ones too), scored (of acc_scored), no_response, judge_error, unjudged and flagged
+    acc: every answer, unjudged ones too), scored (of acc_scored), no_response, judge_error, unjudged, flagged
     (responses that addressed the judge, judge/injection.py: an LLM judge's verdict of one is the rule judge's;
-    0 when the rows do not say)."""
+    0 when the rows do not say) and truncated (cut at the token limit with no final answer)."""
     right, ok = counted_correct(df), df["status"].eq("ok")
     out = {"acc": 100 * right.mean() if len(df) else np.nan,
            "acc_scored": 100 * right[ok].mean() if ok.any() else np.nan,
            "judged": len(df), "scored": int(ok.sum()),
            "no_response": int(df["status"].eq("no_response").sum()),
            "judge_error": int(df["status"].eq("judge_error").sum()),
-           "unjudged": int(df["status"].eq(UNJUDGED).sum()), "flagged": int(flagged(df).sum())}
+           "unjudged": int(df["status"].eq(UNJUDGED).sum()), "flagged": int(flagged(df).sum()),
+           "truncated": int(truncated(df).sum())}
     return out
 
 
@@ -64,13 +78,13 @@ def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     Repeated samples count as they are (micro-average over item × sample), which for a fixed number
     of repeats per item equals the mean of the per-repeat accuracies.
     """
-    counts = ["judged", "scored", "no_response", "judge_error", "unjudged", "flagged"]
+    counts = COUNTS
     if df.empty:
         return pd.DataFrame(columns=[*by, "acc", "acc_scored", *counts])
     # `accuracy` of every group at once: sums of per-row indicators, so no group is split off as a frame
     rows = df[by].assign(right=counted_correct(df), scored=df["status"].eq("ok"),
                          no_response=df["status"].eq("no_response"), judge_error=df["status"].eq("judge_error"),
-                         unjudged=df["status"].eq(UNJUDGED), flagged=flagged(df))
+                         unjudged=df["status"].eq(UNJUDGED), flagged=flagged(df), truncated=truncated(df))
     groups = rows.groupby(by, dropna=False)
     sums, judged = groups.sum(), groups.size()
     out = pd.DataFrame({"acc": 100 * (sums["right"] / judged),
@@ -210,7 +224,8 @@ def micro_average(acc: list[float], sizes: list[int]) -> float:
 
 # What the process-judge tables show beside their scores: how many answers each mean covers and what the
 # judging cost.
-SCORE_BESIDE = ["judged", "scored", "no_response", "judge_error", "unjudged", "judge_calls", "judge_tokens"]
+SCORE_BESIDE = ["judged", "scored", "no_response", "judge_error", "unjudged", "truncated", "judge_calls",
+                "judge_tokens"]
 
 
 def score_table(df: pd.DataFrame, by: list[str], fields: list[str], scale: float = 100) -> pd.DataFrame:
@@ -231,7 +246,7 @@ def score_table(df: pd.DataFrame, by: list[str], fields: list[str], scale: float
             row[f"{f}_n"] = len(values)
         row.update({"judged": len(g), "scored": len(scores), "no_response": int(g["status"].eq("no_response").sum()),
                     "judge_error": int(g["status"].eq("judge_error").sum()),
-                    "unjudged": int(g["status"].eq(UNJUDGED).sum()),
+                    "unjudged": int(g["status"].eq(UNJUDGED).sum()), "truncated": int(truncated(g).sum()),
                     "judge_calls": int(g["judge_calls"].fillna(0).sum()), "judge_tokens": int(g["judge_tokens"].fillna(0).sum())})
         return pd.Series(row)
 

@@ -89,6 +89,19 @@ def answer_statement(text: str) -> str | None:
     return strip_decoration(found) if found else None
 
 
+def states_answer(text: str | None) -> bool:
+    """Whether a text marks a final answer (a \\boxed{}, an answer tag, an "Answer: …" line), not merely ends
+    with a line: a response cut at its token limit before any of them states none, whatever its last line says."""
+    text = clean(text or "")
+    return bool(boxed_spans(text) or any(answer_tags(text)) or answer_statement(text))
+
+
+def truncated(finish_reason: str | None, response: str | None) -> bool:
+    """A response cut at its token limit (finish reason `length`) without a final answer: counted beside every
+    accuracy, since a budget that stops a model before it answers is not the model's wrong answer."""
+    return finish_reason == "length" and not states_answer(response)
+
+
 def last_line(text: str) -> str | None:
     lines = [ln for ln in text.splitlines() if ln.strip()]
     return strip_decoration(lines[-1]) if lines else None

@@ -42,7 +42,7 @@ def test_accuracy_table_is_accuracy_of_each_group(seed, by, flagged):
     if not flagged:
         df = df.drop(columns="flagged")
     df.loc[df["model"] == "c", "status"] = "no_response"  # a group with nothing scored: acc_scored is NaN
-    counts = ["judged", "scored", "no_response", "judge_error", "unjudged", "flagged"]  # rows that do not say: none flagged
+    counts = ["judged", "scored", "no_response", "judge_error", "unjudged", "flagged", "truncated"]  # rows that do not say: none
     one_by_one = (df.groupby(by, dropna=False).apply(lambda g: pd.Series(accuracy(g)), include_groups=False)
                   .reset_index().astype({c: int for c in counts}))
     pd.testing.assert_frame_equal(accuracy_table(df, by), one_by_one, check_exact=True)

@@ -24,7 +24,7 @@ def curve(df: pd.DataFrame) -> pd.DataFrame:
     df = df.assign(budget=df["setting"].map(lambda s: int(BUDGET.fullmatch(s).group(1))))
     acc = accuracy_table(df, ["model", "budget"])
     cut = df.groupby(["model", "budget"])["finish_reason"].apply(lambda s: int((s == "length").sum()))
-    acc = acc.merge(cut.rename("truncated").reset_index(), on=["model", "budget"])
+    acc = acc.merge(cut.rename("cut_at_budget").reset_index(), on=["model", "budget"])
     out = []
     for _, g in acc.groupby("model"):
         g = g.sort_values("budget").reset_index(drop=True)
@@ -49,7 +49,7 @@ def build(table_id: str, ctx: Context) -> Table:
                             "python -m pipeline.experiments --profile paper --only omibench.F5a, or bash run_all.sh)")
     df = with_both_rules(pd.concat(long, ignore_index=True), ["model", "budget"])
     gap = rule_gap(frames, ["model", "setting"])
-    cols = ["model", "metric", "budget", "acc", "gain", "monotonic", *BESIDE, "truncated", "missing_budgets"]
+    cols = ["model", "metric", "budget", "acc", "gain", "monotonic", *BESIDE, "cut_at_budget", "missing_budgets"]
     df = df[cols].sort_values(["model", "metric", "budget"]).reset_index(drop=True)
 
     groups = df.dropna(subset=["acc"]).groupby(["model", "metric"])
@@ -68,5 +68,6 @@ def build(table_id: str, ctx: Context) -> Table:
         notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model", "setting"]),
                "Budgets are the cot_boxed+max<N> runs present (paper: 512 … 16384; the demo runs 32/64/128). "
                "`missing_budgets` lists the paper's budgets not run.",
-               "`truncated`: responses stopped by the budget (finish_reason = length), scored as they are.",
+               "`cut_at_budget`: responses stopped by the budget (finish_reason = length), scored as they are; "
+               "`truncated`: those of them with no final answer stated.",
                "The paper prints no numbers for Figure 5(a): no reference file."])

@@ -48,7 +48,7 @@ def build(table_id: str, ctx: Context) -> Table:
     gap = rule_gap_of_runs(sources)
     df = df[["model", "metric", "setting", "k", "maj_at_k", "avg_at_k", "pass_at_k", "maj_at_k_scored",
              "avg_at_k_scored", "items", "scored_items", "short", "abstained", "vote_conflicts", "no_response",
-             "judge_error", "unjudged", "missing"]]
+             "judge_error", "unjudged", "truncated", "missing"]]
     ran = df.dropna(subset=["maj_at_k"])
     scaled = df[df["items"].notna()]  # a rule's rows kept for a run it has not judged are no k left undrawn
     not_run = [f"{model} {metric}: k = {', '.join(map(str, g.loc[g['maj_at_k'].isna(), 'k']))}"

@@ -15,10 +15,9 @@ from analysis.omibench.runs import BENCH, evaluator_verdicts
 from analysis.omibench.subjects import SUBJECTS
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
-from analysis.stats import ACC_NOTE, repeat_mean_std
+from analysis.stats import ACC_NOTE, accuracy_table, repeat_mean_std
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import experiment, models_of
-from judge.current import UNJUDGED
 
 IDS = ["omibench.T5"]
 EXPERIMENT = "omibench_T5"
@@ -27,15 +26,13 @@ EXPERIMENT = "omibench_T5"
 def stability(v: pd.DataFrame, runs: int) -> pd.DataFrame:
     """Mean and std (%) over runs 0..runs−1 per model, metric, evaluator and subject (+ Total) of the per-run
     accuracy (failures not correct) and of the per-run accuracy over scored verdicts, with the failures of
-    those runs counted, and the responses of those runs flagged as addressing the judge."""
+    those runs counted, and the responses of those runs flagged as addressing the judge or cut at the token limit
+    with no final answer."""
     v = v[v["sample_idx"] < runs]
     by = ["model", "metric", "evaluator"]
     parts = [repeat_mean_std(v, [*by, "subject"]), repeat_mean_std(v, by).assign(subject="Total")]
     out = pd.concat(parts, ignore_index=True)
-    fails = v.groupby(by).agg(no_response=("status", lambda s: int((s == "no_response").sum())),
-                              judge_error=("status", lambda s: int((s == "judge_error").sum())),
-                              unjudged=("status", lambda s: int((s == UNJUDGED).sum())),
-                              flagged=("flagged", "sum")).reset_index()
+    fails = accuracy_table(v, by)[[*by, "no_response", "judge_error", "unjudged", "flagged", "truncated"]]
     return out.merge(fails, on=by, how="left")
 
 
@@ -78,7 +75,8 @@ def build(table_id: str, ctx: Context) -> Table:
     total = long[long["subject"] == "Total"].rename(columns={"mean_scored": "Total Mean scored",
                                                             "std_scored": "Total Std scored"})
     table = table.reset_index().merge(total[["model", "metric", "evaluator", "Total Mean scored", "Total Std scored",
-                                             "repeats", "no_response", "judge_error", "unjudged", "flagged"]],
+                                             "repeats", "no_response", "judge_error", "unjudged", "flagged",
+                                             "truncated"]],
                                       on=["model", "metric", "evaluator"], how="right")  # a row without verdicts too
     found = set(long.loc[long["metric"] == "GPTScore", "evaluator"])
     missing = [e for e in exp.judge_models if e not in found]

@@ -10,7 +10,7 @@ import pandas as pd
 
 from analysis.inputs import Run, load_run
 from analysis.reference import beside_paper
-from analysis.stats import rule_disagreement
+from analysis.stats import COUNTS, rule_disagreement
 
 PUBLISHED, CAREFUL = "omibench_c1", "rules"
 # The paper's ACC is its published rule (Appendix C.1), so "ACC" is that judge's and the number set beside the
@@ -58,7 +58,7 @@ def with_both_rules(long: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     if rules.empty:
         return long
     present, added = rules[keys].drop_duplicates(), []
-    counts = [c for c in ("judged", "scored", "no_response", "judge_error", "unjudged", "flagged") if c in long]
+    counts = [c for c in COUNTS if c in long]
     for metric in RULE_METRICS:
         have = long.loc[long["metric"] == metric, keys].drop_duplicates()
         lacking = present.merge(have, on=keys, how="left", indicator=True)

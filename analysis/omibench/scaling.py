@@ -182,6 +182,7 @@ def parallel_scaling(verdicts: Mapping[tuple[str, int], dict[str, Any]], records
       abstained  scored items whose every scored sample in the window abstained (counted wrong).
       vote_conflicts  scored items whose winning key's samples disagree on `correct`.
       no_response, judge_error, unjudged  failed samples in the window.
+      truncated  samples in the window cut at the token limit with no final answer (whatever their status).
       missing    sample slots in the window with no line at all (never drawn, or never judged where the
                  verdicts given leave out the unjudged).
     A k for which no item has all k samples drawn (verdict lines for 0..k−1, whatever their status)
@@ -227,13 +228,14 @@ def parallel_scaling(verdicts: Mapping[tuple[str, int], dict[str, Any]], records
                                "maj_at_k_scored": math.nan, "avg_at_k_scored": math.nan, "items": 0,
                                "scored_items": 0, "short": 0, "pass_items": 0, "abstained": 0,
                                "vote_conflicts": 0, "no_response": 0, "judge_error": 0, "unjudged": 0,
-                               "missing": 0}
+                               "truncated": 0, "missing": 0}
         maj, avg, maj_s, avg_s, pas, complete = [], [], [], [], [], 0
         for item, lines in by_item.items():
             in_window = [v for idx, v in lines.items() if 0 <= idx < k]
             row["no_response"] += sum(v.get("status") == "no_response" for v in in_window)
             row["judge_error"] += sum(v.get("status") == "judge_error" for v in in_window)
             row["unjudged"] += sum(v.get("status") == UNJUDGED for v in in_window)
+            row["truncated"] += sum(bool(v.get("truncated")) for v in in_window)
             row["missing"] += k - len(in_window)
             complete += len(in_window) == k
             if in_window:

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.omibench.metrics import METRICS
-from analysis.stats import accuracy_table, micro_average
+from analysis.stats import COUNTS, accuracy_table, micro_average
 
 SUBJECTS = ["Biology", "Chemistry", "Mathematics", "Physics"]  # the paper's column order (Table 2)
 SIZES = {"Biology": 251, "Chemistry": 217, "Mathematics": 430, "Physics": 424}  # Figure 2
@@ -20,7 +20,7 @@ def micro_total(by_subject: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     the paper's Eq. 5 over N), acc_scored by the scored ones. Written as a weighted mean so that the same
     code reproduces the paper's totals from its subject columns (tests weight them by Figure 2's sizes).
     """
-    counts = [c for c in ("judged", "scored", "no_response", "judge_error", "unjudged", "flagged") if c in by_subject]
+    counts = [c for c in COUNTS if c in by_subject]
     rows = []
     for key, g in by_subject.groupby(by, dropna=False):
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
