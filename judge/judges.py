@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from infer.ask import Ask
 from judge import grammars, parse, ratings, rules, taxonomy, tot
+from judge.mira_acc import MiraPublished
 from judge.reviewer import NO_TRACE, HintReview, ReasoningReview
 from judge.rules import OMIBENCH_C1, RULE_JUDGES, RULES
 from judge.types import Calls, Item, Steps, failed
@@ -143,8 +144,7 @@ CASCADE = "think360_cascade"
 JUDGES = {j.name: j for j in (
     *RULE_JUDGES,  # the careful rule judge, and OMIBench's ACC as C.1 publishes it (judge/rules.py)
     SingleCallJudge("omibench_gptscore", parse.gptscore, grammar=grammars.GPTSCORE),
-    SingleCallJudge("mira_judge", parse.correct_incorrect, sees_images=True,  # MIRA's judge sees the image
-                    grammar=grammars.CORRECT_INCORRECT),
+    MiraPublished(),  # the authors' acc.py: its rule, then the paper's judge (it sees the image) where it fails
     SingleCallJudge("c2rbench_judge", parse.correct_incorrect, final_answer=True,
                     grammar=grammars.CORRECT_INCORRECT_LOWER),
     SingleCallJudge("morphobench_correctness", parse.morpho_json, final_answer=True,

@@ -72,7 +72,7 @@ def test_one_judge_policy_per_model_recorded_in_the_provenance(tmp_path):
     choice = t.provenance.judges
     assert choice.used == {"failed": "rules", "llm": "mira_judge", "only-llm": "mira_judge"}
     assert choice.llm_scored == {"failed": 0, "llm": 3, "only-llm": 0}
-    table = t.table.set_index("model")
+    table = t.table[t.table["metric"] == "Acc"].set_index("model")
     assert table.loc["llm", "Convex Hull D"] == 100.0 and table.loc["failed", "Convex Hull D"] == 100.0
     assert table.loc["only-llm", "Convex Hull D"] == 0.0          # its failures count, not correct
     assert {(r.model, r.judge) for r in t.provenance.runs} == {("llm", "mira_judge"), ("failed", "rules"),

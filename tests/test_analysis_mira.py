@@ -39,34 +39,66 @@ def test_tasks_pairs_failures_and_paper(tmp_path, data):
     make_run(res, "mira", GPT_4O, "direct", "rules", data, DIRECT)
     make_run(res, "mira", GPT_4O, "cot_general", "rules", data, all_right(["convex_hull/1", "gear_rotation/1.1"]))
     t = mira_T4_to_T10.build("mira.T4", Context(res, tmp_path / "fig"))
-    row = t.table.set_index("model").loc[GPT_4O]
-    assert row["Convex Hull D"] == pytest.approx(100 / 3) and row["Mirror Clock D"] == 100.0
-    assert row["Convex Hull T"] == 100.0
-    assert pd.isna(row["Convex Hull V"]) and list(t.table.columns[1:4]) == ["Convex Hull D", "Convex Hull T", "Convex Hull V"]
+    rows = t.table.set_index(["model", "metric"])
+    assert list(rows.index) == [(GPT_4O, "Acc"), (GPT_4O, "Acc careful")]
+    # Convex Hull D: 1 right, 1 wrong, 1 without response -> 1/2 as acc.py counts it, 1/3 over every item
+    assert rows.loc[(GPT_4O, "Acc"), "Convex Hull D"] == 50.0
+    assert rows.loc[(GPT_4O, "Acc careful"), "Convex Hull D"] == pytest.approx(100 / 3)
+    assert (rows.loc[(GPT_4O, "Acc"), "Mirror Clock D"], rows.loc[(GPT_4O, "Acc careful"), "Mirror Clock D"]) == (100, 100)
+    assert rows.loc[(GPT_4O, "Acc"), "Convex Hull T"] == 100.0
+    assert pd.isna(rows.loc[(GPT_4O, "Acc"), "Convex Hull V"])
+    assert list(t.table.columns[2:5]) == ["Convex Hull D", "Convex Hull T", "Convex Hull V"]
     fail = t.extra["Scored units and failures"].set_index(["task", "level"])
-    assert tuple(fail.loc[("Convex Hull", "D"), ["judged", "scored", "no_response"]]) == (3, 2, 1)
+    assert tuple(fail.loc[("Convex Hull", "D"), ["judged", "answered", "scored", "no_response"]]) == (3, 2, 2, 1)
     assert fail.loc[("Convex Hull", "D"), "acc_scored"] == 50.0
     paper = t.vs_paper.set_index(["task", "level"]).loc[("Convex Hull", "D")]
-    assert (paper["paper_model"], paper["paper"], paper["diff"]) == ("GPT-4o", 6.7, pytest.approx(100 / 3 - 6.7))
+    assert (paper["paper_model"], paper["paper"]) == ("GPT-4o", 6.7)
+    # the paper's number is set beside the published Acc, with its n, and Acc careful beside it with its own
+    assert (paper["ours"], paper["n"], paper["diff"]) == (50.0, 2, pytest.approx(50 - 6.7))
+    assert (paper["ours_careful"], paper["n_careful"]) == (pytest.approx(100 / 3), 3)
 
     t8 = mira_T4_to_T10.build("mira.T8", Context(res, tmp_path / "fig"))
-    gear = t8.table.set_index("model").loc[GPT_4O]
-    assert gear["Gear Rotation D"] == pytest.approx(100 / 3)   # pair 1 of the 3 pairs
+    gear = t8.table.set_index(["model", "metric"])
+    # pair 1 of the 3 pairs; the judge error of pair 3 stays in both denominators (acc.py counts it wrong)
+    assert gear.loc[(GPT_4O, "Acc"), "Gear Rotation D"] == pytest.approx(100 / 3)
+    assert gear.loc[(GPT_4O, "Acc careful"), "Gear Rotation D"] == pytest.approx(100 / 3)
     g = t8.extra["Scored units and failures"].set_index(["task", "level"])
     assert tuple(g.loc[("Gear Rotation", "D"), ["scored", "judge_error"]]) == (2, 1)
     assert g.loc[("Gear Rotation", "D"), "acc_scored"] == 50.0  # pair 1 of the 2 scored pairs
-    # T ran only 1.1 of pair 1: the pair is incomplete, a failure, not a right answer.
-    assert gear["Gear Rotation T"] == 0.0 and g.loc[("Gear Rotation", "T"), "no_response"] == 1
+    # T ran only 1.1 of pair 1: the pair is incomplete, a failure, not a right answer; acc.py keeps it in its
+    # denominator (one of its questions was answered) and counts it wrong
+    assert gear.loc[(GPT_4O, "Acc careful"), "Gear Rotation T"] == 0.0 and g.loc[("Gear Rotation", "T"), "no_response"] == 1
+    assert gear.loc[(GPT_4O, "Acc"), "Gear Rotation T"] == 0.0 and g.loc[("Gear Rotation", "T"), "answered"] == 1
+
+
+def test_published_denominator_leaves_out_unanswered_units(tmp_path, data):
+    """acc.py gives an item without a response no verdict: 2 right of 5 with 2 failed requests is 2/3 as published
+    and 2/5 careful; a Gear pair leaves its denominator only when neither question was answered."""
+    res = tmp_path / "results"
+    make_run(res, "mira", GPT_4O, "direct", "rules", data,
+             [{"id": "convex_hull/1", "correct": True}, {"id": "convex_hull/2", "status": "no_response"},
+              {"id": "convex_hull/3", "status": "no_response"}, {"id": "mirror_clock/1", "correct": True},
+              {"id": "gear_rotation/1.1", "status": "no_response"}, {"id": "gear_rotation/1.2", "status": "no_response"},
+              {"id": "gear_rotation/2.1", "correct": True}, {"id": "gear_rotation/2.2", "status": "no_response"},
+              {"id": "gear_rotation/3.1", "correct": True}, {"id": "gear_rotation/3.2", "correct": True}])
+    t1 = mira_T1.build("mira.T1", Context(res, tmp_path / "fig")).table.set_index(["model", "metric"])
+    # units: 3 Convex Hull (1 right, 2 unanswered), Mirror Clock (right), 3 pairs (1 unanswered, 1 half-answered
+    # and wrong, 1 right) -> published 3 right of 4 answered; careful 3 of 7
+    assert t1.loc[(GPT_4O, "Acc"), "Overall D"] == 75.0
+    assert t1.loc[(GPT_4O, "Acc careful"), "Overall D"] == pytest.approx(300 / 7)
+    assert t1.loc[(GPT_4O, "Acc"), "CT D"] == 50.0 and t1.loc[(GPT_4O, "Acc careful"), "CT D"] == pytest.approx(100 / 3)
 
 
 def test_T1_micro_over_units(tmp_path, data):
     res = tmp_path / "results"
     make_run(res, "mira", GPT_4O, "direct", "rules", data, DIRECT)
     t = mira_T1.build("mira.T1", Context(res, tmp_path / "fig"))
-    row = t.table.set_index("model").loc[GPT_4O]
+    row = t.table.set_index(["model", "metric"]).loc[(GPT_4O, "Acc careful")]
     assert (row["EG D"], row["PBR D"], row["CT D"]) == (pytest.approx(100 / 3), 100.0, pytest.approx(100 / 3))
     # Units: 3 Convex Hull, 1 Mirror Clock, 3 Gear pairs; right: 3 -> 3/7 (a mean over tasks would be 55.6).
     assert row["Overall D"] == pytest.approx(300 / 7) and pd.isna(row["ASLP D"])
+    published = t.table.set_index(["model", "metric"]).loc[(GPT_4O, "Acc")]
+    assert published["Overall D"] == 50.0  # the Convex Hull item without a response leaves: 3 of 6
     ov = t.extra["Scored units and failures"].set_index(["group", "level"]).loc[("Overall", "D")]
     assert (ov["judged"], ov["scored"], ov["no_response"], ov["judge_error"]) == (7, 5, 1, 1)
     assert ov["acc_scored"] == 60.0   # 3 of the 5 scored units
@@ -84,7 +116,7 @@ def test_judge_preference(tmp_path, data):
     make_run(res, "mira", "m3", "direct", "mira_judge", data, [{"id": "convex_hull/1", "status": "judge_error"}])
     make_run(res, "mira", "m3", "direct", "rules", data, [{"id": "convex_hull/1", "correct": True}])
     built = mira_T4_to_T10.build("mira.T4", Context(res, tmp_path / "fig"))
-    t = built.table.set_index("model")
+    t = built.table[built.table["metric"] == "Acc"].set_index("model")
     assert t.loc["m1", "Convex Hull D"] == 100.0 and t.loc["m2", "Convex Hull D"] == 0.0
     assert (t.loc["m2", ["Convex Hull T", "Convex Hull V"]] == 0.0).all()
     assert t.loc["m3", "Convex Hull D"] == 100.0
@@ -98,9 +130,11 @@ def test_Tspec_gain(tmp_path, data):
     make_run(res, "mira", GPT_4O, "cot_general", "rules", data,
              [{"id": "convex_hull/1", "correct": False}, {"id": "convex_hull/2", "correct": True}])
     make_run(res, "mira", GPT_4O, "cot_specific", "rules", data, all_right(["convex_hull/1", "convex_hull/2"]))
-    t = mira_Tspec.build("mira.Tspec", Context(res, tmp_path / "fig")).table.set_index("group")
+    table = mira_Tspec.build("mira.Tspec", Context(res, tmp_path / "fig")).table
+    t = table[table["metric"] == "Acc"].set_index("group")
     assert tuple(t.loc["Convex Hull", ["T_gen", "T_spec", "Δ"]]) == (50.0, 100.0, 50.0)
     assert list(t.index) == ["Convex Hull", "EG", "Overall"]
+    assert list(table["metric"][:2]) == ["Acc", "Acc careful"]
 
 
 def test_missing_runs(tmp_path):

@@ -259,7 +259,8 @@ def test_a_sweep_ends_with_requests_sent_reused_failed_and_judge_calls(tmp_path,
         text = json.dumps(body)
         if "FAIL" in text and "judge" not in text.lower():
             return Reply.error(400)
-        return Reply.ok(f"The answer is 1 ({body.get('temperature')})")
+        # in MIRA's answer tag, not its gold's very text: the published judge asks its model (judge/mira_acc.py)
+        return Reply.ok(f"The answer is <answer>1 ({body.get('temperature')})</answer>")
 
     srv = scripted_server(script=script)
     monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)

@@ -61,8 +61,11 @@ JUDGES = {"omibench_gptscore": "omibench", "mira_judge": "mira", "c2rbench_judge
           "morphobench_correctness": "morphobench", "think360_cascade": "think360"}
 
 
-def clean_response(given: str) -> str:
-    return f"The two parts add up as computed.\nSo the result is {given}.\nThe answer is \\boxed{{{given}}}."
+def clean_response(given: str, bench: str = "") -> str:
+    """A response stating `given`; MIRA's also in the answer tag its prompts ask for (its published judge reads
+    the tag, judge/mira_acc.py)."""
+    text = f"The two parts add up as computed.\nSo the result is {given}.\nThe answer is \\boxed{{{given}}}."
+    return text + f"\n<answer>{given}</answer>" if bench == "mira" else text
 
 
 def case_list() -> list[tuple[str, str, str, str]]:
@@ -88,7 +91,8 @@ def judge_run(tmp_path, name, srv, tricked, prompts=PROMPTS, results="results"):
     raw = raw_path(tmp_path / results, bench, "m", setting)
     raw.parent.mkdir(parents=True, exist_ok=True)
     lines = [{"id": i, "sample_idx": 0, "request_key": i,
-              "response": TRICKS[t](clean_response(given), given, gold) if tricked else clean_response(given),
+              "response": TRICKS[t](clean_response(given, bench), given, gold) if tricked
+              else clean_response(given, bench),
               "error": None} for i, t, gold, given in cases]
     write_jsonl_atomic(raw, lines)
     cfg_path = tmp_path / "judge.yaml"

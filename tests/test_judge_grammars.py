@@ -196,6 +196,8 @@ REC = {"id": "a", "benchmark": "morphobench", "question": "What is 2 + 3?", "ima
        "answer": ["5"], "answer_type": "numeric", "hints": ["Add the numbers.", "Check the sum.", "Mind the carry."],
        "solution": "2 + 3 = 5.", "steps": ["Add 2 and 3."]}
 ITEM = Item(REC, "2 + 3 = 5, so the answer is \\boxed{5}.")
+# MIRA's published judge asks its model only about a tagged answer its exact match does not settle
+ITEMS = {"mira_judge": Item(REC, "2 + 3 = 5, so <answer>five</answer>")}
 LLM_JUDGES = [name for name, j in JUDGES.items() if j.prompts]
 RANGES = {"completeness": (0, 100), "coherence": (0, 100), "halign": (0, 100), "tot_depth": (0, 1), "tot_width": (0, 1)}
 
@@ -225,7 +227,7 @@ def judge_with_grammar(judge: Any, item: Item, rng: random.Random) -> tuple[dict
 def test_every_reply_a_judge_grammar_allows_is_read_by_its_parser(name):
     judge, asked = JUDGES[name], set()
     for seed in range(40):
-        verdict, prompts = judge_with_grammar(judge, ITEM, random.Random(seed))
+        verdict, prompts = judge_with_grammar(judge, ITEMS.get(name, ITEM), random.Random(seed))
         asked.update(prompts)
         assert verdict.get("status", "ok") == "ok", verdict
         for field, value in (verdict.get("score") or {}).items():

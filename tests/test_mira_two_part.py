@@ -1,6 +1,6 @@
 """MIRA Rolling Dice: Two: the release's two-part gold (answer1 red / black / same, answer2 an integer)
 converts to one record whose gold keeps both parts, and an answer is right only when both parts are —
-in the rule judge and in what the LLM judge is shown."""
+in the careful rule judge, and in the published judge by the authors' acc.py rule."""
 from __future__ import annotations
 
 import io
@@ -12,9 +12,6 @@ from PIL import Image
 
 from data.convert import convert
 from data.jsonl import DataError
-from infer.config import load_model_config
-from infer.templates import PROMPTS
-from judge import llm
 from judge.judges import JUDGES
 from judge.rules import score
 from judge.types import Item
@@ -137,16 +134,34 @@ def test_same_as_the_gold_path(converted: dict[str, dict], response: str, correc
     assert score(converted["rolling_dice_two/2"], response)["correct"] is correct
 
 
-# --- the LLM judge sees both parts of the gold ---------------------------------------------------------------
+# --- the published judge (acc.py) scores both parts by its own rule, never asking the LLM judge -----------------
 
-def test_the_mira_judge_is_shown_both_parts(converted: dict[str, dict], tmp_path: Path) -> None:
+def published(rec: dict, response: str) -> dict:
+    """The verdict of the published MIRA judge, which must not ask the judge model for this task."""
+    steps = JUDGES["mira_judge"].steps(Item(rec, response))
+    with pytest.raises(StopIteration) as done:
+        next(steps)
+    return done.value.value
+
+
+@pytest.mark.parametrize("response, correct", [
+    ("<answer>red, 7</answer>", True),
+    ("<answer>The RED path; the sum is 7</answer>", True),
+    ("<answer>red or black, 7</answer>", True),      # acc.py takes the first path word: looser than a reader
+    ("<answer>red, 3 then 7</answer>", True),        # and the last integer
+    ("<answer>red, 8</answer>", False),
+    ("<answer>black, 7</answer>", False),
+    ("<answer>7</answer>", False),                    # no path word
+    ("red, 7", False),                                # no answer tag: wrong in acc.py
+])
+def test_the_published_judge_reads_both_parts_as_acc_py(converted: dict[str, dict], response: str,
+                                                        correct: bool) -> None:
+    v = published(converted["rolling_dice_two/1"], response)
+    assert v["correct"] is correct
+    assert v["stage"] == ("no_answer_tag" if "<answer>" not in response else "two_part_rule")
+
+
+def test_the_careful_rule_is_stricter_than_acc_py_where_acc_py_is_loose(converted: dict[str, dict]) -> None:
     rec = converted["rolling_dice_two/1"]
-    steps = JUDGES["mira_judge"].steps(Item(rec, "<answer>red, 8</answer>"))
-    (ask,) = next(steps)
-    cfg_path = tmp_path / "judge.yaml"
-    cfg_path.write_text("name: j\nmodel: j\nbase_urls: [http://127.0.0.1:9]\nmodalities: [text]\n")
-    messages = llm.render(rec, ask, load_model_config(cfg_path), tmp_path, PROMPTS)
-    text = "".join(m["content"] if isinstance(m["content"], str) else
-                   "".join(part.get("text", "") for part in m["content"]) for m in messages)
-    assert "Ground Truth Answer: “red, 7”" in text
-    assert "<answer>red, 8</answer>" in text
+    assert published(rec, "<answer>red or black, 7</answer>")["correct"] is True
+    assert score(rec, "<answer>red or black, 7</answer>")["correct"] is False

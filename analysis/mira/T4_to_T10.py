@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.mira.common import LEVELS, UNIT_NOTE, grouped, scoring_units, verdicts
-from analysis.reference import beside_paper, paper_order
-from analysis.stats import BESIDE
+from analysis.mira.common import (LEVELS, METRICS, SHOWN, UNIT_NOTE, beside_paper_both, by_metric, grouped,
+                                  scoring_units, verdicts)
+from analysis.reference import paper_order
 from analysis.table import Context, Table
 
 GROUPS: dict[str, list[str]] = {
@@ -33,12 +33,14 @@ def task_long(units: pd.DataFrame, tasks: list[str]) -> pd.DataFrame:
 
 
 def wide(long: pd.DataFrame, tasks: list[str], models: list[str]) -> pd.DataFrame:
-    """Rows: models; columns "<task> D/T/V" in the paper's order (empty where a level was not run)."""
+    """Rows: each model's Acc (as published) and Acc careful; columns "<task> D/T/V" in the paper's order
+    (empty where a level was not run)."""
     cols = [(t, lv) for t in tasks for lv in LEVELS.values()]
-    table = long.pivot_table(index="model", columns=["task", "level"], values="acc", aggfunc="first")
-    table = table.reindex(index=models, columns=pd.MultiIndex.from_tuples(cols))
+    table = by_metric(long, ["model"], ["task", "level"])
+    rows = pd.MultiIndex.from_product([models, list(METRICS)], names=["model", "metric"])
+    table = table.reindex(index=rows, columns=pd.MultiIndex.from_tuples(cols))
     table.columns = [f"{t} {lv}" for t, lv in cols]
-    return table.rename_axis("model").reset_index()
+    return table.reset_index()
 
 
 def build(table_id: str, ctx: Context) -> Table:
@@ -54,11 +56,12 @@ def build(table_id: str, ctx: Context) -> Table:
                      "two rotation directions of one gear train) count once, correct only if both are; a pair "
                      "with a failed or missing member is not correct and counted under no_response, judge_error "
                      "or unjudged.")
-    failures = long[["model", "level", "task", "judge", "acc", *BESIDE]]
+    failures = long[["model", "level", "task", "judge", *SHOWN]]
     caption = (f"MIRA Table {table_id.split('.T')[1]} — accuracy (%) on {', '.join(tasks)} at level D (direct), "
-               "T (Text-CoT, general template) and V (simulated Visual-CoT). Failures count as not correct; "
-               "they and the accuracy over scored units are below.")
+               "T (Text-CoT, general template) and V (simulated Visual-CoT): Acc as published (the authors' acc.py "
+               "leaves unanswered items out) and Acc careful (every unit, a failure not correct). The failures and "
+               "each accuracy's n are below.")
     return Table(caption, wide(long, tasks, models),
-                 vs_paper=beside_paper(long, table_id, ["task", "level"]),
+                 vs_paper=beside_paper_both(long, table_id, ["task", "level"]),
                  extra={"Scored units and failures": failures.sort_values(["model", "task", "level"])},
                  notes=notes, provenance=provenance)

@@ -4,9 +4,13 @@ judge: table.Context.judged), Gear Rotation pairs, accuracy per task, domain and
 Scoring follows the authors' acc.py (github.com/aiming-lab/MIRA): a Gear Rotation item is one of a
 pair (uids n.1 / n.2, the same gears asked both ways) and the pair scores 1 only when both answers
 are right, so the task has 20 scoring units for 40 items; every other item is its own unit. Domain and
-overall accuracies pool the units (a micro average), as acc.py does for its per-aspect lines. A failed
-unit is not correct and stays in the denominator, as every table here counts failures; acc.py leaves an
-item with no response out of its denominator instead (README, MIRA scoring).
+overall accuracies pool the units (a micro average), as acc.py does for its per-aspect lines.
+
+Two denominators, shown side by side as OMIBench's two ACCs are: `Acc` as published divides by the units acc.py
+counts — it gives an item with no response no verdict (`if ground_truth is None or not model_response: return
+None`), so such an item leaves the denominator, and a pair leaves it only when neither question was answered —
+and it is the number set beside the paper's; `Acc careful` divides by every unit, a failure not correct, as every
+other table here counts failures. They differ only where requests failed.
 """
 from __future__ import annotations
 
@@ -15,7 +19,8 @@ import pandas as pd
 
 from analysis.inputs import Run, read_records
 from analysis.provenance import Provenance
-from analysis.stats import ACC_NOTE, accuracy_table, flagged
+from analysis.reference import beside_paper
+from analysis.stats import BESIDE, BESIDE_NOTE, accuracy_table, flagged, truncated
 from analysis.table import Context, MissingInputs
 from data.converters.mira import DOMAINS, TASKS
 from judge.current import UNJUDGED
@@ -25,7 +30,12 @@ HOW = "run the levels experiment: python -m pipeline.experiments --only mira.T4-
 TASK_ORDER = [name for name, _, _ in TASKS]
 DOMAIN_ORDER = list(DOMAINS)
 PAIRED_TASKS = {"Gear Rotation"}
-UNIT_NOTE = ACC_NOTE + " A unit is an item or a Gear Rotation pair."
+DENOMINATORS_NOTE = ("Acc is MIRA's accuracy as published, over the units the authors' acc.py counts: an item with no "
+                     "response gets no verdict there and leaves the denominator (a Gear Rotation pair leaves it only "
+                     "when neither question was answered), so it is the number set beside the paper's (n: answered "
+                     "units). Acc careful is over every unit, a failure not correct (n: every unit). Judge errors "
+                     "and unjudged units stay in both denominators, as acc.py counts a failed judge call wrong.")
+UNIT_NOTE = "A unit is an item or a Gear Rotation pair. " + DENOMINATORS_NOTE + " " + BESIDE_NOTE
 _UID_KEYS = ("uid", "id", "pid", "qid")     # where the converter keeps the release id (in `extra`)
 
 
@@ -62,7 +72,8 @@ def scoring_units(df: pd.DataFrame, sources: list[Run]) -> pd.DataFrame:
     A pair is correct only when every member is. It is a failure (not correct, counted; left out of
     acc_scored only) when a member failed or was not run at all (no_response), else when a member has no current
     verdict (unjudged) or an unreadable one (judge_error). It is flagged when a member's
-    response addressed the judge.
+    response addressed the judge, truncated when a member's was cut at the token limit with no final answer, and
+    `answered` (in acc.py's denominator) unless every member run has no response.
     """
     items: dict[str, tuple[str, str]] = {}
     for path in {r.data for r in sources if r.data}:
@@ -74,21 +85,59 @@ def scoring_units(df: pd.DataFrame, sources: list[Run]) -> pd.DataFrame:
     keys = ["model", "setting", "judge", "sample_idx", "task", "domain", "unit"]
     ok = df["status"].eq("ok")
     df = df.assign(ok=ok, no_resp=df["status"].eq("no_response"), unjudged=df["status"].eq(UNJUDGED),
-                   right=ok & df["correct"].map(lambda v: v is True or v == 1), flagged=flagged(df))
+                   right=ok & df["correct"].map(lambda v: v is True or v == 1), flagged=flagged(df),
+                   truncated=truncated(df))
     out = df.groupby(keys, dropna=False).agg(n=("id", "size"), ok=("ok", "all"), no_resp=("no_resp", "any"),
+                                             answered=("no_resp", lambda s: not s.all()),
                                              unjudged=("unjudged", "any"), right=("right", "all"),
-                                             flagged=("flagged", "any")).reset_index()
+                                             flagged=("flagged", "any"), truncated=("truncated", "any")).reset_index()
     missing = out["n"] < out["unit"].map(expected).fillna(out["n"])
     out["status"] = np.select([out["no_resp"] | missing, out["unjudged"], out["ok"]],
                               ["no_response", UNJUDGED, "ok"], "judge_error")
     out["correct"] = out["right"] & out["status"].eq("ok")
-    return out[keys + ["status", "correct", "flagged", "n"]]
+    return out[keys + ["status", "correct", "flagged", "truncated", "answered", "n"]]
+
+
+def accuracies(units: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Per group: `acc_published` over the units acc.py counts (`answered`, their number), `acc` (Acc careful)
+    over every unit, and the counts of analysis.stats.accuracy_table."""
+    out = accuracy_table(units, by)
+    if out.empty:
+        return out.assign(acc_published=pd.Series(dtype=float), answered=pd.Series(dtype=int))
+    published = units.assign(right=units["correct"] & units["answered"]).groupby(by, dropna=False).agg(
+        right=("right", "sum"), answered=("answered", "sum")).reset_index()
+    published["acc_published"] = (100 * published["right"] / published["answered"]).where(published["answered"] > 0)
+    return out.merge(published[[*by, "acc_published", "answered"]], on=by, how="left")
 
 
 def grouped(units: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Accuracy per task, per domain and overall (micro over scoring units), as one long frame with a
-    `group` column (task name, domain abbreviation or "Overall") and its `kind`."""
-    parts = [accuracy_table(units, [*by, "task"]).rename(columns={"task": "group"}).assign(kind="task"),
-             accuracy_table(units, [*by, "domain"]).rename(columns={"domain": "group"}).assign(kind="domain"),
-             accuracy_table(units, by).assign(group="Overall", kind="overall")]
+    """Both accuracies (`accuracies`) per task, per domain and overall (micro over scoring units), as one long
+    frame with a `group` column (task name, domain abbreviation or "Overall") and its `kind`."""
+    parts = [accuracies(units, [*by, "task"]).rename(columns={"task": "group"}).assign(kind="task"),
+             accuracies(units, [*by, "domain"]).rename(columns={"domain": "group"}).assign(kind="domain"),
+             accuracies(units, by).assign(group="Overall", kind="overall")]
     return pd.concat(parts, ignore_index=True)
+
+
+METRICS = {"Acc": "acc_published", "Acc careful": "acc"}  # the row label of each accuracy, and its column
+# Each accuracy with its n, then the counts beside every accuracy: the columns of the failures tables
+SHOWN = ["acc_published", "answered", "acc", *BESIDE]
+
+
+def by_metric(long: pd.DataFrame, index: list[str], columns: list[str]) -> pd.DataFrame:
+    """`long` pivoted to one row per `index` and metric (Acc, then Acc careful), one column per `columns`."""
+    rows = long.melt(id_vars=[*index, *columns], value_vars=list(METRICS.values()), var_name="metric",
+                     value_name="value")
+    rows["metric"] = rows["metric"].map({v: k for k, v in METRICS.items()})
+    return rows.pivot_table(index=[*index, "metric"], columns=columns, values="value", aggfunc="first",
+                            dropna=False)
+
+
+def beside_paper_both(long: pd.DataFrame, table_id: str, keys: list[str]) -> pd.DataFrame:
+    """The paper's number beside our Acc as published (`ours`, over `n` answered units), with Acc careful
+    (`ours_careful`, over `n_careful`, every unit) beside it."""
+    out = beside_paper(long, table_id, keys, value="acc_published")
+    both = long[["model", *keys, "answered", "acc", "judged"]].rename(
+        columns={"answered": "n", "acc": "ours_careful", "judged": "n_careful"})
+    out = out.merge(both, on=["model", *keys], how="left")
+    return out[["model", *keys, "paper_model", "ours", "n", "paper", "diff", "ours_careful", "n_careful"]]
