@@ -197,7 +197,8 @@ REC = {"id": "a", "benchmark": "morphobench", "question": "What is 2 + 3?", "ima
        "solution": "2 + 3 = 5.", "steps": ["Add 2 and 3."]}
 ITEM = Item(REC, "2 + 3 = 5, so the answer is \\boxed{5}.")
 LLM_JUDGES = [name for name, j in JUDGES.items() if j.prompts]
-RANGES = {"completeness": (0, 100), "coherence": (0, 100), "halign": (0, 100), "tot_depth": (0, 1), "tot_width": (0, 1)}
+RANGES = {"completeness": (0, 100), "coherence": (0, 100), "halign": (0, 100), "tot_depth": (0, 1), "tot_width": (0, 1),
+          "tot_width_with_roots": (0, 1)}
 
 
 def judge_with_grammar(judge: Any, item: Item, rng: random.Random) -> tuple[dict[str, Any], list[str]]:
