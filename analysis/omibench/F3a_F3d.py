@@ -21,6 +21,7 @@ from analysis.provenance import Provenance
 from analysis.reference import aliases, beside_paper
 from analysis.stats import spearman
 from analysis.table import Context, MissingInputs, ROOT, Table
+from analysis.table_experiments import how_to_run
 
 IDS = ["omibench.F3a", "omibench.F3d"]
 EXTERNAL = ROOT / "data" / "external" / "omibench" / "other_benchmarks.csv"
@@ -50,8 +51,9 @@ class Scores(NamedTuple):
     notes: list[str]     # on the inputs: an example file, answers one rule has not judged
 
 
-def scores(ctx: Context) -> Scores:
-    """The OMIBench totals of Table 2's runs beside the external scores (`Scores`)."""
+def scores(ctx: Context, table_id: str) -> Scores:
+    """The OMIBench totals of Table 2's runs beside the external scores (`Scores`); missing, the runs are named
+    by `table_id`'s experiments (how_to_run)."""
     ours, sources, frames = [], [], {}
     for metric, df, runs in metric_verdicts(ctx, [SETTING]):
         frames[metric] = df
@@ -61,7 +63,8 @@ def scores(ctx: Context) -> Scores:
         ours.append(total.assign(benchmark=f"OMIBench {metric}")[["model", "benchmark", "acc"]].rename(columns={"acc": "score"}))
         sources += runs
     if not ours:
-        raise MissingInputs(f"no judged omibench {SETTING} runs ({', '.join(METRICS.values())})")
+        raise MissingInputs(f"no judged omibench {SETTING} runs ({', '.join(METRICS.values())}); "
+                            f"{how_to_run(table_id)}")
     path, example_note = external_file(EXTERNAL)
     ext = external_scores(path)
     table = pd.concat([*ours, ext]).pivot_table(index="model", columns="benchmark", values="score", aggfunc="first")
@@ -125,7 +128,7 @@ def bars(table: pd.DataFrame, x: str, path: Path) -> None:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    table, omi, sources, gap, input_notes = scores(ctx)
+    table, omi, sources, gap, input_notes = scores(ctx, table_id)
     corr = correlations(table, omi)
     # GPTScore when judged (the paper's headline: Gemini-3-Pro 75.67 → 50.53), else ACC (C.1's), else the careful
     x = next(c for c in (f"OMIBench {m}" for m in ("GPTScore", "ACC", "ACC careful")) if c in omi)

@@ -17,7 +17,7 @@ from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, repeat_mean_std
 from analysis.table import Context, MissingInputs, Table
-from analysis.table_experiments import experiment, models_of
+from analysis.table_experiments import experiment, how_to_run, models_of
 from judge.current import UNJUDGED
 
 IDS = ["omibench.T5"]
@@ -70,9 +70,8 @@ def build(table_id: str, ctx: Context) -> Table:
                 frames.append(evaluator_verdicts(run).assign(metric=metric, setting=run.setting))
                 sources.append(run)
     if not frames:
-        raise MissingInputs(f"no judged omibench {' or '.join(exp.settings)} runs of {', '.join(exp.models)}: run "
-                            f"python -m pipeline.experiments --profile paper --only {exp.id} ({exp.n} samples, "
-                            f"GPTScore by {' and '.join(exp.judge_models)})")
+        raise MissingInputs(f"no judged omibench {' or '.join(exp.settings)} runs of {', '.join(exp.models)} ({exp.n} "
+                            f"samples, GPTScore by {' and '.join(exp.judge_models)}); {how_to_run(table_id)}")
     verdicts = pd.concat(frames, ignore_index=True)
     used = verdicts[verdicts["sample_idx"] < exp.n]
     gap = rule_gap({m: used[used["metric"] == m].drop(columns="evaluator") for m in set(used["metric"])}, ["model"])

@@ -14,7 +14,7 @@ from analysis.provenance import Provenance
 from analysis.reference import beside_paper, paper_order
 from analysis.stats import ACC_NOTE, SCORE_BESIDE, score_table, spearman
 from analysis.table import Context, MissingInputs, Table
-from analysis.table_experiments import models_of
+from analysis.table_experiments import how_to_run, models_of
 from analysis.think360 import common
 from analysis.think360.tot_scores import WITH_ROOTS, with_roots_width
 
@@ -26,21 +26,21 @@ METRICS = {"tot_width": "ToT-Width", WITH_ROOTS: "ToT-Width with roots", "tot_de
 # The paper's ρ with Acc: one ToT-Width, whichever reading it computed
 PAPER_RHO = {"ToT-Width": 0.9218, "ToT-Width with roots": 0.9218, "ToT-Depth": 0.8492}
 PANEL = {"ToT-Width": "ToT-Width (Eq. S2)", "ToT-Width with roots": "ToT-Width with roots (prose)"}
-EQ_S2 = ("ToT-Width is Eq. S2's (the paper's equation, set beside the paper's number): the mean over G, \"the set of all "
-         "parent nodes that have at least one child\", so the roots form no group, and a tree with no parent node (an "
-         "answer-only response) has no width — it is left out of the ToT-Width mean (tot_width_n counts the trees "
-         "each mean covers) and still scores ToT-Depth.")
+EQ_S2 = ("ToT-Width is Eq. S2's (the paper's equation, set beside the paper's number): the mean over G, \"the "
+         "set of all parent nodes that have at least one child\", so the roots form no group, and a tree with no "
+         "parent node (an answer-only response) has no width — it is left out of the ToT-Width mean (tot_width_n "
+         "counts the trees each mean covers) and still scores ToT-Depth.")
 PROSE = ("ToT-Width with roots is the prose's reading of the same appendix: \"averaging the accuracy across sibling "
-         "groups at each depth level\", where the extraction prompt says \"Depth 1 nodes must have parent = None (root "
-         "nodes), and nodes at the same depth are siblings\" — so the roots are one more sibling group and every tree "
-         "has a width (an answer-only tree: whether its one root is right). On branchy trees the two can differ by "
-         "ten points and more; which the paper computed cannot be told from its text, so both stand beside its number "
-         "(vs_paper's ours_with_roots) and each has its ρ. Verdicts judged before scores carried this reading get it "
-         "from the tree they store.")
+         "groups at each depth level\", where the extraction prompt says \"Depth 1 nodes must have parent = None "
+         "(root nodes), and nodes at the same depth are siblings\" — so the roots are one more sibling group and "
+         "every tree has a width (an answer-only tree: whether its one root is right). On branchy trees the two can "
+         "differ by ten points and more; which the paper computed cannot be told from its text, so both stand beside "
+         "its number (vs_paper's ours_with_roots) and each has its ρ. Verdicts judged before scores carried this "
+         "reading get it from the tree they store.")
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    how = "python -m pipeline.experiments --only think360.T5"
+    how = how_to_run(table_id)
     try:
         tot = ctx.verdicts(common.BENCH, [SETTING], TOT)
     except MissingInputs as e:
@@ -56,7 +56,7 @@ def build(table_id: str, ctx: Context) -> Table:
     hidden = tot["status"].eq("ok") & ~tot["score"].map(lambda s: isinstance(s, dict))
     scores = scores.merge(hidden.groupby(tot["model"]).sum().rename("no_trajectory").reset_index(), on="model")
     try:
-        acc_df, provenance = common.verdicts(ctx, [SETTING], "think360.T5")
+        acc_df, provenance = common.verdicts(ctx, [SETTING], table_id)
         acc_df = acc_df[acc_df["model"].isin(mine)]
     except MissingInputs:
         acc_df, provenance = None, None
@@ -72,8 +72,9 @@ def build(table_id: str, ctx: Context) -> Table:
     provenance.runs += runs
     return Table(
         "Think360° Table 5 — ToT-Width (Eq. S2; beside it ToT-Width with roots, the appendix prose's reading) / "
-        "ToT-Depth (%, the mean over the answers whose reasoning tree was extracted and judged) and Acc (%, the accuracy of the same runs as Table 3 defines it), with the Spearman "
-        "ρ of each ToT metric with Acc across models.",
+        "ToT-Depth (%, the mean over the answers whose reasoning tree was extracted and judged) and Acc (%, the "
+        "accuracy of the same runs as Table 3 defines it), with the Spearman ρ of each ToT metric with Acc across "
+        "models.",
         table[["model", *METRICS.values(), "Acc", *(f"{f}_n" for f in METRICS), "no_trajectory", *SCORE_BESIDE]],
         vs_paper=_beside_paper(table, table_id),
         extra={"Spearman ρ with Acc (paper: ToT-Width 0.9218, ToT-Depth 0.8492)": rho},
