@@ -193,6 +193,8 @@ def tot_width_with_roots(nodes: list[dict[str, Any]]) -> float | None:
 
 
 def score_tree(nodes: list[dict[str, Any]]) -> dict[str, float | None]:
+    """A judged tree's scores: ToT-Depth (S1), ToT-Width (S2, the headline) and ToT-Width with the roots as a
+    sibling group (the appendix prose), its ids renumbered from the parents first (a judge's ids may be wrong)."""
     nodes = [{"id": n.id, "parent": n.parent, "correct": c["correct"]}
              for n, c in zip(renumber([Node(str(c["id"]), _parent(c.get("parent"))) for c in nodes]), nodes)]
     return {"tot_depth": tot_depth(nodes), "tot_width": tot_width(nodes),
