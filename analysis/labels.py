@@ -23,6 +23,7 @@ from analysis.plot import draw, save_figure, stacked_bars, subplots
 from analysis.provenance import Provenance
 from analysis.stats import counted_correct
 from analysis.table import ROOT, Context, MissingInputs
+from analysis.table_experiments import how_to_run
 from infer.experiment_spec import Sample
 from judge.current import UNJUDGED
 from judge.human_labels import HumanLabel, human_labels
@@ -66,13 +67,13 @@ class Failed:
                 f"(seed {self.sample.seed})")
 
 
-def failed_answers(ctx: Context, bench: str, settings: list[str], judge: str, experiments: list[str],
+def failed_answers(ctx: Context, table_id: str, bench: str, settings: list[str], judge: str,
                    where: Callable[[pd.DataFrame], pd.Series] | None = None, sample: Sample | None = None) -> Failed:
     """The answers of `settings` that the correctness verdict failed, labelled by people where they were, else
-    by `judge`, for every model with labels. `experiments`: those that make the runs, their correctness verdicts
-    and labels; `where`: the answers a table keeps (a paper's subset); `sample`: keep only a seeded random
-    sample of the failed answers (`sample_of`), chosen before any label is read."""
-    how = f"python -m pipeline.experiments --profile paper --only {' '.join(experiments)}"
+    by `judge`, for every model with labels. Missing, the runs, their correctness verdicts and labels are named
+    by `table_id`'s experiments (how_to_run); `where`: the answers a table keeps (a paper's subset); `sample`:
+    keep only a seeded random sample of the failed answers (`sample_of`), chosen before any label is read."""
+    how = how_to_run(table_id)
     label = load(ctx.results, bench, settings, judge)
     human, human_file, source = _human(bench)
     models = set(label["model"]) | ({key[0] for key in human} if source == "real" else set())

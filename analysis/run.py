@@ -27,7 +27,7 @@ from analysis.inputs import find_runs
 from analysis.plot import draw
 from analysis.read_ahead import read_ahead
 from analysis.report import Outcome, write_report
-from analysis.table_experiments import RUNS_OF, nearest, tables_reading
+from analysis.table_experiments import RUNS_OF, how_to_run, nearest, tables_reading
 from analysis.table import Context, MissingDataFile, MissingInputs, terminal, write
 from infer import layout
 from data.records import BENCHMARKS
@@ -92,10 +92,10 @@ def unknown_id(name: str, modules: dict[str, ModuleType]) -> str:
 
 
 def how_to_make(table_id: str, o: Outcome) -> str:
-    """For a table missing its runs: the command that makes them, unless its message says it."""
+    """For a table missing its runs: the command that makes them (how_to_run), unless its message says it."""
     if o.state != "missing" or not RUNS_OF.get(table_id) or "pipeline.experiments" in o.message:
         return ""
-    return f"; make its runs with python -m pipeline.experiments [--profile paper] --only {table_id}"
+    return f"; {how_to_run(table_id)}"
 
 
 def main(argv: list[str] | None = None) -> int:

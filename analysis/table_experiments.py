@@ -1,7 +1,8 @@
 """The experiment a table reproduces (configs/experiments/<name>.yaml), read as pipeline.experiments reads it:
 a table takes its models, pairs, settings and repeats from there, the one list of what runs. Experiments
 share settings (OMIBench's Table 5 and its significance runs both sample cot_boxed+temp0.6), so a table
-reads only its own experiment's models. RUNS_OF lists, per table, the experiments whose runs it reads."""
+reads only its own experiment's models. RUNS_OF lists, per table, the experiments whose runs it reads, and
+how_to_run turns it into the command a table lacking its runs names."""
 from __future__ import annotations
 
 import difflib
@@ -35,8 +36,8 @@ def pairs_of(name: str) -> list[tuple[str, str]]:
 
 
 # The experiments whose runs each table reads (experiment ids, configs/experiments/*.yaml `id`): what
-# `python -m pipeline.experiments --only <table id>` runs, and what `python -m analysis.run` names when a table
-# lacks its inputs. A table made from the data, the model configs or external files alone reads none.
+# `python -m pipeline.experiments --only <table id>` runs, and what a table lacking its runs names (how_to_run).
+# A table made from the data, the model configs or external files alone reads none.
 RUNS_OF: dict[str, tuple[str, ...]] = {
     "think360.T1": (), "think360.F5": (), "think360.S1": (), "think360.S3": (),
     "think360.T3": ("think360.T3",), "think360.S6": ("think360.T3",),
@@ -66,6 +67,34 @@ RUNS_OF: dict[str, tuple[str, ...]] = {
     "morphobench.T3": ("morphobench.T3-T4",), "morphobench.T4": ("morphobench.T3-T4",),
     "morphobench.T5": ("morphobench.T5",), "morphobench.T7": ("morphobench.T7",), "morphobench.T8": ("morphobench.T8",),
 }
+
+
+@lru_cache(maxsize=1)
+def _by_id() -> dict[str, list[Experiment]]:
+    """Experiment id → its files (one id may have several: C²RBench Table 5's image and text runs)."""
+    out: dict[str, list[Experiment]] = {}
+    for path in sorted(EXPERIMENTS.glob("*.yaml")):
+        exp = load_experiment(path)
+        out.setdefault(exp.id, []).append(exp)
+    return out
+
+
+def in_demo(experiment_id: str) -> bool:
+    """Whether the demo profile runs the experiment at all (its `demo: {settings: []}` says it does not)."""
+    return any(e.demo.get("settings", e.settings) for e in _by_id()[experiment_id])
+
+
+def how_to_run(table_id: str) -> str:
+    """The command that makes the runs a table reads, for its missing-inputs message: every experiment of
+    RUNS_OF[table_id], by experiment id, in one `--only` — the one derivation, so that no table names another's
+    runs. `--profile paper` is required when the demo runs one of them not at all, optional otherwise."""
+    ids = RUNS_OF.get(table_id)
+    if not ids:
+        raise ValueError(f"{table_id} reads no model run (RUNS_OF): its inputs are data or external files")
+    not_in_demo = [e for e in ids if not in_demo(e)]
+    profile = "--profile paper" if not_in_demo else "[--profile paper]"
+    why = f" (the demo does not run {', '.join(not_in_demo)})" if not_in_demo else ""
+    return f"make its runs with python -m pipeline.experiments {profile} --only {' '.join(ids)}{why}"
 
 
 def tables_reading(experiment_id: str) -> list[str]:

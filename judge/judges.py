@@ -98,7 +98,7 @@ class ToTEval:
 
     name: str = "think360_tot"
     prompts: tuple[str, ...] = ("think360_tot_extract", "think360_tot_judge")
-    scores: tuple[str, ...] = ("tot_depth", "tot_width")  # the fields of its verdicts' score
+    scores: tuple[str, ...] = ("tot_depth", "tot_width", "tot_width_with_roots")  # the fields of its verdicts' score
 
     def calls(self, rec: dict[str, Any], steps: int) -> Calls:
         """The tree from the whole trajectory, then one judgement per node with its ancestors and the image; a

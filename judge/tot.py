@@ -1,16 +1,20 @@
 """Think360 ToT-Eval (§4.1, Appendix G): a response's reasoning as a tree, its nodes judged, and the
-tree scored by ToT-Depth (Eq. S1) and ToT-Width (Eq. S2).
+tree scored by ToT-Depth (Eq. S1) and ToT-Width under both readings of Appendix G.
 
     python -m judge.tot score FILE.jsonl     # lines {"id", "nodes": [{"id", "parent", "correct"}]}
 
-prints one JSON line per tree: `id`, `tot_depth`, `tot_width` (fractions in [0, 1]; null where
-undefined). The tables use the same functions.
+prints one JSON line per tree: `id`, `tot_depth`, `tot_width`, `tot_width_with_roots` (fractions in [0, 1];
+null where undefined). The tables use the same functions.
 
-ToT-Width averages over G, "the set of all parent nodes that have at least one child" (Eq. S2): the
-roots have no parent, so they form no sibling group and their own correctness counts only in ToT-Depth.
-A tree in which no node has a child (an answer-only response is one root) has no ToT-Width: it is null,
-left out of the mean and counted. Where the paper is silent we choose, and the README says so: a path of
-S1 starts at whichever root its deepest leaf descends from (several roots are allowed).
+Appendix G defines ToT-Width twice, and the two differ. Eq. S2 averages over G, "the set of all parent nodes
+that have at least one child": the roots have no parent, so they form no sibling group and their own
+correctness counts only in ToT-Depth; a tree in which no node has a child (an answer-only response is one
+root) has no ToT-Width — null, left out of the mean and counted. That is `tot_width`, the headline. The
+prose averages "across sibling groups at each depth level", and the extraction prompt says "Depth 1 nodes
+must have parent = None (root nodes), and nodes at the same depth are siblings": read that way the roots are
+one more sibling group, and every tree has a width (an answer-only tree: its root's correctness). That is
+`tot_width_with_roots`. Where the paper is silent we choose, and the README says so: a path of S1 starts at
+whichever root its deepest leaf descends from (several roots are allowed).
 """
 from __future__ import annotations
 
@@ -159,28 +163,48 @@ def tot_depth(nodes: list[dict[str, Any]]) -> float | None:
     return sum(scores) / len(scores)
 
 
+def _sibling_groups(nodes: list[dict[str, Any]], roots: bool) -> list[list[bool]]:
+    """The correctness of the children of each parent, in a list per parent; `roots`: the roots (parent None)
+    as one more group."""
+    groups: dict[str | None, list[bool]] = defaultdict(list)
+    for n in nodes:
+        if n["parent"] is not None or roots:
+            groups[n["parent"]].append(bool(n["correct"]))
+    return list(groups.values())
+
+
+def _mean_of_groups(groups: list[list[bool]]) -> float | None:
+    return sum(sum(g) / len(g) for g in groups) / len(groups) if groups else None
+
+
 def tot_width(nodes: list[dict[str, Any]]) -> float | None:
     """Eq. S2: the mean, over G (the parent nodes with at least one child), of the share of correct
-    children of each; None when G is empty (no node has a child)."""
-    groups: dict[str, list[bool]] = defaultdict(list)
-    for n in nodes:
-        if n["parent"] is not None:  # a root is nobody's child: it belongs to no group C_p
-            groups[n["parent"]].append(bool(n["correct"]))
-    if not groups:
-        return None
-    return sum(sum(g) / len(g) for g in groups.values()) / len(groups)
+    children of each; None when G is empty (no node has a child). A root is nobody's child: it belongs to
+    no group C_p."""
+    return _mean_of_groups(_sibling_groups(nodes, roots=False))
+
+
+def tot_width_with_roots(nodes: list[dict[str, Any]]) -> float | None:
+    """Appendix G's prose ("averaging the accuracy across sibling groups at each depth level"; the roots
+    are siblings, as the extraction prompt says): Eq. S2's groups and the roots as one more; None only for a
+    tree of no nodes. "At each depth level" says where siblings sit (one parent, one depth), not a mean per
+    depth: like Eq. S2, every group weighs the same."""
+    return _mean_of_groups(_sibling_groups(nodes, roots=True))
 
 
 def score_tree(nodes: list[dict[str, Any]]) -> dict[str, float | None]:
+    """A judged tree's scores: ToT-Depth (S1), ToT-Width (S2, the headline) and ToT-Width with the roots as a
+    sibling group (the appendix prose), its ids renumbered from the parents first (a judge's ids may be wrong)."""
     nodes = [{"id": n.id, "parent": n.parent, "correct": c["correct"]}
              for n, c in zip(renumber([Node(str(c["id"]), _parent(c.get("parent"))) for c in nodes]), nodes)]
-    return {"tot_depth": tot_depth(nodes), "tot_width": tot_width(nodes)}
+    return {"tot_depth": tot_depth(nodes), "tot_width": tot_width(nodes),
+            "tot_width_with_roots": tot_width_with_roots(nodes)}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    sc = sub.add_parser("score", help="ToT-Depth and ToT-Width of judged trees")
+    sc = sub.add_parser("score", help="ToT-Depth and ToT-Width (both readings) of judged trees")
     sc.add_argument("file")
     args = ap.parse_args(argv)
     status = 0

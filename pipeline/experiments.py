@@ -175,7 +175,7 @@ def resolve_only(names: list[str], experiment_ids: set[str]) -> tuple[set[str], 
         reads = [e for e in RUNS_OF.get(name, ()) if e in experiment_ids]
         if name in experiment_ids:
             selected.add(name)
-            if more := [e for e in reads if e != name]:
+            if more := [e for e in reads if e != name and e not in names]:  # what --only does not give already
                 notes.append(f"--only {name}: the experiment {name}; the table {name} also reads the runs of "
                              f"{', '.join(more)} (add them to --only)")
         elif reads:

@@ -29,7 +29,7 @@ def omibench_physics(path: Path) -> Path:
 def make_run(results: Path, bench: str, model: str, setting: str, judge: str, data: Path,
              rows: list[dict[str, Any]]) -> Path:
     """rows: {id, sample_idx=0, correct, status="ok", latency_s=1.0, completion_tokens=10, extracted=None,
-    reasoning_tokens=None, response="…", reasoning=None (the reasoning text returned apart), and for process judges score={…}, judge_calls, judge_tokens, for labelling
+    reasoning_tokens=None, response="…", reasoning=None (the reasoning text returned apart), and for process judges score={…}, tree=[…] (ToT-Eval), judge_calls, judge_tokens, for labelling
     judges labels=[…], subtypes=[…], outcome (the raw outcome judged; default: the raw line's, as judge.run writes
     it) and record (the digest of the record's data line judged against; default: its line in `data`)}; writes
     results/raw and results/judged files. A raw file is shared by every judge of the run: an answer it already
@@ -64,7 +64,7 @@ def make_run(results: Path, bench: str, model: str, setting: str, judge: str, da
                                 "record": row.get("record", digests.get(row["id"])), "judge": judge_id,
                                 "extracted": row.get("extracted"), "status": status,
                                 "correct": row.get("correct") if status == "ok" else None,
-                                **{k: row[k] for k in ("score", "judge_calls", "judge_tokens", "labels", "subtypes")
+                                **{k: row[k] for k in ("score", "tree", "judge_calls", "judge_tokens", "labels", "subtypes")
                                    if k in row}}) + "\n")
     stands_for = setting.removesuffix("+caption")
     manifest_of(judged).write_text(json.dumps({"data": str(data), "judge": judge_id, "stands_for": stands_for}))

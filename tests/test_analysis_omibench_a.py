@@ -340,6 +340,27 @@ def test_F3a_with_both_judges_draws_the_gptscore_rho(tmp_path, data, monkeypatch
     assert t.figure.exists()
 
 
+def test_F3a_F3d_count_where_the_two_rules_disagree(tmp_path, data, monkeypatch):
+    """Both figures show ACC by C.1 and by the careful rule: like every OMIBench accuracy table, they count the
+    answers only one rule accepts, and the runs one rule has not judged."""
+    res = tmp_path / "results"
+    run(res, "a", "cot_boxed", data, correct={0}, c1={0, 1, 2})          # q1, q2: C.1 only
+    run(res, "b", "cot_boxed", data, correct={0, 1, 3}, c1={0, 1})       # q3: careful only
+    run(res, "c", "cot_boxed", data, correct={0, 1, 2}, judge="rules")   # judged before C.1 was
+    ext = tmp_path / "other_benchmarks.csv"
+    ext.write_text("model,benchmark,score\na,OlympiadBench,10\nb,OlympiadBench,30\nc,OlympiadBench,20\n")
+    monkeypatch.setattr(omibench_F3a_F3d, "EXTERNAL", ext)
+    for table_id in ("omibench.F3a", "omibench.F3d"):
+        t = omibench_F3a_F3d.build(table_id, ctx(tmp_path))
+        gap = t.extra[RULE_GAP].set_index("model")
+        assert (gap.loc["a", "acc_c1"], gap.loc["a", "acc_careful"]) == (37.5, 12.5)
+        assert tuple(gap.loc["a", ["only_c1_correct", "only_careful_correct", "both_judged"]]) == (2, 0, 8)
+        assert tuple(gap.loc["b", ["only_c1_correct", "only_careful_correct"]]) == (0, 1)
+        assert tuple(gap.loc["c", ["both_judged", "c1_missing"]]) == (0, 8)
+        assert any("no omibench_c1 verdict" in n and "c: 8" in n for n in t.notes)
+        assert any(n.startswith("ACC is OMIBench's published rule") for n in t.notes)
+
+
 def test_example_external_file_has_the_documented_format():
     path = omibench_F3a_F3d.EXTERNAL.parent / "other_benchmarks.EXAMPLE.csv"
     df = pd.read_csv(path)

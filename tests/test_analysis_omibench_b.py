@@ -17,7 +17,7 @@ from analysis.omibench import (F5a as omibench_F5a, F5b as omibench_F5b, F5c as 
 from analysis.omibench import T5 as omibench_T5, T9 as omibench_T9
 from analysis.omibench.metrics import RULE_GAP
 from analysis.omibench.subjects import SIZES, SUBJECTS
-from analysis.reference import REFERENCE
+from analysis.reference import REFERENCE, load_reference
 from analysis.run import registry
 from analysis.stats import micro_average
 from analysis.table import Context, MissingInputs
@@ -254,6 +254,26 @@ def test_T9_deltas_and_paper_names(env):
     assert acc[("InternVL3.5-8B", "+ CMMCoT")] == pytest.approx(1.52)
     assert acc[("Qwen3-VL-8B-Instruct", "+ CMMCoT")] == pytest.approx(2.12)
     assert -1 <= acc[("Qwen3-VL-8B-Instruct", "+ MMDU")] <= -0.5 and -1 <= acc[("InternVL3.5-8B", "+ MMDU")] <= -0.5
+
+
+def test_paper_table5_acc_is_not_table2s_while_gptscore_agrees():
+    """The paper's Table 5 ACC (Gemini-3-Pro-Preview, per evaluator) is about 8 points below Table 2's C.1 ACC of
+    the same model, while GPTScore agrees within 0.5: our T5 notes say so, with these numbers."""
+    t2 = load_reference("omibench.T2").set_index(["paper_model", "metric", "subject"])["value"]
+    t5 = load_reference("omibench.T5")
+    t5 = t5[t5["stat"] == "mean"].set_index(["paper_model", "metric", "evaluator", "subject"])["value"]
+    model = "Gemini-3-Pro-Preview"
+    assert t2[(model, "ACC", "Total")] == 42.79 and t2[(model, "GPTScore", "Total")] == 50.53
+    assert [t5[(model, "ACC", e, "Total")] for e in ("gemini-2.5-flash", "gpt-5-mini")] == [34.66, 34.75]
+    assert [t5[(model, "GPTScore", e, "Total")] for e in ("gemini-2.5-flash", "gpt-5-mini")] == [50.98, 50.80]
+    for e in ("gemini-2.5-flash", "gpt-5-mini"):
+        assert t2[(model, "ACC", "Total")] - t5[(model, "ACC", e, "Total")] > 8
+        assert abs(t2[(model, "GPTScore", "Total")] - t5[(model, "GPTScore", e, "Total")]) < 0.5
+        # C.1 asks no evaluator, yet Table 5's ACC differs by evaluator in every subject
+        assert all(t5[(model, "ACC", "gemini-2.5-flash", s)] != t5[(model, "ACC", "gpt-5-mini", s)]
+                   for s in ("Biology", "Chemistry", "Mathematics", "Physics"))
+    for number in ("34.66", "34.75", "42.79", "50.98", "50.80", "50.53"):
+        assert number in omibench_T5.PAPER_ACC_NOTE
 
 
 def test_T5_three_runs_two_evaluators_of_its_own_experiment(env):

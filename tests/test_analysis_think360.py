@@ -12,6 +12,7 @@ from analysis.reference import load_reference
 from analysis.run import main, registry
 from analysis.stats import spearman
 from analysis.table import Context, MissingInputs
+from judge.tot import score_tree
 from tests.analysis_fixtures import make_run, write_data
 
 PC, TE, DC = "Perceive-and-Comprehend", "Trial-and-Error", "Divide-and-Conquer"
@@ -379,6 +380,60 @@ def test_T5_tot_means_over_scored_trees_with_acc_and_spearman(tmp_path, data):
     # width 75, 25, 75 vs acc 66.7, 0, 33.3 (ranks 2.5 1 2.5 vs 3 1 2); depth 75, 25, 0 vs the same: all three rows
     assert rho["ToT-Width"] == pytest.approx(spearman([75, 25, 75], [200 / 3, 0, 100 / 3])["rho"])
     assert rho["ToT-Depth"] == pytest.approx(0.5)
+    assert t.figure.exists()
+    # hand-made verdicts that store no tree have no prose-reading width: left out, counted
+    assert row["ToT-Width with roots"].isna().all() and (row["tot_width_with_roots_n"] == 0).all()
+
+
+def node(i, parent, correct):
+    return {"id": i, "parent": parent, "correct": correct}
+
+
+BRANCHY = [node("1.1", None, True), node("2.1", "1.1", True), node("2.2", "1.1", False), node("2.3", "1.1", True),
+           node("3.1", "2.1", True), node("3.2", "2.1", False), node("3.3", "2.3", False)]  # S2 7/18, with roots 13/24
+CHAIN = [node("1.1", None, True), node("2.1", "1.1", True), node("3.1", "2.1", True), node("4.1", "3.1", False)]  # 2/3, 3/4
+ROOTS = [node("1.1", None, True), node("1.2", None, False), node("2.1", "1.2", True)]  # 1, 3/4
+
+
+def test_T5_shows_tot_width_under_both_readings_each_with_its_rho(tmp_path, data):
+    res = tmp_path / "results"
+    trees = {"gpt-4o": [BRANCHY, CHAIN], "gpt-4.1": [[node("1.1", None, False)], ROOTS],
+             "bee-8b-rl": [CHAIN, [node("1.1", None, True)], BRANCHY]}
+    for model, model_trees in trees.items():
+        def score(tree):
+            s = score_tree(tree)
+            # gpt-4o was judged since scores carry both readings; the others' verdicts predate the second one
+            return s if model == "gpt-4o" else {k: v for k, v in s.items() if k != "tot_width_with_roots"}
+        make_run(res, "think360", model, "direct+temp0.7", "think360_tot", data,
+                 [{"id": f"q{i}", "score": score(tree), "tree": tree} for i, tree in enumerate(model_trees)])
+    acc = {"gpt-4o": [True, True, False], "gpt-4.1": [False, False, False], "bee-8b-rl": [True, False, False]}
+    for model, c in acc.items():
+        make_run(res, "think360", model, "direct+temp0.7", "rules", data,
+                 [{"id": f"q{i}", "correct": x} for i, x in enumerate(c)])
+    t = think360_T5.build("think360.T5", Context(res, tmp_path / "fig"))
+    row = t.table.set_index("model")
+    eq = {"gpt-4o": (7 / 18 + 2 / 3) / 2, "gpt-4.1": 1.0, "bee-8b-rl": (2 / 3 + 7 / 18) / 2}  # answer-only trees: none
+    prose = {"gpt-4o": (13 / 24 + 3 / 4) / 2, "gpt-4.1": (0 + 3 / 4) / 2, "bee-8b-rl": (3 / 4 + 1 + 13 / 24) / 3}
+    for model in trees:
+        assert row.loc[model, "ToT-Width"] == pytest.approx(100 * eq[model])
+        assert row.loc[model, "ToT-Width with roots"] == pytest.approx(100 * prose[model])
+    assert row.loc["gpt-4.1", "tot_width_n"] == 1 and row.loc["gpt-4.1", "tot_width_with_roots_n"] == 2
+    assert row.loc["bee-8b-rl", "tot_width_n"] == 2 and row.loc["bee-8b-rl", "tot_width_with_roots_n"] == 3
+    rho = t.extra["Spearman ρ with Acc (paper: ToT-Width 0.9218, ToT-Depth 0.8492)"].set_index("metric")
+    accs = [200 / 3, 0, 100 / 3]
+    assert rho.loc["ToT-Width", "rho"] == pytest.approx(spearman([100 * eq[m] for m in acc], accs)["rho"])
+    assert rho.loc["ToT-Width with roots", "rho"] == pytest.approx(0.5)  # ranks 2 1 3 against 3 1 2
+    assert dict(rho["paper"]) == {"ToT-Width": 0.9218, "ToT-Width with roots": 0.9218, "ToT-Depth": 0.8492}
+    # the paper prints one ToT-Width: Eq. S2's is set beside it, the prose reading's next to it
+    vs = t.vs_paper.set_index(["model", "metric"])
+    assert vs.loc[("gpt-4o", "ToT-Width"), "ours"] == pytest.approx(100 * eq["gpt-4o"])
+    assert vs.loc[("gpt-4o", "ToT-Width"), "ours_with_roots"] == pytest.approx(100 * prose["gpt-4o"])
+    assert pd.isna(vs.loc[("gpt-4o", "ToT-Depth"), "ours_with_roots"])
+    assert "ToT-Width with roots" not in set(t.vs_paper["metric"])
+    notes = " ".join(t.notes)
+    assert '"the set of all parent nodes that have at least one child"' in notes
+    assert '"averaging the accuracy across sibling groups at each depth level"' in notes
+    assert '"Depth 1 nodes must have parent = None (root nodes), and nodes at the same depth are siblings"' in notes
     assert t.figure.exists()
 
 

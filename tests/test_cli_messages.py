@@ -116,7 +116,86 @@ def test_a_table_without_its_runs_says_which_command_makes_them(tmp_path):
     assert p.returncode == 1
     (line,) = p.stdout.splitlines()
     assert line.startswith("omibench.F16: missing: ")
-    assert "; make its runs with python -m pipeline.experiments [--profile paper] --only omibench.F16 (" in line
+    # Figure 16 compares two judges on Table 2's runs: the command names that experiment
+    assert "; make its runs with python -m pipeline.experiments [--profile paper] --only omibench.T2 (" in line
+
+
+# Every "make its runs" hint: `--profile paper` where the demo runs one of the experiments not at all
+HINT = re.compile(r"python -m pipeline\.experiments (?:\[--profile paper\] |--profile paper )--only ([^\s(;)]+(?: [^\s(;)]+)*)")
+
+
+def missing_lines(tmp_path) -> dict[str, str]:
+    """Every table that reads runs, built with none there: what analysis.run prints after `<id>: missing: `."""
+    from analysis import run as analysis_run
+    from analysis.table import Context
+    from analysis.table_experiments import RUNS_OF
+
+    modules, ctx = analysis_run.registry(), Context(tmp_path / "results", tmp_path / "figures")
+    out = {}
+    for table_id in (t for t in modules if RUNS_OF[t]):
+        o = analysis_run.build(table_id, ctx, modules)
+        assert o.state == "missing", (table_id, o.state, o.message)
+        out[table_id] = o.message + analysis_run.how_to_make(table_id, o)
+    return out
+
+
+def test_every_table_missing_its_runs_names_exactly_the_experiments_it_reads(tmp_path):
+    """A table's hint comes from RUNS_OF (analysis.table_experiments.how_to_run): every `--only` it prints names
+    exactly the experiments whose runs the table reads, in RUNS_OF's order, and pipeline.experiments takes them."""
+    from analysis.table_experiments import RUNS_OF, in_demo
+
+    ids = {read_yaml(f)["id"] for f in EXPERIMENTS.glob("*.yaml")}
+    lines = missing_lines(tmp_path)
+    for table_id, line in lines.items():
+        hints = HINT.findall(line)
+        assert hints, f"{table_id} does not say which command makes its runs: {line}"
+        for named in hints:
+            assert named.split() == list(RUNS_OF[table_id]), (table_id, line)
+            assert experiments.resolve_only(named.split(), ids) == (set(RUNS_OF[table_id]), [], [])
+        paper_only = [e for e in RUNS_OF[table_id] if not in_demo(e)]
+        assert ("[--profile paper]" in line) == (not paper_only), (table_id, line)
+    # Table 6's runs are its composite-image experiment's, which the demo does not run
+    line = lines["omibench.T6"]
+    assert "python -m pipeline.experiments --profile paper --only omibench.T6 (the demo does not run omibench.T6)" \
+        in line and "omibench.F3c" not in line
+
+
+def planned_settings(experiment_ids: tuple[str, ...]) -> set[str]:
+    """The settings `pipeline.experiments --only <ids>` plans runs of, in either profile (a demo run stands for
+    the experiment's setting it replaces)."""
+    chosen = [experiments.load_experiment(f) for f in sorted(EXPERIMENTS.glob("*.yaml"))]
+    return {job.stands_for for exp in chosen if exp.id in experiment_ids
+            for profile in ("paper", "demo") for job in experiments.plan_jobs(exp, profile)}
+
+
+def test_the_experiments_a_hint_names_plan_runs_of_the_settings_the_table_reads(tmp_path, monkeypatch):
+    """Every setting a table asks for (by Context.runs / verdicts / judged, with no runs there) is planned by the
+    experiments its hint names: running them makes what the table reads."""
+    import analysis.inputs
+    import analysis.table
+    from analysis.table_experiments import RUNS_OF
+
+    asked: list[tuple[str, ...]] = []
+    real = analysis.inputs.chosen_runs
+
+    def recording(results, bench, settings, judge):
+        asked.append(tuple(settings))
+        return real(results, bench, settings, judge)
+
+    monkeypatch.setattr(analysis.inputs, "chosen_runs", recording)
+    monkeypatch.setattr(analysis.table, "chosen_runs", recording)
+    from analysis import run as analysis_run
+    from analysis.table import Context
+
+    modules, ctx = analysis_run.registry(), Context(tmp_path / "results", tmp_path / "figures")
+    checked = 0
+    for table_id in (t for t in modules if RUNS_OF[t]):
+        asked.clear()
+        analysis_run.build(table_id, ctx, modules)
+        wanted = {s for settings in asked for s in settings}
+        assert wanted <= planned_settings(RUNS_OF[table_id]), (table_id, wanted - planned_settings(RUNS_OF[table_id]))
+        checked += bool(wanted)
+    assert checked >= 40  # most tables ask by setting; the others find their runs by pattern or by external files
 
 
 # --- analysis.run prints the table ---------------------------------------------------------------------

@@ -199,7 +199,8 @@ ITEM = Item(REC, "2 + 3 = 5, so the answer is \\boxed{5}.")
 # MIRA's published judge asks its model only about a tagged answer its exact match does not settle
 ITEMS = {"mira_judge": Item(REC, "2 + 3 = 5, so <answer>five</answer>")}
 LLM_JUDGES = [name for name, j in JUDGES.items() if j.prompts]
-RANGES = {"completeness": (0, 100), "coherence": (0, 100), "halign": (0, 100), "tot_depth": (0, 1), "tot_width": (0, 1)}
+RANGES = {"completeness": (0, 100), "coherence": (0, 100), "halign": (0, 100), "tot_depth": (0, 1), "tot_width": (0, 1),
+          "tot_width_with_roots": (0, 1)}
 
 
 def judge_with_grammar(judge: Any, item: Item, rng: random.Random) -> tuple[dict[str, Any], list[str]]:

@@ -1,5 +1,6 @@
 """Think360 ToT-Eval: trees read from hand-written judge replies (and repaired), ToT-Depth (Eq. S1) and
-ToT-Width (Eq. S2) on hand-computed trees, the `judge.tot score` command, and the judge end to end
+ToT-Width under both readings of Appendix G (Eq. S2; the prose, with the roots as a sibling group) on
+hand-computed trees, the `judge.tot score` command, and the judge end to end
 against a scripted judge model, where a failure is a judge error and never a score."""
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from infer.layout import judged_dir
 from judge.parse import reasoning_tree, true_false
 from judge.run import run
-from judge.tot import TreeError, main, parse_tree, score_tree, tot_depth, tot_width
+from judge.tot import TreeError, main, parse_tree, score_tree, tot_depth, tot_width, tot_width_with_roots
 from tests.scripted_judge import quoted
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 from tests.test_judge_run import judge_config, setup, verdicts
@@ -106,30 +107,48 @@ def test_width_averages_the_children_of_every_parent_that_has_children():
     assert tot_width(TREE) == pytest.approx((2 / 3 + 1 / 2 + 0) / 3)
 
 
+def test_width_with_roots_adds_the_roots_as_one_more_group():
+    # the prose reading: the same three groups and the roots {1.1 T}: 1/1 -- 13/24 against Eq. S2's 7/18
+    assert tot_width_with_roots(TREE) == pytest.approx((1 + 2 / 3 + 1 / 2 + 0) / 4)
+
+
 def test_a_chain_has_one_group_per_parent():
     # T -> T -> T -> F: the parents 1.1, 2.1, 3.1 each have one child, right, right and wrong: 2/3
     chain = [node("1.1", None, True), node("2.1", "1.1", True), node("3.1", "2.1", True), node("4.1", "3.1", False)]
     assert tot_width(chain) == pytest.approx(2 / 3)
+    assert tot_width_with_roots(chain) == pytest.approx(3 / 4)  # the root's group {1.1 T} too: (1 + 1 + 1 + 0) / 4
     assert tot_depth(chain) == pytest.approx(3 / 4)
 
 
 def test_a_wrong_root_does_not_lower_the_width_of_its_right_child():
     tree = [node("1.1", None, False), node("2.1", "1.1", True)]
     assert tot_width(tree) == 1.0                # one group, the children of 1.1: 1/1
+    assert tot_width_with_roots(tree) == 0.5     # ... but it does under the prose reading: (0/1 + 1/1) / 2
     assert tot_depth(tree) == pytest.approx(1 / 2)
 
 
-def test_several_roots_form_no_group():
+def test_several_roots_form_no_group_in_eq_s2_and_one_group_in_the_prose():
     roots = [node("1.1", None, True), node("1.2", None, False), node("2.1", "1.2", True)]
     assert tot_depth(roots) == pytest.approx(1 / 2)  # one deepest path: 1.2 (wrong) - 2.1 (right)
     assert tot_width(roots) == 1.0                   # one parent with children, 1.2: 1/1
+    assert tot_width_with_roots(roots) == pytest.approx(3 / 4)  # the roots {T, F}: 1/2, and 1.2's {T}: 1/1
 
 
-def test_a_tree_without_parents_has_no_width():
-    # an answer-only response is one root; several roots and no child are no better: G is empty
-    assert score_tree([node("1.1", None, False)]) == {"tot_depth": 0.0, "tot_width": None}
-    assert score_tree([node("1.1", None, True), node("1.2", None, False)]) == {"tot_depth": 0.5, "tot_width": None}
-    assert score_tree([]) == {"tot_depth": None, "tot_width": None}
+def test_a_tree_without_parents_has_no_width_in_eq_s2_and_its_roots_share_in_the_prose():
+    # an answer-only response is one root; several roots and no child are no better: G is empty. Under the
+    # prose reading the roots are a sibling group: the share of them that is right.
+    assert score_tree([node("1.1", None, False)]) == {"tot_depth": 0.0, "tot_width": None, "tot_width_with_roots": 0.0}
+    assert score_tree([node("1.1", None, True)]) == {"tot_depth": 1.0, "tot_width": None, "tot_width_with_roots": 1.0}
+    assert score_tree([node("1.1", None, True), node("1.2", None, False)]) == \
+        {"tot_depth": 0.5, "tot_width": None, "tot_width_with_roots": 0.5}
+    assert score_tree([]) == {"tot_depth": None, "tot_width": None, "tot_width_with_roots": None}
+
+
+def test_score_tree_renumbers_before_grouping():
+    # ids as a judge might write them (not {depth}.{sequence}); the parents alone make the groups
+    tree = [node("a", None, True), node("b", "a", False), node("c", "a", True), node("d", None, False)]
+    assert score_tree(tree) == {"tot_depth": pytest.approx((1 / 2 + 1) / 2), "tot_width": 0.5,
+                                "tot_width_with_roots": pytest.approx((1 / 2 + 1 / 2) / 2)}
 
 
 def test_score_command(tmp_path, capsys):
@@ -141,7 +160,8 @@ def test_score_command(tmp_path, capsys):
     lines = [json.loads(x) for x in out]
     assert lines[0]["id"] == "q1" and lines[0]["tot_depth"] == pytest.approx(7 / 9)
     assert lines[0]["tot_width"] == pytest.approx(7 / 18)
-    assert lines[1] == {"id": "q2", "tot_depth": 1.0, "tot_width": None}
+    assert lines[0]["tot_width_with_roots"] == pytest.approx(13 / 24)
+    assert lines[1] == {"id": "q2", "tot_depth": 1.0, "tot_width": None, "tot_width_with_roots": 1.0}
     assert '"tot_width": null' in out[1]  # a tree with no parent node: no width, never 1.0
 
 
@@ -185,8 +205,10 @@ def test_tot_judge_scores_trees_and_records_failures(tmp_path, scripted_server):
     assert a["status"] == "ok" and [n["correct"] for n in a["tree"]] == [True, False, True]
     # the chain 1.1 (right) → 2.1 (wrong) → 3.1 (right): depth 2/3; the parents 1.1 and 2.1 have one child
     # each, wrong and right: width 1/2
-    assert a["score"] == {"tot_depth": pytest.approx(2 / 3), "tot_width": 0.5}
-    assert v["b"]["score"] == {"tot_depth": 1.0, "tot_width": None}  # answer only: one root node, no parent
+    # with the root's group {1.1 right} too: (1 + 0 + 1) / 3
+    assert a["score"] == {"tot_depth": pytest.approx(2 / 3), "tot_width": 0.5, "tot_width_with_roots": pytest.approx(2 / 3)}
+    # answer only: one root node, no parent; the prose reading's one group is that root
+    assert v["b"]["score"] == {"tot_depth": 1.0, "tot_width": None, "tot_width_with_roots": 1.0}
     assert v["c"]["status"] == "judge_error" and "tree extraction" in v["c"]["error"] and "score" not in v["c"]
     # every node was judged with its ancestors, the question and the reference answer
     node_prompts = [r["messages"][0]["content"] for r in srv.requests if "ToT" not in r["messages"][0]["content"]
@@ -255,7 +277,7 @@ def test_a_hidden_trajectory_is_not_scored_on_its_summary(tmp_path, scripted_ser
     s = run("think360", data, "m", "s", "think360_tot", tmp_path / "results", judge_config(tmp_path, srv.base_url))
     v = {x["id"]: x for x in verdicts(tmp_path, "think360_tot", "think360")}
     assert v["a"]["stage"] == "no_trajectory" and v["a"]["score"] is None and v["a"]["status"] == "ok"
-    assert v["b"]["score"] == {"tot_depth": 1.0, "tot_width": None}
+    assert v["b"]["score"] == {"tot_depth": 1.0, "tot_width": None, "tot_width_with_roots": 1.0}
     assert srv.count == 2 and s["judge_calls"] == 2  # b's extraction and its one node; nothing for a
 
 

@@ -97,7 +97,7 @@ def figure(table: pd.DataFrame, groups: dict[str, list[str]], path: Path) -> Non
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, provenance, notes = c2r.judged(ctx, [c2r.MAIN])
+    df, provenance, notes = c2r.judged(ctx, table_id, [c2r.MAIN])
     text = {(r.model, i, s): t for r in provenance.runs for (i, s), t in c2r.reasoning(r).items()}
     try:
         rules = ctx.verdicts(c2r.BENCH, [c2r.MAIN], RULES)

@@ -63,7 +63,7 @@ def bars(t: pd.DataFrame, keys: list[str], title: str, path: Path, xlabel: str) 
 
 def build(table_id: str, ctx: Context) -> Table:
     setting = c2r.TEXT if table_id == "c2rbench.F10" else c2r.MAIN
-    df, provenance, notes = c2r.judged(ctx, [setting])
+    df, provenance, notes = c2r.judged(ctx, table_id, [setting])
     subsets = c2r.subset_order(df["category"].dropna()) if "category" in df else []
     extra: dict[str, pd.DataFrame] = {}
     if table_id == "c2rbench.F7":

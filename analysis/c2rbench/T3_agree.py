@@ -64,7 +64,7 @@ def build_t3(table_id: str, ctx: Context) -> Table:
                      f"{unknown[:10]}")
     extra, provenance = {}, Provenance()
     try:
-        df, provenance, judge_notes = c2r.judged(ctx, [c2r.MAIN])
+        df, provenance, judge_notes = c2r.judged(ctx, table_id, [c2r.MAIN])
         same = df[df["id"].isin(tasks["task_id"])]
         for model, g in same.groupby("model"):
             acc = category_accuracy(g.assign(score=counted_correct(g).astype(float)), model)

@@ -49,7 +49,7 @@ def paper_implied() -> pd.DataFrame:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, provenance, notes = c2r.judged(ctx, [c2r.MAIN, c2r.TEXT])
+    df, provenance, notes = c2r.judged(ctx, table_id, [c2r.MAIN, c2r.TEXT])
     logical = df[df["category"] == SUBSET]
     if logical.empty:
         raise MissingInputs(f"no {SUBSET}-subset task in the judged c2rbench runs ({c2r.MAIN}, {c2r.TEXT})")

@@ -13,7 +13,6 @@ from judge.taxonomy import C2RBENCH
 
 IDS = ["c2rbench.T5"]
 JUDGE = "c2rbench_error"
-EXPERIMENTS = ["c2rbench.F7-F8", "c2rbench.F10", "c2rbench.T5"]  # the judge's verdicts, the labels
 # Table 5's names of A.3's six error types, in its order
 TYPES = {"perception_input": "Perception & Input", "knowledge_comprehension": "Knowledge & Comprehension",
          "logic_reasoning": "Logic & Reasoning", "task_execution": "Task Execution",
@@ -29,8 +28,7 @@ def table5_tasks(df: pd.DataFrame) -> pd.Series:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    failed = labels.failed_answers(ctx, c2r.BENCH, [c2r.MAIN, c2r.TEXT], JUDGE, EXPERIMENTS,
-                                    where=table5_tasks)
+    failed = labels.failed_answers(ctx, table_id, c2r.BENCH, [c2r.MAIN, c2r.TEXT], JUDGE, where=table5_tasks)
     table, long = labels.summarize(failed, BY, TYPES, key="type")
     subtypes = labels.shares(failed.answers, BY, SUBTYPES, ("subtypes",), "subtype")
     parent = {s.name: TYPES[s.parent] for s in C2RBENCH.subtypes}

@@ -8,6 +8,7 @@ import pandas as pd
 from analysis.inputs import DataFile, Run, latest, read_records
 from analysis.provenance import Provenance
 from analysis.table import ROOT, Context
+from analysis.table_experiments import how_to_run
 
 BENCH = "c2rbench"
 LLM_JUDGE = "c2rbench_judge"      # the paper's GPT-4o evaluator prompt
@@ -33,11 +34,10 @@ def subset_order(values) -> list[str]:
     return [s for s in SUBSETS if s in set(values)] + sorted(set(values) - set(SUBSETS) - {None})
 
 
-def judged(ctx: Context, settings: list[str]) -> tuple[pd.DataFrame, Provenance, list[str]]:
-    """Each model's verdicts of `settings` under one judge (table.Context.judged), and the notes they need."""
-    experiment = "c2rbench.F10" if settings == [TEXT] else "c2rbench.F7-F8"
-    how = f"run the experiment (python -m pipeline.experiments --only {experiment})"
-    df, provenance = ctx.judged(BENCH, settings, how)
+def judged(ctx: Context, table_id: str, settings: list[str]) -> tuple[pd.DataFrame, Provenance, list[str]]:
+    """Each model's verdicts of `settings` under one judge (table.Context.judged), and the notes they need;
+    missing, the runs are named by `table_id`'s experiments (how_to_run)."""
+    df, provenance = ctx.judged(BENCH, settings, how_to_run(table_id))
     notes = []
     if (df["run_setting"] != df["setting"]).any():
         notes.append("Some models ran a variant of the setting (column `run_setting`, e.g. +caption: images "

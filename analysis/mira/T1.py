@@ -25,7 +25,7 @@ def domain_long(units: pd.DataFrame) -> pd.DataFrame:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, provenance = verdicts(ctx, list(LEVELS))
+    df, provenance = verdicts(ctx, list(LEVELS), table_id)
     long = domain_long(scoring_units(df, provenance.runs))
     cols = [(g, lv) for g in GROUPS for lv in LEVELS.values()]
     wide = by_metric(long, ["model"], ["group", "level"]).reindex(columns=pd.MultiIndex.from_tuples(cols))

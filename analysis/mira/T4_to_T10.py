@@ -45,7 +45,7 @@ def wide(long: pd.DataFrame, tasks: list[str], models: list[str]) -> pd.DataFram
 
 def build(table_id: str, ctx: Context) -> Table:
     tasks = GROUPS[table_id]
-    df, provenance = verdicts(ctx, list(LEVELS))
+    df, provenance = verdicts(ctx, list(LEVELS), table_id)
     long = task_long(scoring_units(df, provenance.runs), tasks)
     models = paper_order(table_id, set(df["model"].unique()))
     notes = [UNIT_NOTE,

@@ -14,7 +14,6 @@ from analysis.table import Context, Table
 
 IDS = ["mira.Tspec"]
 SETTINGS = {"cot_general": "T_gen", "cot_specific": "T_spec"}
-HOW = "run python -m pipeline.experiments --only mira.Tspec (demo: bash run_all.sh)"
 
 
 def gain_table(long: pd.DataFrame, models: list[str]) -> pd.DataFrame:
@@ -30,7 +29,7 @@ def gain_table(long: pd.DataFrame, models: list[str]) -> pd.DataFrame:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, provenance = verdicts(ctx, list(SETTINGS), HOW)
+    df, provenance = verdicts(ctx, list(SETTINGS), table_id)
     long = grouped(scoring_units(df, provenance.runs), ["model", "setting", "judge"])
     long["template"] = long["setting"].map(SETTINGS)
     table = gain_table(long, paper_order(table_id, set(long["model"])))

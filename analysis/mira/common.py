@@ -22,11 +22,11 @@ from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import BESIDE, BESIDE_NOTE, accuracy_table, flagged, truncated
 from analysis.table import Context, MissingInputs
+from analysis.table_experiments import how_to_run
 from data.converters.mira import DOMAINS, TASKS
 from judge.current import UNJUDGED
 
 LEVELS = {"direct": "D", "cot_general": "T", "visual_cot": "V"}
-HOW = "run the levels experiment: python -m pipeline.experiments --only mira.T4-T10 (demo: bash run_all.sh)"
 TASK_ORDER = [name for name, _, _ in TASKS]
 DOMAIN_ORDER = list(DOMAINS)
 PAIRED_TASKS = {"Gear Rotation"}
@@ -39,10 +39,11 @@ UNIT_NOTE = "A unit is an item or a Gear Rotation pair. " + DENOMINATORS_NOTE + 
 _UID_KEYS = ("uid", "id", "pid", "qid")     # where the converter keeps the release id (in `extra`)
 
 
-def verdicts(ctx: Context, settings: list[str], how: str = HOW) -> tuple[pd.DataFrame, Provenance]:
+def verdicts(ctx: Context, settings: list[str], table_id: str) -> tuple[pd.DataFrame, Provenance]:
     """Every model's verdicts of `settings` under one judge for all its settings (table.Context.judged), so
-    D, T and V of one model are never scored by different judges."""
-    df, provenance = ctx.judged("mira", settings, how)
+    D, T and V of one model are never scored by different judges; missing, they are named by `table_id`'s
+    experiments (how_to_run)."""
+    df, provenance = ctx.judged("mira", settings, how_to_run(table_id))
     if "task" not in df:
         raise MissingInputs("the data file named in the mira verdict manifests is missing (it gives each "
                             "item's task); convert the release again (python -m data.convert mira)")

@@ -74,24 +74,24 @@ ADAPTED = ("morphobench_adapted", "with_hints+items-adapted")  # our splits, mad
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, provenance = verdicts(ctx, EXPERIMENT[table_id])
+    df, provenance = verdicts(ctx, table_id, EXPERIMENT[table_id])
     if table_id == "morphobench.T1":
         return build_T1(table_id, df, provenance)
     table = build_T2(table_id, df, provenance)
     if table_id == "morphobench.T2":
-        _add_adapted(table, ctx)
+        _add_adapted(table_id, table, ctx)
     return table
 
 
-def _add_adapted(table: Table, ctx: Context) -> None:
+def _add_adapted(table_id: str, table: Table, ctx: Context) -> None:
     """Table 2 again on the splits we derived ourselves from the v0 items (pipeline.morphobench_adapt), beside the
     release's: how many adapted items there are is said, and a split without any is said so."""
     try:
-        df, provenance = verdicts(ctx, *ADAPTED)
+        df, provenance = verdicts(ctx, table_id, *ADAPTED)
     except MissingInputs as e:
         table.notes.append(f"Our adapted splits: none judged ({e}).")
         return
-    ours = build_T2("morphobench.T2", df, provenance)
+    ours = build_T2(table_id, df, provenance)
     items = df.drop_duplicates("id")["split"].map(SPLITS).value_counts().reindex(list(SPLITS.values()), fill_value=0)
     table.extra["Our adapted splits (python -m pipeline.morphobench_adapt)"] = ours.table
     table.extra["Items per split of our adapted splits"] = items.rename_axis("split").reset_index(name="items")

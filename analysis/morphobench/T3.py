@@ -14,7 +14,7 @@ SPLITS = list(common.SPLITS.values())
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, provenance = common.reviews(ctx, common.REASONING, EXPERIMENT)
+    df, provenance = common.reviews(ctx, table_id, common.REASONING, EXPERIMENT)
     t = common.ordered(common.reasoning_quality(df), table_id, SPLITS)
     return Table(
         "MorphoBench Table 3 — reasoning quality on MorphoBench: Completeness and Logical Coherence (both in "

@@ -12,7 +12,7 @@ EXPERIMENT = "morphobench_T3-T4"
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, provenance = common.reviews(ctx, common.HINT, EXPERIMENT)
+    df, provenance = common.reviews(ctx, table_id, common.HINT, EXPERIMENT)
     t = common.ordered(common.hint_alignment(df), table_id, common.HINT_SPLITS)
     return Table(
         "MorphoBench Table 4 — hint following on the hint-enabled splits: Hint Alignment (HAlign, [0, 100], the "

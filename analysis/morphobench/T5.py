@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.morphobench.common import BENCH, how, models_of
+from analysis.morphobench.common import BENCH, models_of
 from analysis.plot import NOT_RUN, draw, mark_missing, not_run_at, save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
+from analysis.table_experiments import how_to_run
 
 IDS = ["morphobench.T5"]
 EXPERIMENT = "morphobench_T5"
@@ -20,10 +21,11 @@ LEVELS = range(1, 11)  # the paper's difficulty levels (input terminals)
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, provenance = ctx.judged(BENCH, [SETTING], how(EXPERIMENT))
+    df, provenance = ctx.judged(BENCH, [SETTING], how_to_run(table_id))
     df = df[df["model"].isin(models_of(EXPERIMENT)) & df.get("split", pd.Series(dtype=str)).eq(CIRCUITS)]
     if df.empty or "level" not in df:
-        raise MissingInputs(f"no judged circuit black-box items (split {CIRCUITS}, with a level); {how(EXPERIMENT)}")
+        raise MissingInputs(f"no judged circuit black-box items (split {CIRCUITS}, with a level); "
+                            f"{how_to_run(table_id)}")
     df = df.assign(level=pd.to_numeric(df["level"]).astype(int))
     long = accuracy_table(df, ["model", "level"])
     table = long.pivot_table(index="level", columns="model", values="acc", aggfunc="first").rename_axis(columns=None)

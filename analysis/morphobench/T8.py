@@ -16,8 +16,8 @@ METRICS = list(common.REASONING_FIELDS.values())
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    reasoning, by_reasoning = common.reviews(ctx, common.REASONING, EXPERIMENT)
-    hints, by_hint = common.reviews(ctx, common.HINT, EXPERIMENT)
+    reasoning, by_reasoning = common.reviews(ctx, table_id, common.REASONING, EXPERIMENT)
+    hints, by_hint = common.reviews(ctx, table_id, common.HINT, EXPERIMENT)
     rq = common.reasoning_quality(reasoning[reasoning["split"] == "R(v0)"])
     ha = common.hint_alignment(hints)
     t = pd.concat([rq.drop(columns=[f"Δ {m}" for m in METRICS]).assign(judge=common.REASONING),

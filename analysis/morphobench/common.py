@@ -10,7 +10,7 @@ from analysis.provenance import JudgeChoice, Provenance
 from analysis.reference import paper_order
 from analysis.stats import SCORE_BESIDE, score_table
 from analysis.table import Context, MissingInputs
-from analysis.table_experiments import demo_model, experiment
+from analysis.table_experiments import demo_model, experiment, how_to_run
 
 BENCH = "morphobench"
 SETTING = "with_hints"   # hints are shown where a split has them (R-Lite, R-Complex); v0 items have none
@@ -35,43 +35,37 @@ def models_of(name: str) -> set[str]:
     return set(exp.all_models) | ({demo_model()} if exp.demo.get("settings", exp.settings) else set())
 
 
-def how(name: str) -> str:
-    exp = experiment(name)
-    if exp.demo.get("settings", exp.settings):
-        return f"run python -m pipeline.experiments --only {exp.id} (demo: bash run_all.sh)"
-    return f"run python -m pipeline.experiments --profile paper --only {exp.id} (the demo does not run it)"
-
-
-def verdicts(ctx: Context, name: str, setting: str = SETTING) -> tuple[pd.DataFrame, Provenance]:
+def verdicts(ctx: Context, table_id: str, name: str, setting: str = SETTING) -> tuple[pd.DataFrame, Provenance]:
     """The answer verdicts of experiment `name`'s models (setting with_hints, or that of another item set),
     each model under one judge (table.Context.judged: the paper's morphobench_correctness, else the rule
-    judge), with the items' splits."""
-    df, provenance = ctx.judged(BENCH, [setting], how(name))
+    judge), with the items' splits; missing, they are named by `table_id`'s experiments (how_to_run)."""
+    df, provenance = ctx.judged(BENCH, [setting], how_to_run(table_id))
     if "split" not in df:
         raise MissingInputs(MISSING_SPLIT)
     mine = models_of(name)
     df = df[df["model"].isin(mine)]
     if df.empty:
-        raise MissingInputs(f"no judged {BENCH} {SETTING} runs of {', '.join(sorted(mine))}; {how(name)}")
+        raise MissingInputs(f"no judged {BENCH} {SETTING} runs of {', '.join(sorted(mine))}; {how_to_run(table_id)}")
     j = provenance.judges
     judges = JudgeChoice(j.llm, *({m: v for m, v in d.items() if m in mine}
                                   for d in (j.used, j.llm_scored, j.not_judged)))
     return df, Provenance([r for r in provenance.runs if r.model in mine], judges=judges)
 
 
-def reviews(ctx: Context, judge: str, name: str) -> tuple[pd.DataFrame, Provenance]:
+def reviews(ctx: Context, table_id: str, judge: str, name: str) -> tuple[pd.DataFrame, Provenance]:
     """The with_hints verdicts of a reviewer judge for experiment `name`'s models, `split` in the paper's names
-    (items of other splits left out)."""
+    (items of other splits left out); missing, they are named by `table_id`'s experiments (how_to_run)."""
     try:
         df = ctx.verdicts(BENCH, [SETTING], judge)
     except MissingInputs as e:
-        raise MissingInputs(f"{e}; {how(name)}") from e
+        raise MissingInputs(f"{e}; {how_to_run(table_id)}") from e
     if "split" not in df:
         raise MissingInputs(MISSING_SPLIT)
     mine = models_of(name)
     df = df[df["model"].isin(mine) & df["split"].isin(SPLITS)].assign(split=lambda d: d["split"].map(SPLITS))
     if df.empty:
-        raise MissingInputs(f"no {judge} verdicts of {', '.join(sorted(mine))} on the MorphoBench splits; {how(name)}")
+        raise MissingInputs(f"no {judge} verdicts of {', '.join(sorted(mine))} on the MorphoBench splits; "
+                            f"{how_to_run(table_id)}")
     return df, Provenance([r for r in ctx.runs(BENCH, [SETTING], judge) if r.model in mine])
 
 

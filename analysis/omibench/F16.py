@@ -16,6 +16,7 @@ from analysis.plot import draw, save_figure, stacked_bars, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, accuracy
 from analysis.table import Context, MissingInputs, Table
+from analysis.table_experiments import how_to_run
 from judge.agreement import compare, disagreements
 
 IDS = ["omibench.F16"]
@@ -59,7 +60,7 @@ def build(table_id: str, ctx: Context) -> Table:
     try:
         rule, judged = ctx.verdicts(BENCH, [SETTING], RULE), ctx.verdicts(BENCH, [SETTING], MODEL)
     except MissingInputs as e:
-        raise MissingInputs(f"F16 needs both judges on {SETTING}: {e}") from None
+        raise MissingInputs(f"F16 needs both judges on {SETTING}: {e}; {how_to_run(table_id)}") from None
     runs = {r.model: r for r in ctx.runs(BENCH, [SETTING], RULE)}
     rows, review = [], []
     for model in sorted(set(rule["model"]) & set(judged["model"])):
@@ -76,7 +77,8 @@ def build(table_id: str, ctx: Context) -> Table:
         raw = latest(runs[model].raw)  # the responses, for the sample (the verdict frames hold their lengths only)
         review += review_rows(model, disagreements(a, b, SAMPLE, SEED, run_records(runs[model]), raw))
     if not rows:
-        raise MissingInputs(f"no model has both a {RULE} and a {MODEL} verdict file of {SETTING}")
+        raise MissingInputs(f"no model has both a {RULE} and a {MODEL} verdict file of {SETTING}; "
+                            f"{how_to_run(table_id)}")
     table = pd.DataFrame(rows)
     sheet = ctx.table_file(table_id, "disagreements.jsonl")
     sheet.parent.mkdir(parents=True, exist_ok=True)

@@ -1,17 +1,19 @@
 """OMIBench Fig. 3(a) and 3(d): our OMIBench totals against published OlympiadBench and MMIU scores — the
 Spearman rank correlations across models (paper: 0.614 with OlympiadBench, 0.535 with MMIU; Appendix D,
 E.1, F.1) and the per-model comparison. The other benchmarks' scores come from an external file,
-data/external/omibench/other_benchmarks.csv (format in data/external/omibench/README.md)."""
+data/external/omibench/other_benchmarks.csv (format in data/external/omibench/README.md). Like every OMIBench
+accuracy table, both show ACC by the published rule and by the careful one, and the answers they disagree on."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from analysis.external import external_file
 from analysis.inputs import Run, shown
-from analysis.omibench.metrics import METRICS, rule_gap, rule_gap_notes
+from analysis.omibench.metrics import METRICS, RULE_GAP, RULES_NOTE, rule_gap, rule_gap_notes
 from analysis.omibench.runs import SETTING, metric_verdicts
 from analysis.omibench.subjects import per_subject
 from analysis.plot import bars as draw_bars, corner_note, draw, empty_panel, save_figure, subplots
@@ -19,6 +21,7 @@ from analysis.provenance import Provenance
 from analysis.reference import aliases, beside_paper
 from analysis.stats import spearman
 from analysis.table import Context, MissingInputs, ROOT, Table
+from analysis.table_experiments import how_to_run
 
 IDS = ["omibench.F3a", "omibench.F3d"]
 EXTERNAL = ROOT / "data" / "external" / "omibench" / "other_benchmarks.csv"
@@ -40,9 +43,17 @@ def external_scores(path: Path) -> pd.DataFrame:
     return df[["model", "benchmark", "score"]]
 
 
-def scores(ctx: Context) -> tuple[pd.DataFrame, list[str], list[Run], list[str]]:
-    """One row per model: OMIBench total per metric (as Table 2) and the external scores; the OMIBench
-    columns, the runs read and the notes on the inputs (an example file, answers one rule has not judged)."""
+class Scores(NamedTuple):
+    table: pd.DataFrame  # one row per model: OMIBench total per metric (as Table 2) and the external scores
+    omi: list[str]       # its OMIBench columns
+    sources: list[Run]   # the runs read
+    gap: pd.DataFrame    # the two rules' ACC answer by answer per model (metrics.rule_gap)
+    notes: list[str]     # on the inputs: an example file, answers one rule has not judged
+
+
+def scores(ctx: Context, table_id: str) -> Scores:
+    """The OMIBench totals of Table 2's runs beside the external scores (`Scores`); missing, the runs are named
+    by `table_id`'s experiments (how_to_run)."""
     ours, sources, frames = [], [], {}
     for metric, df, runs in metric_verdicts(ctx, [SETTING]):
         frames[metric] = df
@@ -52,7 +63,8 @@ def scores(ctx: Context) -> tuple[pd.DataFrame, list[str], list[Run], list[str]]
         ours.append(total.assign(benchmark=f"OMIBench {metric}")[["model", "benchmark", "acc"]].rename(columns={"acc": "score"}))
         sources += runs
     if not ours:
-        raise MissingInputs(f"no judged omibench {SETTING} runs ({', '.join(METRICS.values())})")
+        raise MissingInputs(f"no judged omibench {SETTING} runs ({', '.join(METRICS.values())}); "
+                            f"{how_to_run(table_id)}")
     path, example_note = external_file(EXTERNAL)
     ext = external_scores(path)
     table = pd.concat([*ours, ext]).pivot_table(index="model", columns="benchmark", values="score", aggfunc="first")
@@ -60,8 +72,10 @@ def scores(ctx: Context) -> tuple[pd.DataFrame, list[str], list[Run], list[str]]
     table = table.dropna(subset=omi, how="all")
     if table.reindex(columns=BENCHMARKS).notna().any(axis=1).sum() == 0:
         raise MissingInputs(f"no model with an OMIBench {SETTING} run has a score in {path}")
-    notes = ([example_note] if example_note else []) + rule_gap_notes(rule_gap(frames, ["model"]), ["model"])
-    return table.reindex(columns=[*omi, *BENCHMARKS]).reset_index().rename_axis(columns=None), omi, sources, notes
+    gap = rule_gap(frames, ["model"])
+    notes = ([example_note] if example_note else []) + rule_gap_notes(gap, ["model"])
+    table = table.reindex(columns=[*omi, *BENCHMARKS]).reset_index().rename_axis(columns=None)
+    return Scores(table, omi, sources, gap, notes)
 
 
 def correlations(table: pd.DataFrame, omi: list[str]) -> pd.DataFrame:
@@ -114,23 +128,24 @@ def bars(table: pd.DataFrame, x: str, path: Path) -> None:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    table, omi, sources, input_notes = scores(ctx)
+    table, omi, sources, gap, input_notes = scores(ctx, table_id)
     corr = correlations(table, omi)
     # GPTScore when judged (the paper's headline: Gemini-3-Pro 75.67 → 50.53), else ACC (C.1's), else the careful
     x = next(c for c in (f"OMIBench {m}" for m in ("GPTScore", "ACC", "ACC careful")) if c in omi)
     notes = [f"External scores: {shown(EXTERNAL)}. OMIBench = total of Table 2's {SETTING} runs.",
              "The paper's ρ are set beside our GPTScore-based ρ: its example (OlympiadBench 75.67% → OMIBench "
              "50.53%) is Gemini-3-Pro's total GPTScore. The paper does not list its models or their scores."]
-    notes = input_notes + notes
+    notes = [*input_notes, *notes, RULES_NOTE]
     if table_id == "omibench.F3a":
         return Table("OMIBench Fig. 3(a) — Spearman rank correlation across models of OMIBench with "
                      "OlympiadBench and with MMIU, and of OlympiadBench with MMIU.", corr,
-                     vs_paper=beside_paper(corr, table_id, ["metric", "pair"], value="rho"), extra={"Scores (%)": table},
+                     vs_paper=beside_paper(corr, table_id, ["metric", "pair"], value="rho"),
+                     extra={"Scores (%)": table, RULE_GAP: gap},
                      figure=draw(scatter, table, corr, x, path=ctx.figure(table_id)), notes=notes,
                      provenance=Provenance(sources))
     return Table("OMIBench Fig. 3(d) — per-model scores (%) on OMIBench, MMIU and OlympiadBench.",
                  table.sort_values(x, ascending=False, na_position="last").reset_index(drop=True),
-                 extra={"Spearman ρ": corr}, figure=draw(bars, table, x, path=ctx.figure(table_id)),
+                 extra={"Spearman ρ": corr, RULE_GAP: gap}, figure=draw(bars, table, x, path=ctx.figure(table_id)),
                  notes=notes + ["The paper prints no numbers for Fig. 3(d) (MMIU: even the weakest models "
                                 "above 40%; OMIBench: the best around 40%), so there is no reference file."],
                  provenance=Provenance(sources))

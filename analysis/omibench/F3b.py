@@ -15,6 +15,7 @@ from analysis.plot import bars, draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
+from analysis.table_experiments import how_to_run
 
 IDS = ["omibench.F3b"]
 BINS = ["1", "2", "3", "4", "5", "≥6"]
@@ -71,7 +72,8 @@ def build(table_id: str, ctx: Context) -> Table:
             continue
         runs += ctx.runs(BENCH, [SETTING], METRICS[metric])
     if not frames:
-        raise MissingInputs(f"no judged omibench {SETTING} runs ({' or '.join(METRICS[m] for m in RULE_METRICS)})")
+        raise MissingInputs(f"no judged omibench {SETTING} runs ({' or '.join(METRICS[m] for m in RULE_METRICS)}); "
+                            f"{how_to_run(table_id)}")
     if any("n_images" not in df or df["n_images"].isna().all() for df in frames.values()):
         raise MissingInputs("the cot_boxed verdict files' manifests name no readable data file, so image counts "
                             "are unknown (rerun the judge, which writes the manifest)")

@@ -24,8 +24,8 @@ def multi_image(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    long, tests, gap, sources = compare(ctx, SETTINGS)
-    long_k, tests_k, gap_k, _ = compare(ctx, SETTINGS, where=multi_image)
+    long, tests, gap, sources = compare(ctx, table_id, SETTINGS)
+    long_k, tests_k, gap_k, _ = compare(ctx, table_id, SETTINGS, where=multi_image)
     table = pd.concat([settings_wide(long, tests, SETTINGS).assign(items="all"),
                        settings_wide(long_k, tests_k, SETTINGS).assign(items="K > 1")], ignore_index=True)
     table = table[["model", "metric", "items", *[c for c in table if c not in ("model", "metric", "items")]]]

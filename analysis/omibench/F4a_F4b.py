@@ -27,7 +27,7 @@ CAPTIONS = {
 
 def build(table_id: str, ctx: Context) -> Table:
     settings = SETTINGS[table_id]
-    long, tests, gap, sources = compare(ctx, settings)
+    long, tests, gap, sources = compare(ctx, table_id, settings)
     fig = draw(bar_figure, long, settings, path=ctx.figure(table_id), title=TITLES[table_id])
     failures = long[["model", "metric", "setting", "acc", *BESIDE]]
     return Table(CAPTIONS[table_id], settings_wide(long, tests, settings),

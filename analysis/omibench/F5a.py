@@ -13,6 +13,7 @@ from analysis.plot import draw, line_figure, not_run_at
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
+from analysis.table_experiments import how_to_run
 
 IDS = ["omibench.F5a"]
 BUDGET = re.compile(r"cot_boxed\+max(\d+)")
@@ -45,8 +46,7 @@ def build(table_id: str, ctx: Context) -> Table:
         long.append(curve(frames[metric]).assign(metric=metric))
         sources += list(runs.values())
     if not long:
-        raise MissingInputs("no judged omibench cot_boxed+max<N> runs (run configs/experiments/omibench_F5a.yaml: "
-                            "python -m pipeline.experiments --profile paper --only omibench.F5a, or bash run_all.sh)")
+        raise MissingInputs(f"no judged omibench cot_boxed+max<N> runs; {how_to_run(table_id)}")
     df = with_both_rules(pd.concat(long, ignore_index=True), ["model", "budget"])
     gap = rule_gap(frames, ["model", "setting"])
     cols = ["model", "metric", "budget", "acc", "gain", "monotonic", *BESIDE, "cut_at_budget", "missing_budgets"]

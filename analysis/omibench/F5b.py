@@ -16,6 +16,7 @@ from analysis.plot import draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
+from analysis.table_experiments import how_to_run
 
 IDS = ["omibench.F5b"]   # Table 2's runs (SETTING): the figure plots their totals by size
 AXES = {"total": "params_total_b", "activated": "params_active_b"}
@@ -98,7 +99,7 @@ def build(table_id: str, ctx: Context) -> Table:
         frames.append(acc.dropna(subset=["params_total_b"]))
         sources += list(runs.values())
     if not frames:
-        raise MissingInputs(f"no judged omibench {SETTING} runs (Table 2's models: configs/experiments/omibench_T2.yaml)")
+        raise MissingInputs(f"no judged omibench {SETTING} runs (Table 2's models); {how_to_run(table_id)}")
     df = pd.concat(frames, ignore_index=True)
     if df.empty:
         raise MissingInputs(f"no omibench {SETTING} run of a model with a known parameter count (params_total_b)")

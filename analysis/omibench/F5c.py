@@ -12,6 +12,7 @@ from analysis.omibench.scaling import PAPER_KS, parallel_scaling
 from analysis.plot import draw, line_figure, not_run_at
 from analysis.provenance import Provenance
 from analysis.table import Context, MissingInputs, Table
+from analysis.table_experiments import how_to_run
 
 IDS = ["omibench.F5c"]
 
@@ -30,9 +31,8 @@ def scaling_of(run: Run, answers: Run | None) -> pd.DataFrame:
 def build(table_id: str, ctx: Context) -> Table:
     runs = sampling_runs(ctx)
     if not runs:
-        raise MissingInputs(f"no judged omibench {' or '.join(SAMPLING_SETTINGS)} runs (run "
-                            "configs/experiments/omibench_F5c.yaml "
-                            "with n = 16 samples, or bash run_all.sh for the demo's 4)")
+        raise MissingInputs(f"no judged omibench {' or '.join(SAMPLING_SETTINGS)} runs (16 samples; the demo's 4); "
+                            f"{how_to_run(table_id)}")
     frames, sources, notes = [], [], []
     careful = runs.get("ACC careful", {})
     for metric, by_model in runs.items():

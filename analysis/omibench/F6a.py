@@ -14,6 +14,7 @@ from analysis.plot import bars, draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
+from analysis.table_experiments import how_to_run
 
 IDS = ["omibench.F6a"]
 ICL = re.compile(r"icl\+shots(\d+)\+demos-(none|first|all)")
@@ -81,8 +82,8 @@ def build(table_id: str, ctx: Context) -> Table:
         long.append(acc)
         sources += list(runs.values()) + ctx.runs(BENCH, [ZERO], judge)
     if not long:
-        raise MissingInputs("no judged omibench icl+shots<K>+demos-{none,first,all} runs (configs/experiments/"
-                            "omibench_F6a.yaml; the demo runs shots1)")
+        raise MissingInputs("no judged omibench icl+shots<K>+demos-{none,first,all} runs (the demo runs shots1); "
+                            f"{how_to_run(table_id)}")
     df = with_both_rules(pd.concat(long, ignore_index=True),
                          ["model", "shots", "setting", "condition", "items", "demo_items_excluded"])
     gap = rule_gap(frames, ["model", "shots", "setting"])

@@ -15,13 +15,12 @@ from judge.taxonomy import OMIBENCH
 
 IDS = ["omibench.F7"]
 JUDGE = "omibench_error"
-EXPERIMENTS = ["omibench.T2", "omibench.F7"]  # GPTScore's verdicts, the labels
 CLASSES = {c.slug: c.name for c in OMIBENCH.classes}
 SOURCES = pd.DataFrame({"source": ["App. F.2", "§5"]})  # the paper gives Figure 7's shares twice, differently
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    failed = labels.failed_answers(ctx, BENCH, [SETTING], JUDGE, EXPERIMENTS, sample=experiment("omibench_F7").sample)
+    failed = labels.failed_answers(ctx, table_id, BENCH, [SETTING], JUDGE, sample=experiment("omibench_F7").sample)
     per_model, _ = labels.summarize(failed, ["model"], CLASSES)
     overall, overall_long = labels.summarize(labels.pooled(failed), ["model"], CLASSES)
     table = pd.concat([per_model, overall], ignore_index=True)

@@ -12,6 +12,7 @@ from analysis.omibench.subjects import per_subject, subject_wide
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
+from analysis.table_experiments import how_to_run
 
 IDS = ["omibench.T2"]
 
@@ -19,7 +20,8 @@ IDS = ["omibench.T2"]
 def build(table_id: str, ctx: Context) -> Table:
     judged = metric_verdicts(ctx, [SETTING])
     if not judged:
-        raise MissingInputs(f"no judged omibench {SETTING} runs ({', '.join(METRICS.values())})")
+        raise MissingInputs(f"no judged omibench {SETTING} runs ({', '.join(METRICS.values())}); "
+                            f"{how_to_run(table_id)}")
     long_df = with_both_rules(pd.concat([per_subject(df, metric) for metric, df, _ in judged], ignore_index=True),
                               ["model", "subject"])
     gap = rule_gap({metric: df for metric, df, _ in judged}, ["model"])

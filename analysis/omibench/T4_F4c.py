@@ -19,7 +19,7 @@ from analysis.plot import bars, draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
-from analysis.table_experiments import pairs_of
+from analysis.table_experiments import how_to_run, pairs_of
 
 IDS = ["omibench.T4", "omibench.F4c"]
 EXPERIMENT = "omibench_T4"
@@ -31,9 +31,9 @@ def label(pair: Pair) -> str:
     return f"{pair[0]} vs {pair[1]}"
 
 
-def load(ctx: Context, pairs: list[Pair]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, list[Run]]:
+def load(ctx: Context, table_id: str, pairs: list[Pair]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, list[Run]]:
     """Per-subject accuracy of the pairs' models, each pair's paired test, for every judge with runs, and the
-    two rules compared per model."""
+    two rules compared per model; missing, the runs are named by `table_id`'s experiments."""
     models = {m for pair in pairs for m in pair}
     long, tests, frames, sources = [], [], {}, []
     for metric, df, runs in metric_verdicts(ctx, [SETTING]):
@@ -48,8 +48,8 @@ def load(ctx: Context, pairs: list[Pair]) -> tuple[pd.DataFrame, pd.DataFrame, p
             tests.append(paired_tests(pair, instruct).assign(metric=metric))
         sources += [r for r in runs if r.model in models]
     if not long:
-        raise MissingInputs(f"no judged omibench {SETTING} runs of the Qwen3-VL thinking/instruct pairs: run "
-                            f"python -m pipeline.experiments --profile paper --only omibench.T4")
+        raise MissingInputs(f"no judged omibench {SETTING} runs of the Qwen3-VL thinking/instruct pairs; "
+                            f"{how_to_run(table_id)}")
     long_df = with_both_rules(pd.concat(long, ignore_index=True), ["model", "subject"])
     return long_df, pd.concat(tests, ignore_index=True), rule_gap(frames, ["model"]), sources
 
@@ -89,7 +89,7 @@ def figure(long: pd.DataFrame, pairs: list[Pair], path: Path) -> None:
 
 def build(table_id: str, ctx: Context) -> Table:
     pairs = pairs_of(EXPERIMENT)
-    long, tests, gap, sources = load(ctx, pairs)
+    long, tests, gap, sources = load(ctx, table_id, pairs)
     ran = [pair for pair in pairs if set(pair) & set(long["model"])]
     missing = [m for pair in pairs for m in pair if m not in set(long["model"])]
     notes = [ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model"]),

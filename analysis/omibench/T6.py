@@ -14,6 +14,7 @@ from analysis.omibench.subjects import per_subject, subject_wide
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
+from analysis.table_experiments import how_to_run
 
 IDS = ["omibench.T6"]
 MULTI, SINGLE = SETTING, "cot_boxed+composite"
@@ -31,8 +32,7 @@ def build(table_id: str, ctx: Context) -> Table:
         tests.append(paired_tests(df, MULTI).assign(metric=metric))
         sources += [r for r in runs if r.model in set(df["model"])]
     if not long:
-        raise MissingInputs(f"no judged omibench {SINGLE} run (it needs an image model): run "
-                            f"python -m pipeline.experiments --profile paper --only omibench.F3c")
+        raise MissingInputs(f"no judged omibench {SINGLE} run (it needs an image model); {how_to_run(table_id)}")
     long_df = with_both_rules(pd.concat(long, ignore_index=True), ["model", "setting", "subject"])
     gap = rule_gap(frames, ["model", "setting"])
     wide = subject_wide(long_df, ["model", "setting"])

@@ -14,6 +14,7 @@ from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.stats import spearman
 from analysis.table import Context, MissingInputs, Table
+from analysis.table_experiments import how_to_run
 from judge.current import UNJUDGED
 
 IDS = ["omibench.T7"]
@@ -65,7 +66,7 @@ def build(table_id: str, ctx: Context) -> Table:
                              **correlate(rated, ve)})
     if not rows:
         raise MissingInputs(f"no judged run for the rated answers in {RATINGS} (models/settings: "
-                            f"{sorted(set(zip(ratings['model'], ratings['setting'])))})")
+                            f"{sorted(set(zip(ratings['model'], ratings['setting'])))}); {how_to_run(table_id)}")
     table = pd.DataFrame(rows).rename(columns={"n": "paired"})
     return Table("OMIBench Table 7 — Spearman correlation between human ratings and each judge's verdicts "
                  "(GPTScore evaluators; the rule judges, C.1's and the careful one, for reference).",

@@ -13,6 +13,7 @@ from analysis.omibench.runs import BENCH, EXTERNAL, SETTING, metric_verdicts
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
+from analysis.table_experiments import how_to_run
 from judge import omibench_c1, rules
 
 IDS = ["omibench.T8"]
@@ -70,7 +71,7 @@ def build(table_id: str, ctx: Context) -> Table:
         frames[metric] = df
         sources += runs
     if not models:
-        raise MissingInputs(f"no judged omibench {SETTING} runs to compare the humans with")
+        raise MissingInputs(f"no judged omibench {SETTING} runs to compare the humans with; {how_to_run(table_id)}")
     models = pd.concat(models, ignore_index=True)
     # the best model by the paper's ACC (C.1's rule), else by the careful rule where no run has C.1 verdicts
     by = next((m for m in GRADED if models.loc[models["metric"] == m, "acc"].notna().any()), None)

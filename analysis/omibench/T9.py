@@ -14,7 +14,7 @@ from analysis.omibench.subjects import pooled_per_subject, subject_wide_present
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
-from analysis.table_experiments import experiment
+from analysis.table_experiments import experiment, how_to_run
 
 IDS = ["omibench.T9"]
 SFT = re.compile(r"(.+)-sft-(.+)")   # model config <base>-sft-<data>, e.g. qwen3-vl-8b-instruct-sft-cmmcot
@@ -45,7 +45,7 @@ def build(table_id: str, ctx: Context) -> Table:
             sources += [r for r in runs if r.model in keep]
     if not long:
         raise MissingInputs(f"no judged omibench {SETTING} run of a fine-tuned checkpoint (<base>-sft-<data>, e.g. "
-                            "qwen3-vl-8b-instruct-sft-cmmcot: configs/experiments/omibench_T9.yaml, paper profile)")
+                            f"qwen3-vl-8b-instruct-sft-cmmcot); {how_to_run(table_id)}")
     long = with_both_rules(pd.concat(long, ignore_index=True), ["model", "subject"])
     gap = rule_gap(frames, ["model"])
     long[["backbone", "variant"]] = [backbone(m) for m in long["model"]]

@@ -16,6 +16,7 @@ from analysis.omibench.runs import SETTING, metric_verdicts
 from analysis.plot import NOT_RUN, bars, empty_panel, save_figure, subplots
 from analysis.stats import accuracy_table, counted_correct, mcnemar
 from analysis.table import Context, MissingInputs
+from analysis.table_experiments import how_to_run
 
 LABELS = {"cot_boxed": "Default CoT", "least_to_most": "Least-to-Most", "plan_and_solve": "Plan-and-Solve",
           "vot": "VoT", "no_think": "No-Think", "cot_boxed+first": "First image only",
@@ -50,11 +51,12 @@ def common_items(df: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(keep, ignore_index=True) if keep else df
 
 
-def compare(ctx: Context, settings: list[str], where: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+def compare(ctx: Context, table_id: str, settings: list[str],
+            where: Callable[[pd.DataFrame], pd.DataFrame] | None = None
             ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, list[Run]]:
     """Accuracy per (metric, model, setting) on the model's common items, the paired tests against SETTING,
     for every judge that has runs, and the two rules compared per (model, setting) (`rule_gap`); `where`
-    selects rows first (e.g. multi-image items only)."""
+    selects rows first (e.g. multi-image items only). Missing, the runs are named by `table_id`'s experiments."""
     long, tests, frames, sources = [], [], {}, []
     for metric, df, runs in metric_verdicts(ctx, settings):
         df = frames[metric] = common_items(where(df) if where is not None else df)
@@ -63,7 +65,7 @@ def compare(ctx: Context, settings: list[str], where: Callable[[pd.DataFrame], p
         sources += runs
     if not long:
         raise MissingInputs(f"no judged omibench runs of {settings} ({', '.join(METRICS.values())}); "
-                            f"run their experiment config (configs/experiments/omibench_*.yaml)")
+                            f"{how_to_run(table_id)}")
     long_df = with_both_rules(pd.concat(long, ignore_index=True), ["model", "setting"])
     return long_df, pd.concat(tests, ignore_index=True), rule_gap(frames, ["model", "setting"]), sources
 

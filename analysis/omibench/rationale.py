@@ -8,6 +8,7 @@ from analysis.omibench.runs import BENCH, SETTING
 from analysis.provenance import Provenance
 from analysis.stats import score_table
 from analysis.table import Context, MissingInputs, Table
+from analysis.table_experiments import how_to_run
 from judge.ratings import QUALITY
 
 IDS = ["omibench.rationale"]
@@ -22,7 +23,7 @@ def build(table_id: str, ctx: Context) -> Table:
     verdicts = {judge: load(ctx.results, BENCH, [SETTING], judge) for judge in RATINGS}
     if all(df.empty for df in verdicts.values()):
         raise MissingInputs(f"no rationale ratings of {BENCH} {SETTING} ({', '.join(RATINGS)}) under "
-                            f"{ctx.results}/judged; python -m pipeline.experiments --profile paper --only {table_id}")
+                            f"{ctx.results}/judged; {how_to_run(table_id)}")
     quality, alignment = (score_table(verdicts[j], ["model"], fields, scale=1) for j, fields in RATINGS.items())
     table = quality.merge(alignment, on="model", how="outer", suffixes=("_quality", "_alignment"))
     for c in ("judged", "no_response"):  # both judges read the same answers

@@ -18,7 +18,7 @@ from analysis.omibench.votes import vote_key
 from analysis.provenance import Provenance
 from analysis.stats import counted_correct, mcnemar, paired_permutation
 from analysis.table import Context, MissingInputs, Table
-from analysis.table_experiments import experiment, models_of, pairs_of
+from analysis.table_experiments import experiment, how_to_run, models_of, pairs_of
 
 IDS = ["omibench.sig"]
 SIG, ICL = "omibench_sig", "omibench_F6a"   # the experiments of the pair and ICL tests (SAMPLING: F5c's)
@@ -127,9 +127,8 @@ def build(table_id: str, ctx: Context) -> Table:
             found, used = test(ctx, metric, judge)
             rows, sources = rows + found, sources + used
     if not rows:
-        raise MissingInputs("no runs for any paired comparison: python -m pipeline.experiments --profile paper --only "
-                            "omibench.sig omibench.F5c omibench.F6a (the thinking/instruct pair, the sampling run, "
-                            "the icl+shots<K>+demos-none run with its cot_boxed baseline)")
+        raise MissingInputs("no runs for any paired comparison (the thinking/instruct pair, the sampling run, the "
+                            f"icl+shots<K>+demos-none run with its cot_boxed baseline); {how_to_run(table_id)}")
     gap = rule_gap_of_runs(sources)
     return Table("OMIBench paired significance — A vs B on the same answers: accuracy (%), discordant pairs, "
                  "exact McNemar p, and paired permutation test (mean per-item difference, points) p.",

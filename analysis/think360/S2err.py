@@ -11,13 +11,12 @@ from judge.taxonomy import THINK360
 IDS = ["think360.S2err"]
 SETTING = "direct+temp0.7"   # Table 3's runs
 JUDGE = "think360_error"
-EXPERIMENTS = ["think360.T3", "think360.S2err"]  # the cascade's verdicts, the labels
 CATEGORIES = {c.slug: c.name for c in THINK360.classes}
 SUBTYPES = {s.slug: s.name for s in THINK360.subtypes}   # width-centric errors the paper names
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    failed = labels.failed_answers(ctx, common.BENCH, [SETTING], JUDGE, EXPERIMENTS)
+    failed = labels.failed_answers(ctx, table_id, common.BENCH, [SETTING], JUDGE)
     table, long = labels.summarize(failed, ["model"], {**CATEGORIES, **SUBTYPES}, ("labels", "subtypes"), "category")
     order = {m: i for i, m in enumerate(paper_order(table_id, list(table["model"])))}
     table = table.sort_values("model", key=lambda s: s.map(order), ignore_index=True)

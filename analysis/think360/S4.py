@@ -94,8 +94,8 @@ def build(table_id: str, ctx: Context) -> Table:
              for r in mixed.itertuples(index=False)]
     both = both[both["judge_think"] == both["judge_nothink"]]
     if both.empty:
-        raise MissingInputs(f"no pair of configs/experiments/think360_S4.yaml has both judged {setting} runs: "
-                            f"python -m pipeline.experiments --profile paper --only think360.T3 (the same runs)")
+        raise MissingInputs(f"no pair of configs/experiments/think360_S4.yaml has both judged {setting} runs; "
+                            f"{table_experiments.how_to_run(table_id)}")
     table = ratios(both).merge(both, on="model")
     left_out = ([f"{pair}: not run" for pair in missing]
                 + [f"{r.model} / {r.partner}: judged apart" for r in mixed.itertuples(index=False)])

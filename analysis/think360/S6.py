@@ -53,7 +53,7 @@ def figure(table: pd.DataFrame, types: list[str], path: Path) -> None:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, provenance = common.verdicts(ctx, [SETTING], "think360.T3")
+    df, provenance = common.verdicts(ctx, [SETTING], table_id)
     summary = common.by_group(df, "question_type", "question_type", common.QUESTION_TYPES)
     overall = summary[summary["question_type"] == "ALL"].set_index("model")
     table = summary.pivot_table(index="model", columns="question_type", values="acc", aggfunc="first", dropna=False)

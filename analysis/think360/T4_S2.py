@@ -29,7 +29,7 @@ def with_delta(long: pd.DataFrame, value: str = "score") -> pd.DataFrame:
 
 
 def build(table_id: str, ctx: Context) -> Table:
-    df, provenance = common.verdicts(ctx, list(SETTINGS.values()), "think360.T4")
+    df, provenance = common.verdicts(ctx, list(SETTINGS.values()), table_id)
     summary = common.capability_table(df)
     summary["cot"] = summary["setting"].map({s: m for m, s in SETTINGS.items()})
     if table_id == "think360.T4":

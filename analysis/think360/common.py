@@ -12,6 +12,7 @@ from analysis.inputs import DataFile, read_records
 from analysis.provenance import Provenance
 from analysis.stats import accuracy_table, mean_of_repeats
 from analysis.table import Context
+from analysis.table_experiments import how_to_run
 from data.converters.think360 import QUESTION_TYPES, SKILLS, TIERS  # noqa: F401  (re-exported: the paper's order)
 
 BENCH = "think360"
@@ -36,9 +37,10 @@ def as_list(value) -> list[str]:
     return [value] if isinstance(value, str) and value else []
 
 
-def verdicts(ctx: Context, settings: list[str], experiment: str) -> tuple[pd.DataFrame, Provenance]:
-    """Each model's verdicts of `settings` under one judge (table.Context.judged)."""
-    return ctx.judged(BENCH, settings, f"python -m pipeline.experiments --profile paper --only {experiment}")
+def verdicts(ctx: Context, settings: list[str], table_id: str) -> tuple[pd.DataFrame, Provenance]:
+    """Each model's verdicts of `settings` under one judge (table.Context.judged); missing, they are named by
+    `table_id`'s experiments (how_to_run)."""
+    return ctx.judged(BENCH, settings, how_to_run(table_id))
 
 
 def runs_note(df: pd.DataFrame) -> str:
