@@ -453,6 +453,8 @@ def test_T5_a_model_that_hides_its_trajectory_is_reported_not_scored(tmp_path, d
     assert row["no_trajectory"] == 3 == row["judged"] and row["Acc"] == pytest.approx(100 / 3)
     assert any("gemini-2.0-flash: 3 of 3 answers — every answer, so no ToT score" in n for n in t.notes)
     assert t.table.set_index("model").loc["gpt-4o", "no_trajectory"] == 0
+    # the row is named for what happened: its trajectory was hidden, not that it scored nothing
+    assert row["trajectory"] == "trajectory hidden" and t.table.set_index("model").loc["gpt-4o", "trajectory"] == "shown"
 
 
 def test_T4_delta_with_one_side_not_run_is_empty_not_an_error():

@@ -55,6 +55,7 @@ def build(table_id: str, ctx: Context) -> Table:
     # a response whose model kept its reasoning hidden (judge/judges.py Item.trajectory_hidden) has no tree
     hidden = tot["status"].eq("ok") & ~tot["score"].map(lambda s: isinstance(s, dict))
     scores = scores.merge(hidden.groupby(tot["model"]).sum().rename("no_trajectory").reset_index(), on="model")
+    scores.insert(1, "trajectory", [_trajectory(n, judged) for n, judged in zip(scores["no_trajectory"], scores["judged"])])
     try:
         acc_df, provenance = common.verdicts(ctx, [SETTING], table_id)
         acc_df = acc_df[acc_df["model"].isin(mine)]
@@ -75,7 +76,7 @@ def build(table_id: str, ctx: Context) -> Table:
         "ToT-Depth (%, the mean over the answers whose reasoning tree was extracted and judged) and Acc (%, the "
         "accuracy of the same runs as Table 3 defines it), with the Spearman ρ of each ToT metric with Acc across "
         "models.",
-        table[["model", *METRICS.values(), "Acc", *(f"{f}_n" for f in METRICS), "no_trajectory", *SCORE_BESIDE]],
+        table[["model", "trajectory", *METRICS.values(), "Acc", *(f"{f}_n" for f in METRICS), "no_trajectory", *SCORE_BESIDE]],
         vs_paper=_beside_paper(table, table_id),
         extra={"Spearman ρ with Acc (paper: ToT-Width 0.9218, ToT-Depth 0.8492)": rho},
         figure=draw(_scatter, table, path=ctx.figure(table_id)),
@@ -107,6 +108,14 @@ def _beside_paper(table: pd.DataFrame, table_id: str) -> pd.DataFrame:
     return out
 
 
+def _trajectory(hidden: int, judged: int) -> str:
+    """A row's trajectory as ToT-Eval saw it: "trajectory hidden" where the model's endpoint returned only final
+    summaries for every answer (the model config's `reasoning: hidden`), so its ToT cells stay empty."""
+    if hidden and hidden == judged:
+        return "trajectory hidden"
+    return f"hidden in {hidden} of {judged}" if hidden else "shown"
+
+
 def _no_trajectory_notes(table: pd.DataFrame) -> list[str]:
     """§4.2 leaves out models that return only final summaries: say which answers and models that is."""
     rows = table[table["no_trajectory"].fillna(0).gt(0)]
@@ -115,8 +124,10 @@ def _no_trajectory_notes(table: pd.DataFrame) -> list[str]:
     said = [f"{r.model}: {int(r.no_trajectory)} of {int(r.judged)} answers"
             + (" — every answer, so no ToT score (not included, as in §4.2)" if r.no_trajectory == r.judged else "")
             for r in rows.itertuples()]
-    return ["No trajectory (no_trajectory): the model reported reasoning tokens but returned only its final text, "
-            "a summary, so the answer is not scored on it (§4.2 leaves out such models, e.g. o3 and Gemini-2.5-Pro): "
+    return ["No trajectory (no_trajectory; `trajectory hidden` in the row): the model's endpoint returns only its "
+            "final text, a summary, as its config declares (`reasoning: hidden`), so the answer is not scored on it "
+            "(§4.2 leaves out such models, e.g. o3 and Gemini-2.5-Pro; Claude-3.7-Sonnet-Thinking is scored on its "
+            "thinking only through an endpoint that returns it, configs/models/paper/claude-3.7-sonnet-thinking.yaml): "
             + "; ".join(said) + "."]
 
 
