@@ -144,7 +144,7 @@ CASCADE = "think360_cascade"
 JUDGES = {j.name: j for j in (
     *RULE_JUDGES,  # the careful rule judge, and OMIBench's ACC as C.1 publishes it (judge/rules.py)
     SingleCallJudge("omibench_gptscore", parse.gptscore, grammar=grammars.GPTSCORE),
-    MiraPublished(),  # the authors' acc.py: its rule, then the paper's judge (it sees the image) where it fails
+    MiraPublished(),  # the authors' acc.py: its rule, then the paper's judge where the rule does not accept
     SingleCallJudge("c2rbench_judge", parse.correct_incorrect, final_answer=True,
                     grammar=grammars.CORRECT_INCORRECT_LOWER),
     SingleCallJudge("morphobench_correctness", parse.morpho_json, final_answer=True,

@@ -6,7 +6,7 @@ For each response acc.py reads the first <answer>…</answer> of it (`extract_an
     are the gold's two parts (`parse_rolling_dice_two_answer`), never asked of the LLM judge;
   - otherwise the tag, stripped and lower-cased, equal to the gold so written: right without asking;
   - else the LLM judge decides (the supplementary's Evaluation Prompt, prompts/judges/mira_judge.txt, with the
-    full response and the image).
+    question, the gold and the full response; acc.py sends its judge no image, and the paper names none).
 A response that is missing or empty gets no verdict in acc.py and leaves its denominator: judge.run records it as
 `no_response`, and the MIRA tables show the accuracy over answered units (acc.py's) beside the one over every unit.
 Where acc.py counts a failed judge call as wrong, the judge error is kept as such and counted (analysis/stats.py).
@@ -44,14 +44,15 @@ def path_and_total_right(tagged: str, golds: list[str]) -> bool:
 
 @dataclass(frozen=True)
 class MiraPublished:
-    """The judge `mira_judge`: acc.py's rule first, the paper's LLM judge for what the rule does not accept."""
+    """The judge `mira_judge`: acc.py's rule first, the paper's LLM judge (text only) for what the rule does not
+    accept."""
 
     name: str = "mira_judge"
     prompts: tuple[str, ...] = ("mira_judge",)
-    version: str = "acc.py"  # part of the verdicts' key: verdicts of the LLM judge alone are redone
+    version: str = "acc.py"  # part of the verdicts' key: verdicts of the earlier LLM-only judge are redone
 
     def calls(self, rec: dict[str, Any], steps: int) -> Calls:
-        return Calls(whole=1, with_images=1)
+        return Calls(whole=1)
 
     def steps(self, item: Item) -> Steps:
         tagged = tagged_answer(item.response)
@@ -62,7 +63,7 @@ class MiraPublished:
                     "stage": "two_part_rule"}
         if tagged.lower() == ", ".join(item.rec["answer"]).strip().lower():
             return {"correct": True, "extracted": tagged, "stage": "exact_match"}
-        (reply,) = yield [Ask("mira_judge", {"response": item.response}, parse.correct_incorrect, "image",
+        (reply,) = yield [Ask("mira_judge", {"response": item.response}, parse.correct_incorrect, "text",
                               grammars.CORRECT_INCORRECT)]
         if reply.parsed is None:
             return failed(reply, extracted=tagged, stage="llm_judge")

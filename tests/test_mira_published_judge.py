@@ -43,11 +43,11 @@ def test_settled_without_asking(response, correct, stage):
     "<answer>The hull is A, C and E</answer>",
     "<answer>B</answer> on reflection <answer>A, C, E</answer>",  # acc.py reads the first tag
 ])
-def test_the_rest_goes_to_the_paper_judge_with_the_image(response):
+def test_the_rest_goes_to_the_paper_judge_without_the_image(response):
     verdict, asks = first_step(response)
     assert verdict is None and len(asks) == 1
     (ask,) = asks
-    assert ask.prompt == "mira_judge" and ask.mode == "image" and ask.values["response"] == response
+    assert ask.prompt == "mira_judge" and ask.mode == "text" and ask.values["response"] == response  # as acc.py
 
 
 def test_tagged_answer_is_the_first_tag():
