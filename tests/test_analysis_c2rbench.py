@@ -223,6 +223,7 @@ def test_F11_token_accounting(env):
     how = t.extra["How reasoning tokens were counted"].iloc[0]
     assert (how["responses"], how["usage"], how["text_share"], how["none"]) == (3, 1, 1, 1)
     assert t.extra["Responses per status"].iloc[0]["no_response"] == 1 and t.figure.exists()
+    assert "truncated" in t.extra["Responses per status"].columns
 
 
 def test_agreement_rounds(env):

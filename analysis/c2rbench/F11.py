@@ -8,6 +8,7 @@ import pandas as pd
 
 from analysis.c2rbench import common as c2r
 from analysis.plot import bars, draw, empty_panel, save_figure, subplots
+from analysis.stats import truncated
 from analysis.table import Context, MissingInputs, Table
 from judge.judges import RULES
 
@@ -120,6 +121,7 @@ def build(table_id: str, ctx: Context) -> Table:
         none=("method", n("none")), mean_reasoning_chars=("reasoning_chars", "mean"), clipped=("clipped", "sum"),
     ).reset_index()
     failures = df.groupby("model")["status"].value_counts().unstack(fill_value=0).reset_index()
+    failures = failures.merge(truncated(df).groupby(df["model"]).sum().rename("truncated").reset_index(), on="model")
     fig = draw(figure, table, group_names(tok), path=ctx.figure(table_id))
     return Table(
         "C²RBench Fig. 11 — overthinking analysis across task category, level, score and final-answer presence: "
@@ -132,6 +134,8 @@ def build(table_id: str, ctx: Context) -> Table:
             "it (`usage`), else estimated from the raw `reasoning` text as total × its share of the characters "
             "generated (`text share`), else 0 (`none`: a direct-answer model, as the paper counts GPT-4o); "
             "answer = total − reasoning. All three are in tokens.",
+            "Responses per status: truncated counts the responses cut at max_tokens with no final answer "
+            "(whatever their status).",
             "Score: the judge's verdict (1 correct, 0 wrong; judge errors left out of that panel). Final answer: "
             "`present` when the rule extractor found an answer (verdict `extracted` not null). The paper's "
             "panel codes absence as 1.",
