@@ -35,6 +35,7 @@ from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
 from judge import current, injection, parallel
 from judge.current import outcome_sha  # noqa: F401  (where readers have found it)
+from judge.extract import truncated
 from judge.judges import DEFAULT_JUDGES, JUDGES, RULES, asks_model
 from judge.llm import answer, judge_template
 from judge.types import Item
@@ -99,11 +100,12 @@ def judge_cost(cost: Cost) -> dict[str, Any]:
     return {"judge_calls": cost.calls, "judge_tokens": cost.tokens, **failed}
 
 
-def summarize(lines: list[dict[str, Any]], scores: tuple[str, ...] = (), unjudged: int = 0) -> dict[str, Any]:
-    """Counts of the current verdicts of a raw file's current outcomes (`unjudged`: those without one). accuracy:
-    the papers' (correct over every item; a failure or an unjudged outcome is not correct), accuracy_scored beside
-    it; a process judge (`scores`: the fields of its verdicts' score) gives the means of its scores over the
-    answers it scored instead."""
+def summarize(lines: list[dict[str, Any]], scores: tuple[str, ...] = (), unjudged: int = 0,
+              truncated: int = 0) -> dict[str, Any]:
+    """Counts of the current verdicts of a raw file's current outcomes (`unjudged`: those without one; `truncated`:
+    those cut at the token limit with no final answer). accuracy: the papers' (correct over every item; a failure
+    or an unjudged outcome is not correct), accuracy_scored beside it; a process judge (`scores`: the fields of its
+    verdicts' score) gives the means of its scores over the answers it scored instead."""
     ok = [v for v in lines if v["status"] == "ok"]
     correct = sum(1 for v in ok if v["correct"])
     items = len(lines) + unjudged
@@ -118,7 +120,7 @@ def summarize(lines: list[dict[str, Any]], scores: tuple[str, ...] = (), unjudge
             "no_response": sum(1 for v in lines if v["status"] == "no_response"),
             "judge_error": sum(1 for v in lines if v["status"] == "judge_error"),
             "unjudged": unjudged,
-            "flagged": sum(1 for v in lines if v.get("flags")),
+            "flagged": sum(1 for v in lines if v.get("flags")), "truncated": truncated,
             "judge_calls": sum(v.get("judge_calls") or 0 for v in lines),
             "judge_tokens": sum(v.get("judge_tokens") or 0 for v in lines)}
 
@@ -130,7 +132,8 @@ def describe(s: dict[str, Any]) -> str:
 
     failures = (f"{s['no_response']} no response, {s['judge_error']} judge error(s), "
                 + (f"{s['unjudged']} unjudged, " if s.get("unjudged") else "")
-                + f"{s['flagged']} flagged as addressing the judge")
+                + f"{s['flagged']} flagged as addressing the judge"
+                + (f", {s['truncated']} truncated (cut at max_tokens, no final answer)" if s.get("truncated") else ""))
     if s.get("score_means") is not None:
         means = ", ".join(f"{k} {'n/a' if v is None else f'{v:.3g}'}" for k, v in s["score_means"].items())
         return f"scored {s['scored']}/{s['items']}, mean {means}; {failures}; {s['judge_calls']} judge calls"
@@ -222,7 +225,8 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
             out.write(v)
             existing[key] = {k: v.get(k) for k in KEPT}
     now = [existing[w] for w in wanted.values() if w in existing]
-    summary = {**summarize(now, getattr(spec, "scores", ()), unjudged=len(wanted) - len(now)),
+    cut = sum(truncated(r.get("finish_reason"), r.get("response")) for r in raw.values())
+    summary = {**summarize(now, getattr(spec, "scores", ()), unjudged=len(wanted) - len(now), truncated=cut),
                "judged_now": len(todo)}
     manifest_path = manifest_of(out_path)
     try:

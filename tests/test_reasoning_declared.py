@@ -13,7 +13,7 @@ from infer.client import split_reasoning
 from infer.config import ConfigError
 from infer.layout import manifest_of, raw_path
 from judge.extract import states_answer, truncated
-from judge.run import run as judge
+from judge.run import describe, run as judge
 from judge.types import Item
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 from tests.test_client import data_file, go, lines, model_config
@@ -152,7 +152,8 @@ def test_truncated_responses_are_counted_beside_the_accuracy(tmp_path):
              "finish_reason": "length"},
             {"id": "c", "sample_idx": 0, "request_key": "3", "response": "", "error": None, "finish_reason": "length"}]
     data, raw_file = setup(tmp_path, "omibench", raws)
-    judge("omibench", data, "m", "s", "rules", tmp_path / "results")
+    summary = judge("omibench", data, "m", "s", "rules", tmp_path / "results")
+    assert summary["truncated"] == 2 and "2 truncated (cut at max_tokens" in describe(summary)
     (run,) = find_runs(tmp_path / "results", "omibench", "rules")
     df = load_run(run)
     assert list(df.sort_values("id")["truncated"]) == [False, True, True]

@@ -15,7 +15,7 @@ IDS = ["omibench.rationale"]
 RATINGS = {"omibench_rationale_quality": list(QUALITY), "omibench_rationale_alignment": ["alignment"]}
 # Beside the means: how many answers were judged and failed as requests, and per judge (suffixed _quality,
 # _alignment) how many it rated, could not read, and what it spent.
-COUNTS = ["judged", "no_response"] + [f"{c}_{j}" for j in ("quality", "alignment")
+COUNTS = ["judged", "no_response", "truncated"] + [f"{c}_{j}" for j in ("quality", "alignment")
                                       for c in ("scored", "judge_error", "unjudged", "judge_calls", "judge_tokens")]
 
 
@@ -26,7 +26,7 @@ def build(table_id: str, ctx: Context) -> Table:
                             f"{ctx.results}/judged; {how_to_run(table_id)}")
     quality, alignment = (score_table(verdicts[j], ["model"], fields, scale=1) for j, fields in RATINGS.items())
     table = quality.merge(alignment, on="model", how="outer", suffixes=("_quality", "_alignment"))
-    for c in ("judged", "no_response"):  # both judges read the same answers
+    for c in ("judged", "no_response", "truncated"):  # both judges read the same answers
         table[c] = table[f"{c}_quality"].fillna(table[f"{c}_alignment"])
     table[COUNTS] = table[COUNTS].fillna(0).astype(int)
     return Table(
@@ -35,7 +35,8 @@ def build(table_id: str, ctx: Context) -> Table:
         table[["model", *QUALITY, "alignment", *COUNTS]],
         notes=["Every answered response of Table 2's runs is rated, passed and failed alike; a rating that could not "
                "be read is a judge error, left out of the means and counted (judge_error_quality, "
-               "judge_error_alignment); no_response: failed requests, not rated; unjudged_quality, "
+               "judge_error_alignment); no_response: failed requests, not rated; truncated: responses cut at "
+               "max_tokens with no final answer (rated as they are); unjudged_quality, "
                "unjudged_alignment: answers with no current rating of that judge (rerun it). judge_calls and "
                "judge_tokens: what each judge spent.",
                "The prompts are B.2's (quoted; GPT-4o in the paper and the paper profile). The paper prints no "
