@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
@@ -74,7 +75,7 @@ def random_signals(rng: random.Random, n: int) -> list[Signal]:
     return [Signal(k + 1, a, f) for k, (a, f) in enumerate(zip(amplitudes, frequencies))]
 
 
-def _design(design: str):
+def _design(design: str) -> ModuleType:
     if design not in _MODULES:
         raise ValueError(f"unknown distractor design {design!r} (known: {', '.join(DESIGNS)})")
     return _MODULES[design]
