@@ -47,12 +47,14 @@ if [ "$PROFILE" = demo ]; then
   $PY -m data.demo --out data/demo/build
   # MorphoBench's generated tasks (MORPHO-G, §3.3): circuit black boxes of levels 1-3, checked by ngspice,
   # and "spot the different one" grids, in the release's format and converted like it. Deterministic:
-  # made once.
-  if [ ! -f data/demo/build/morpho_g.jsonl ]; then
+  # made once (again when the file predates the recorded distractor design). The circuits' distractors
+  # join as many terminals as the truth (same_count, the default; fig7: Fig. 7's different counts).
+  DISTRACTORS=${MORPHO_G_DISTRACTORS:-same_count}
+  if [ ! -f data/demo/build/morpho_g.jsonl ] || ! grep -q "\"distractor_design\":\"$DISTRACTORS\"" data/demo/build/morpho_g.jsonl; then
     G=data/demo/build/official/morpho_g
     rm -rf "$G"
     for level in 1 2 3; do
-      $PY -m data.generate circuits --n 1 --level "$level" --seed 0 --out "$G" --quiet
+      $PY -m data.generate circuits --n 1 --level "$level" --seed 0 --distractors "$DISTRACTORS" --out "$G" --quiet
     done
     $PY -m data.generate spot_diff --n 1 --rows 6 --cols 11 --seed 0 --out "$G" --quiet
     $PY -m data.convert morphobench --src "$G" --out data/demo/build/morpho_g.jsonl

@@ -43,6 +43,7 @@ OPTIONAL: dict[str, type | tuple[type, ...]] = {
     "domain": str,
     "discipline": str,
     "split": str,
+    "distractor_design": str,  # MorphoBench's generated circuits: same_count or fig7 (data/generate/circuit_items.py)
     "has_inline_choices": bool,
     "extra": dict,             # every official field without a stable name, kept verbatim
 }

@@ -1,7 +1,8 @@
 """Generated circuit black-box items: every option re-simulated from the files written beside it,
-distractors distinct by the stated measure, the options' terminal counts and supply line as in Fig. 7,
-"None of the above" items, the checks themselves, byte-identical reruns, and the MorphoBench converter
-and rule judge on the output."""
+distractors distinct by the stated measure, the supply line as in Fig. 7 and, under the fig7 design, the
+options' terminal counts as in Fig. 7, "None of the above" items, the checks themselves, byte-identical
+reruns, and the MorphoBench converter and rule judge on the output. The two designs side by side:
+tests/test_generate_circuit_designs.py."""
 from __future__ import annotations
 
 import csv
@@ -16,8 +17,9 @@ import pytest
 
 from data.convert import convert
 from data.generate import circuit_items, circuits
-from data.generate.circuit_items import LETTERS, NRMS_MIN, GenerationError, check, distractor_counts, make_item, nrms
+from data.generate.circuit_items import LETTERS, NRMS_MIN, GenerationError, check, make_item, nrms
 from data.generate.common import SPLIT_CIRCUITS, item_rng
+from data.generate.fig7 import distractor_counts
 from data.generate.mutate import mutate
 from data.generate.netlist import netlist, random_circuit, valid, with_terminals
 from data.generate.spice import simulate_deck
@@ -65,7 +67,7 @@ def test_every_option_resimulates_from_its_deck(release, tmp_path):
             assert int(checks[letter]["terminals"]) == terminal_count(row["netlists"][LETTERS.index(letter)])
             _, v = simulate_deck(text)
             d = nrms(v, truth)
-            assert d == pytest.approx(float(checks[letter]["nrms"]), abs=1e-5)
+            assert d == pytest.approx(float(checks[letter]["nrms"]), rel=1e-5, abs=1e-5)  # 6 digits written
             if letter == row["answer"]:
                 assert d < 1e-7
             else:
@@ -95,11 +97,11 @@ def test_rows_hold_the_question_and_the_data_to_check_it(release):
 
 
 @pytest.mark.parametrize("level", [1, 2, 5, 10])
-def test_the_options_differ_in_their_terminal_counts(level):
+def test_fig7_options_differ_in_their_terminal_counts(level):
     # Fig. 7's options join 2, 1, 5, 6 and 3 terminals: ours have five different counts, the truth
     # the level's, the distractors others, some fewer and some more than the level when it has fewer
     for i in range(3):
-        item = make_item(item_rng("circuits", 7, f"L{level}", i), level)
+        item = make_item(item_rng("circuits", 7, f"L{level}", i), level, "fig7")
         counts = [terminal_count(text) for text in item.netlists()]
         assert len(set(counts)) == 5
         others = [c for letter, c in zip(LETTERS, counts) if letter != item.answer]
@@ -126,10 +128,11 @@ def test_distractor_counts_are_the_six_nearest_the_level():
     assert seen == {1: {2, 3, 4, 5, 6, 7}, 2: {1, 3, 4, 5, 6, 7}, 4: {1, 2, 3, 5, 6, 7}, 10: {7, 8, 9, 11, 12, 13}}
 
 
-def test_none_of_the_above_items_list_five_distractors():
+@pytest.mark.parametrize("design", ["same_count", "fig7"])
+def test_none_of_the_above_items_list_five_distractors(design):
     # the answer is the first draw of an item's generator: find an item whose answer is F
     i = next(i for i in range(500) if item_rng("circuits", 0, "L1", i).choice(LETTERS) == "F")
-    item = make_item(item_rng("circuits", 0, "L1", i), 1)
+    item = make_item(item_rng("circuits", 0, "L1", i), 1, design)
     assert item.answer == "F" and netlist(item.truth) not in item.netlists()
     assert len(item.listed) == 5 and all(d > NRMS_MIN for d in item.nrms)
 
@@ -140,8 +143,9 @@ def test_answers_are_uniform_over_six_letters():
         assert abs(draws.count(letter) / 6000 - 1 / 6) < 0.02
 
 
-def test_check_refuses_a_close_distractor_or_a_misplaced_truth():
-    item = make_item(item_rng("circuits", 1, "L1", 0), 1)
+@pytest.mark.parametrize("design", ["same_count", "fig7"])
+def test_check_refuses_a_close_distractor_or_a_misplaced_truth(design):
+    item = make_item(item_rng("circuits", 1, "L1", 0), 1, design)
     check(item)
     wrong = next(k for k, x in enumerate(LETTERS[:5]) if x != item.answer)
     close = replace(item, nrms=[d if k != wrong else NRMS_MIN / 2 for k, d in enumerate(item.nrms)])
@@ -149,7 +153,13 @@ def test_check_refuses_a_close_distractor_or_a_misplaced_truth():
         check(close)
     with pytest.raises(GenerationError, match="the truth"):
         check(replace(item, answer=LETTERS[wrong]))
-    # a distractor with the question's terminal count is refused, whatever its distance
+    # just above the threshold is kept
+    check(replace(item, nrms=[d if k != wrong else NRMS_MIN * 1.0001 for k, d in enumerate(item.nrms)]))
+
+
+def test_fig7_check_refuses_a_distractor_of_the_questions_terminal_count():
+    item = make_item(item_rng("circuits", 1, "L1", 0), 1, "fig7")
+    wrong = next(k for k, x in enumerate(LETTERS[:5]) if x != item.answer)
     same_count = random_circuit(random.Random(0), item.level)
     listed = [c if k != wrong else same_count for k, c in enumerate(item.listed)]
     with pytest.raises(GenerationError, match=r"the question's terminal count \(1\)"):
@@ -203,11 +213,11 @@ def test_a_failed_run_leaves_the_previous_output_and_no_partial_one(tmp_path, mo
     before = (tmp_path / SPLIT_CIRCUITS / "L01-s0.parquet").read_bytes()
     real = circuit_items.make_item
 
-    def fails_on_the_second(rng, level):
+    def fails_on_the_second(rng, level, design):
         fails_on_the_second.calls += 1
         if fails_on_the_second.calls == 2:
             raise GenerationError("simulated failure")
-        return real(rng, level)
+        return real(rng, level, design)
     fails_on_the_second.calls = 0
     monkeypatch.setattr(circuits, "make_item", fails_on_the_second)
     with pytest.raises(GenerationError):

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
 from data.generate import glyphs
@@ -46,12 +47,21 @@ def test_the_commands_reproduce_their_files_and_convert(tmp_path):
 def test_bad_arguments_are_refused_by_the_parser(capsys):
     for argv in (["circuits", "--n", "1", "--level", "11", "--out", "x"],
                  ["circuits", "--n", "0", "--level", "1", "--out", "x"],
+                 ["circuits", "--n", "1", "--level", "1", "--distractors", "figure7", "--out", "x"],
                  ["spot_diff", "--n", "1", "--rows", "0", "--cols", "3", "--out", "x"],
                  ["spot_diff", "--n", "1", "--rows", "3", "--cols", "3", "--script", "greek", "--out", "x"]):
         with pytest.raises(SystemExit) as e:
             main(argv)
         assert e.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+@needs_ngspice
+def test_the_distractor_design_is_chosen_on_the_command_line(tmp_path):
+    for argv, run, design in (([], "L01-s0", "same_count"), (["--distractors", "fig7"], "L01-fig7-s0", "fig7")):
+        assert main(["circuits", "--n", "1", "--level", "1", *argv, "--out", str(tmp_path), "--quiet"]) == 0
+        rows = pq.read_table(tmp_path / SPLIT_CIRCUITS / f"{run}.parquet").to_pylist()
+        assert [r["distractor_design"] for r in rows] == [design]
 
 
 def test_missing_ngspice_or_font_is_a_clear_error_and_writes_nothing(tmp_path, monkeypatch, capsys):

@@ -25,8 +25,9 @@ Each row has
                   Instead, ``image_path`` / ``image`` may name a file relative to the data file, and
                   ``image`` may be a HF Image struct ``{"bytes", "path"}``
 ``caption``       (our demo sets, or a release that adds it) an exact description of the image
-plus grouping fields: ``discipline`` (Table 1), ``category``, ``subject``, ``level``, ``split``, and
-the taxonomy (``task_type``, ``sub_task_types`` ...) which has no stable name and goes to ``extra``.
+plus grouping fields: ``discipline`` (Table 1), ``category``, ``subject``, ``level``, ``split``,
+``distractor_design`` (the generated circuit black boxes: how their distractors were drawn), and the
+taxonomy (``task_type``, ``sub_task_types`` ...) which has no stable name and goes to ``extra``.
 
 Mapping decisions
 -----------------
@@ -89,7 +90,8 @@ _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+(.*)$")
 # Official keys (lower-cased) with a meaning here; any other key goes to `extra` verbatim.
 _HINT_KEYS = ("hint", "hints")
 _IMAGE_KEYS = ("image_base64", "image", "images", "image_path", "image_paths")
-_STABLE_STR = ("discipline", "subject", "category", "difficulty", "task", "domain")
+_STABLE_STR = ("discipline", "subject", "category", "difficulty", "task", "domain",
+               "distractor_design")  # the generated circuits' design (same_count or fig7): Table 5 reads it
 
 
 class _Row(Item):

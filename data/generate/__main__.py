@@ -1,9 +1,10 @@
 """Generate MORPHO-G items in MorphoBench's official format (a split folder of parquet files that
 ``python -m data.convert morphobench --src OUT`` reads).
 
-    python -m data.generate circuits  --n N --level L --seed S --out DIR
+    python -m data.generate circuits  --n N --level L --seed S --out DIR [--distractors same_count|fig7]
     python -m data.generate spot_diff --n N --rows R --cols C --seed S --out DIR
                                       [--similarity high|medium|low] [--script latin|cjk] [--font PATH]
+    python -m data.generate circuit_heuristics --n N --seed S [--out CSV]
 
 The same arguments write byte-identical files. Item i of a run does not depend on N.
 """
@@ -14,8 +15,8 @@ import logging
 import sys
 from pathlib import Path
 
-from data.generate import circuits, spot_diff
-from data.generate.circuit_items import GenerationError
+from data.generate import circuits, measure_heuristics, spot_diff
+from data.generate.circuit_items import DEFAULT_DESIGN, DESIGNS, GenerationError
 from data.generate.glyphs import SCRIPTS, TIERS, FontError
 from data.generate.spice import SimulationError
 
@@ -35,6 +36,10 @@ def parser() -> argparse.ArgumentParser:
     c = sub.add_parser("circuits", help="circuit black-box items (Fig. 7), simulated with ngspice")
     c.add_argument("--level", type=int, required=True, choices=range(1, 11), metavar="1-10",
                    help="difficulty level = number of input terminals")
+    c.add_argument("--distractors", choices=DESIGNS, default=DEFAULT_DESIGN,
+                   help="same_count (default): every listed netlist joins the level's terminals, so only the "
+                        "waveform tells them apart; fig7: five different terminal counts, as Fig. 7's options "
+                        "(the count alone then names the answer)")
     s = sub.add_parser("spot_diff", help='"spot the different one" grids (Fig. 8)')
     s.add_argument("--rows", type=_count, required=True)
     s.add_argument("--cols", type=_count, required=True)
@@ -47,6 +52,12 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--out", type=Path, required=True, help="folder of the release (the split folder goes inside)")
         p.add_argument("--quiet", action="store_true", help="no progress bar")
+    h = sub.add_parser("circuit_heuristics", help="how often text-only guesses answer circuit items, per design and "
+                                                  "level 1-10 (the CSV morphobench.T5 reads)")
+    h.add_argument("--n", type=_count, required=True, help="items per design and level")
+    h.add_argument("--seed", type=int, default=0)
+    h.add_argument("--out", type=Path, default=measure_heuristics.DEFAULT_OUT,
+                   help="CSV to write (default: the committed data/generate/circuit_heuristics.csv)")
     return ap
 
 
@@ -54,8 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     args = parser().parse_args(argv)
     try:
-        if args.task == "circuits":
-            path = circuits.generate(args.out, args.n, args.level, args.seed, progress=not args.quiet)
+        if args.task == "circuit_heuristics":
+            path = measure_heuristics.write(measure_heuristics.measure(args.n, args.seed), args.out)
+        elif args.task == "circuits":
+            path = circuits.generate(args.out, args.n, args.level, args.seed, progress=not args.quiet,
+                                     design=args.distractors)
         else:
             path = spot_diff.generate(args.out, args.n, args.rows, args.cols, args.seed, args.similarity,
                                       args.script, args.font, progress=not args.quiet)

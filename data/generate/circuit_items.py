@@ -7,30 +7,31 @@ Six options: five netlists and "None of the above". The answer is uniform over A
 above" is right in one item out of six, as often as any letter; then all five listed netlists are
 distractors.
 
-As in Fig. 7, whose five options join 2, 1, 5, 6 and 3 terminals to o1, the listed netlists differ in
-their number of terminals: each distractor has a terminal count of its own, other than L, drawn from
-the six counts nearest L, with at least one below L and one above whenever L > 1. A distractor is the
-truth cut down or extended to its count (3 in 4; new terminals get random branches), then changed
-once more half of the time (`mutate`), or a fresh random circuit of its count. It is kept only when
-its own simulated waveform (`spice.deck` says how terminals outside the question's table are driven)
-differs from the truth's by a normalised RMS difference of more than NRMS_MIN:
+Which netlists the distractors are is the item's *design* (`distractors.DESIGNS`):
 
-    nrms(v, truth) = sqrt(mean((v − truth)²)) / sqrt(mean(truth²))   over the 5001 samples of 0–20 ms
+same_count  (default, `same_count`) every listed netlist joins the L terminals the question states;
+            they differ from the truth in components and topology only
+fig7        (`fig7`) the listed netlists join five different numbers of terminals, as the options of
+            Fig. 7 do; the count then names the answer on every item
 
-so the option that matches is unique up to far more than simulation error (equivalent rewirings of
-the truth, e.g. two series parts swapped, come out near 1e-6 and are rejected).
+Under both, every distractor's simulated waveform differs from the truth's by nrms > NRMS_MIN
+(`distractors.nrms`). Item i draws its answer, inputs and true circuit the same way under both
+designs, so two runs of one seed and level differ only in their distractors.
 """
 from __future__ import annotations
 
 import logging
 import random
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
-from data.generate.mutate import mutate
-from data.generate.netlist import Circuit, netlist, random_circuit, terminals, with_terminals
-from data.generate.spice import Signal, simulate, simulate_many
+from data.generate import fig7, same_count
+from data.generate.distractors import (DEFAULT_DESIGN, DESIGNS, FIG7, NRMS_MIN, SAME_COUNT,  # noqa: F401 (callers read them here)
+                                       nrms, rms)
+from data.generate.netlist import Circuit, netlist, random_circuit, terminals
+from data.generate.spice import Signal, simulate
 
 log = logging.getLogger(__name__)
 
@@ -38,14 +39,11 @@ LEVELS = range(1, 11)
 LETTERS = "ABCDEF"
 NONE_OF_THE_ABOVE = "F"
 N_LISTED = 5
-NRMS_MIN = 0.1
 MIN_RMS_V = 0.01       # a true output this small shows nothing to reason about: draw another circuit
-NEAR_MISS = 0.75        # share of distractor draws made from the truth
-COUNT_POOL = 6          # distractors' terminal counts come from the six counts nearest the level
-DISTRACTOR_ROUNDS = 20  # per item, each drawing one candidate per missing count, before a new circuit
 CIRCUIT_DRAWS = 20
 AMPLITUDES = tuple(round(0.1 * k, 1) for k in range(1, 21))             # 0.1 … 2.0 V
 FREQUENCIES = (50, 100, 200, 300, 500, 800, 1000, 1500, 2000, 3000, 5000, 8000, 10000)  # Hz
+_MODULES = {SAME_COUNT: same_count, FIG7: fig7}
 
 
 class GenerationError(RuntimeError):
@@ -61,6 +59,7 @@ class CircuitItem:
     listed: list[Circuit]                # options A–E
     nrms: list[float]                    # each listed option against the truth (0 for the truth)
     answer: str                          # "A"…"F"
+    design: str = DEFAULT_DESIGN         # how the distractors were chosen (`distractors.DESIGNS`)
 
     def netlists(self) -> list[str]:
         return [netlist(c) for c in self.listed]
@@ -70,64 +69,24 @@ class CircuitItem:
         return [c.n for c in self.listed]
 
 
-def rms(v: np.ndarray) -> float:
-    return float(np.sqrt(np.mean(np.square(v))))
-
-
-def nrms(v: np.ndarray, truth: np.ndarray) -> float:
-    return rms(v - truth) / rms(truth)
-
-
 def random_signals(rng: random.Random, n: int) -> list[Signal]:
     amplitudes = rng.sample(AMPLITUDES, n)
     frequencies = rng.sample(FREQUENCIES, n)
     return [Signal(k + 1, a, f) for k, (a, f) in enumerate(zip(amplitudes, frequencies))]
 
 
-def distractor_counts(rng: random.Random, level: int, k: int) -> list[int]:
-    """k distinct terminal counts other than `level`, in the order they will be listed."""
-    pool = sorted((c for c in range(1, level + COUNT_POOL + 1) if c != level),
-                  key=lambda c: (abs(c - level), c))[:COUNT_POOL]
-    while True:
-        counts = rng.sample(pool, k)
-        if level == 1 or min(counts) < level < max(counts):
-            return counts
+def _design(design: str) -> ModuleType:
+    if design not in _MODULES:
+        raise ValueError(f"unknown distractor design {design!r} (known: {', '.join(DESIGNS)})")
+    return _MODULES[design]
 
 
-def _distractors(rng: random.Random, truth: Circuit, v_true: np.ndarray, signals: list[Signal],
-                 counts: list[int]) -> list[tuple[Circuit, float]] | None:
-    """One distractor per terminal count, each with its nrms against the truth, or None if the
-    rounds run out. Each round simulates one candidate per missing count together."""
-    seen = {netlist(truth)}
-    found: dict[int, tuple[Circuit, float]] = {}
-    for _ in range(DISTRACTOR_ROUNDS):
-        batch = []
-        for count in counts:
-            if count not in found:
-                cand = _candidate(rng, truth, count)
-                if cand is not None and netlist(cand) not in seen:
-                    seen.add(netlist(cand))
-                    batch.append((count, cand))
-        waves = simulate_many([netlist(c) for _, c in batch], signals)
-        for (count, cand), v in zip(batch, waves):
-            d = nrms(v, v_true)
-            if d > NRMS_MIN:
-                found[count] = (cand, d)
-        if len(found) == len(counts):
-            return [found[count] for count in counts]
-    return None
-
-
-def _candidate(rng: random.Random, truth: Circuit, count: int) -> Circuit | None:
-    if rng.random() < NEAR_MISS:
-        cand = with_terminals(rng, truth, count)
-        return mutate(rng, cand) if rng.random() < 0.5 else cand
-    return random_circuit(rng, count)
-
-
-def make_item(rng: random.Random, level: int) -> CircuitItem:
+def make_item(rng: random.Random, level: int, design: str = DEFAULT_DESIGN) -> CircuitItem:
+    """One checked item of `level` whose distractors follow `design`; GenerationError when no circuit
+    drawn gets its five options under that design (never another design instead)."""
     if level not in LEVELS:
         raise ValueError(f"level must be 1–10 (the number of input terminals), got {level}")
+    module = _design(design)
     answer = rng.choice(LETTERS)
     for _ in range(CIRCUIT_DRAWS):
         signals = random_signals(rng, level)
@@ -135,24 +94,26 @@ def make_item(rng: random.Random, level: int) -> CircuitItem:
         v_true = simulate(netlist(truth), signals)
         if rms(v_true) < MIN_RMS_V:
             continue
-        counts = distractor_counts(rng, level, N_LISTED if answer == NONE_OF_THE_ABOVE else N_LISTED - 1)
-        picked = _distractors(rng, truth, v_true, signals, counts)
+        picked = module.distractors(rng, truth, v_true, signals,
+                                    N_LISTED if answer == NONE_OF_THE_ABOVE else N_LISTED - 1)
         if picked is None:
-            log.debug("level %d: too few distractors differ from the truth; drawing another circuit", level)
+            log.debug("level %d, %s: too few distractors differ from the truth; drawing another circuit", level, design)
             continue
         listed, dists = [c for c, _ in picked], [d for _, d in picked]
         if answer != NONE_OF_THE_ABOVE:
             pos = LETTERS.index(answer)
             listed.insert(pos, truth)
             dists.insert(pos, 0.0)
-        item = CircuitItem(level, signals, truth, v_true, listed, dists, answer)
+        item = CircuitItem(level, signals, truth, v_true, listed, dists, answer, design)
         check(item)
         return item
-    raise GenerationError(f"level {level}: no circuit with {N_LISTED} distinct distractors in {CIRCUIT_DRAWS} draws")
+    raise GenerationError(f"level {level}, design {design}: no circuit with {N_LISTED} distinct distractors "
+                          f"in {CIRCUIT_DRAWS} draws")
 
 
 def check(item: CircuitItem) -> None:
-    """What every item must satisfy; a violation is a bug in the generator, never data to keep."""
+    """What every item must satisfy, and its design's own rules; a violation is a bug in the generator,
+    never data to keep."""
     texts = item.netlists()
     truth = netlist(item.truth)
     problems = []
@@ -166,15 +127,8 @@ def check(item: CircuitItem) -> None:
             problems.append(f"option {letter}: is{'' if is_answer else ' not'} the answer but is{'' if text == truth else ' not'} the truth")
         if not is_answer and not d > NRMS_MIN:
             problems.append(f"option {letter}: nrms {d:.4f} to the truth is not above {NRMS_MIN}")
-    counts = [len(terminals(text)) for text in texts]
     if len(terminals(truth)) != item.level:
         problems.append(f"the true circuit joins {len(terminals(truth))} terminals, not the level's {item.level}")
-    if len(set(counts)) != N_LISTED:
-        problems.append(f"the listed netlists' terminal counts {counts} are not five different counts")
-    others = [c for letter, c in zip(LETTERS, counts) if letter != item.answer]
-    if item.level in others:
-        problems.append(f"a distractor has the question's terminal count ({item.level})")
-    if item.level > 1 and not min(others) < item.level < max(others):
-        problems.append(f"the distractors' terminal counts {others} are not on both sides of {item.level}")
+    problems += _design(item.design).problems(item.level, item.answer, LETTERS, texts)
     if problems:
-        raise GenerationError("; ".join(problems))
+        raise GenerationError(f"{item.design} item: " + "; ".join(problems))

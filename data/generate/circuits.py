@@ -1,7 +1,8 @@
 """``python -m data.generate circuits``: N circuit black-box items of one level, written as
 MorphoBench's official format.
 
-Output, under OUT/Morpho_G_circuits/ (a run is named ``L<level>-s<seed>``)::
+Output, under OUT/Morpho_G_circuits/ (a run is named ``L<level>-s<seed>``, or ``L<level>-<design>-s<seed>``
+for a design other than the default, so runs of both designs sit side by side)::
 
     L03-s0.parquet            one row per item (the converter's columns; see below)
     L03-s0/0000/question.png  the question image: the true circuit's output waveform
@@ -12,7 +13,8 @@ Output, under OUT/Morpho_G_circuits/ (a run is named ``L<level>-s<seed>``)::
     L03-s0/0000/truth.cir     the true circuit's deck (the same as the answer's, or the hidden one)
     L03-s0/0000/check.csv     option, its terminal count, nrms to the truth, is_answer
 
-Row columns: ``index`` (``L03-s0-0000``), ``question`` (the Fig. 7 template filled in: terminals,
+Row columns: ``index`` (``L03-s0-0000``), ``distractor_design`` (``same_count`` or ``fig7``:
+`circuit_items` says what each means), ``question`` (the Fig. 7 template filled in: terminals,
 input table, the five netlists and "None of the above"), ``hint`` (empty), ``answer`` (a letter),
 ``image_base64``, ``caption`` (the plot in words, for text-only models), ``split``, ``level``,
 ``discipline``, ``task``, the taxonomy (RSYN-CLO-FLOW, Appendix A.1) and the data to recheck the item:
@@ -22,13 +24,15 @@ input table, the five netlists and "None of the above"), ``hint`` (empty), ``ans
 """
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 from tqdm import tqdm
 
-from data.generate.circuit_items import LETTERS, NONE_OF_THE_ABOVE, NRMS_MIN, CircuitItem, make_item
+from data.generate.circuit_items import (DEFAULT_DESIGN, LETTERS, NONE_OF_THE_ABOVE, NRMS_MIN, CircuitItem,
+                                         make_item)
 from data.generate.common import SPLIT_CIRCUITS, fill_template, fmt, item_rng, png_data_url, write_run
 from data.generate.netlist import netlist
 from data.generate.spice import deck
@@ -37,7 +41,8 @@ from data.generate.waveform import caption, csv_bytes, plot_png
 
 TEMPLATE = "morpho_g_circuit"
 SCHEMA = pa.schema([
-    ("index", pa.string()), ("question", pa.string()), ("hint", pa.string()), ("answer", pa.string()),
+    ("index", pa.string()), ("distractor_design", pa.string()), ("question", pa.string()), ("hint", pa.string()),
+    ("answer", pa.string()),
     ("image_base64", pa.string()), ("caption", pa.string()), ("split", pa.string()), ("level", pa.int64()),
     ("discipline", pa.string()), ("task", pa.string()),
     ("task_type", pa.string()), ("knowledge", pa.string()), ("sub_task_types", pa.string()),
@@ -49,8 +54,8 @@ SCHEMA = pa.schema([
 ])
 
 
-def run_name(level: int, seed: int) -> str:
-    return f"L{level:02d}-s{seed}"
+def run_name(level: int, seed: int, design: str = DEFAULT_DESIGN) -> str:
+    return f"L{level:02d}-s{seed}" if design == DEFAULT_DESIGN else f"L{level:02d}-{design}-s{seed}"
 
 
 def question(item: CircuitItem) -> str:
@@ -74,7 +79,8 @@ def item_files(item: CircuitItem, png: bytes) -> dict[str, bytes]:
 
 def row(item: CircuitItem, index: str, data_dir: str, png: bytes, seed: int) -> dict[str, Any]:
     return {
-        "index": index, "question": question(item), "hint": "", "answer": item.answer,
+        "index": index, "distractor_design": item.design, "question": question(item), "hint": "",
+        "answer": item.answer,
         "image_base64": png_data_url(png), "caption": caption(item.waveform, item.signals), "split": SPLIT_CIRCUITS,
         "level": item.level, "discipline": "Engineering", "task": "circuit_blackbox",
         "task_type": "RSYN", "knowledge": "CLO", "sub_task_types": "FLOW",
@@ -86,12 +92,21 @@ def row(item: CircuitItem, index: str, data_dir: str, png: bytes, seed: int) -> 
     }
 
 
-def generate(out: Path, n: int, level: int, seed: int, progress: bool = True) -> Path:
-    """Write N items of `level` under OUT/Morpho_G_circuits/; return the parquet file."""
-    run = run_name(level, seed)
+def item_random(seed: int, level: int, i: int) -> random.Random:
+    """Item i's generator. The design is not part of its seed: item i of either design draws the same
+    answer, and the same inputs and true circuit unless a design has to draw its circuit again, so the
+    designs differ in their distractors."""
+    return item_rng("circuits", seed, f"L{level}", i)
+
+
+def generate(out: Path, n: int, level: int, seed: int, progress: bool = True,
+             design: str = DEFAULT_DESIGN) -> Path:
+    """Write N items of `level` whose distractors follow `design` under OUT/Morpho_G_circuits/; return
+    the parquet file."""
+    run = run_name(level, seed, design)
     rows, files = [], {}
     for i in tqdm(range(n), desc=f"circuits {run}", unit="item", disable=not progress):
-        item = make_item(item_rng("circuits", seed, f"L{level}", i), level)
+        item = make_item(item_random(seed, level, i), level, design)
         png = plot_png(item.waveform)
         key = f"{i:04d}"
         rows.append(row(item, f"{run}-{key}", f"{run}/{key}", png, seed))
