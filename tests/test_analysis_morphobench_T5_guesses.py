@@ -12,7 +12,7 @@ import pytest
 from analysis.morphobench import T5 as morphobench_T5, circuit_guesses
 from analysis.table import Context
 from data.generate.heuristics import closest_guess, count_guess, percent_right, random_guesses
-from data.generate.measure_heuristics import DEFAULT_OUT
+from data.generate.heuristics import DEFAULT_OUT
 from data.generate.netlist import netlist, random_circuit
 from tests.analysis_fixtures import make_run, write_data
 
@@ -44,12 +44,15 @@ FIG7 = [circuit("f-0", 2, "C", "fig7", [1, 3, 2, 4, 5]), circuit("f-1", 2, "F", 
 
 def test_the_guesses_are_computed_on_the_items_read_and_measured_for_the_other_design(tmp_path):
     t = build(tmp_path, SAME)
-    g = t.extra["Text-only guesses per distractor design and level (% right)"].set_index(["design", "level"])
+    g = t.extra["Text-only guesses per distractor design and level (% right)"]
+    read = g[g["source"] == "the items read"].set_index(["design", "level"])
+    g = g[g["source"] != "the items read"].set_index(["design", "level"])
     # every option joins 2 terminals: the count heuristic says A, right on the one item whose answer is A
-    assert g.loc[("same_count", 2), "count_pct"] == pytest.approx(100 / 3)
-    assert g.loc[("same_count", 2), ["items", "source"]].tolist() == [3, "the items read"]
-    assert g.loc[("same_count", 2), "random_expected_pct"] == pytest.approx(100 / 6)
-    # fig7 is no item's design here: its ten levels come from the committed measurement
+    assert read.loc[("same_count", 2), "count_pct"] == pytest.approx(100 / 3)
+    assert read.loc[("same_count", 2), "items"] == 3 and len(read) == 1
+    assert read.loc[("same_count", 2), "random_expected_pct"] == pytest.approx(100 / 6)
+    # both designs' ten levels come from the committed measurement too, on many more items than a run reads
+    assert list(g.loc["same_count"].index) == list(range(1, 11)) and (g.loc["same_count", "items"] == 60).all()
     fig7 = g.loc["fig7"]
     assert list(fig7.index) == list(range(1, 11)) and (fig7["count_pct"] == 100.0).all()
     assert fig7["source"].str.startswith("data/generate/circuit_heuristics.csv (python -m data.generate "
@@ -58,16 +61,16 @@ def test_the_guesses_are_computed_on_the_items_read_and_measured_for_the_other_d
     assert "Distractor designs of the items read: same_count (3 items)." in notes
     assert "same_count (on the 3 items read), % right per level: count L2 33.3;" in notes
     assert "fig7 (measured on 600 generated items), % right per level: count L1 100.0, L2 100.0" in notes
-    assert "Numbers of fig7 (not the design of any item read) are read from data/generate/circuit_heuristics.csv" in notes
+    assert "same_count (measured on 600 generated items), % right per level: count L1 13.3" in notes
+    assert "The measured numbers of same_count, fig7 are read from data/generate/circuit_heuristics.csv" in notes
     assert "Per distractor design and level" not in t.extra
 
 
 def test_items_of_both_designs_need_no_measurement_and_get_accuracy_per_design(tmp_path):
     t = build(tmp_path, SAME + FIG7)
     g = t.extra["Text-only guesses per distractor design and level (% right)"]
+    g = g[g["source"] == "the items read"]
     assert sorted(zip(g["design"], g["level"], g["count_pct"])) == [("fig7", 2, 100.0), ("same_count", 2, pytest.approx(100 / 3))]
-    assert set(g["source"]) == {"the items read"}
-    assert not any("are read from" in n for n in t.notes)
     per = t.extra["Per distractor design and level"].set_index(["distractor_design", "level"])
     assert per.loc[("fig7", 2), "judged"] == 2 and per.loc[("same_count", 2), "judged"] == 3
 
@@ -77,7 +80,7 @@ def test_items_converted_before_the_design_was_recorded_are_scored_and_both_desi
     g = t.extra["Text-only guesses per distractor design and level (% right)"]
     assert set(g["design"]) == {"not recorded", "same_count", "fig7"}
     assert g.set_index("design").loc["not recorded", "count_pct"] == 100.0
-    assert any(n.startswith("Numbers of same_count, fig7 (not the design of any item read)") for n in t.notes)
+    assert any(n.startswith("The measured numbers of same_count, fig7 are read from") for n in t.notes)
 
 
 def test_a_missing_measurement_is_said_not_hidden(tmp_path):

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from data.convert import convert
-from data.generate import circuits, fig7, measure_heuristics, same_count
+from data.generate import circuits, fig7, heuristics, measure_heuristics, same_count
 from data.generate.circuit_items import LETTERS, NRMS_MIN, GenerationError, check, make_item
 from data.generate.circuits import item_random
 from data.generate.common import SPLIT_CIRCUITS
@@ -148,7 +148,7 @@ def test_both_designs_are_recorded_side_by_side_and_converted(tmp_path):
 
 
 def read_measurement() -> list[dict[str, str]]:
-    with open(measure_heuristics.DEFAULT_OUT, newline="") as f:
+    with open(heuristics.DEFAULT_OUT, newline="") as f:
         return list(csv.DictReader(f))
 
 

@@ -165,3 +165,32 @@ def test_internvl35_thinks_by_its_system_prompt_in_table_5_only():
     assert model_rows("think360.T5")["InternVL-3.5-8B-Thinking"] == "internvl3.5-8b-thinking"
     assert "internvl3.5-8b-thinking" in load_experiment(EXPERIMENTS / "think360_T5.yaml").models
     assert aliases("omibench")["InternVL3.5-8B"] == "internvl3.5-8b"
+
+
+def test_qwen3_vl_thinking_models_sample_as_their_model_card_says():
+    """OMIBench gives only "Temperatures are selected from [0, 1]": the Thinking variants decode as Qwen's model
+    card recommends for them (greedy decoding makes them loop), and each config names that source."""
+    paths = sorted(PAPER_MODELS.glob("qwen3-vl-*-thinking.yaml"))
+    assert len(paths) == 6
+    for path in paths:
+        cfg = load_model_config(path)
+        params = cfg.generation_params()
+        assert (params["temperature"], params["top_p"], params["top_k"], params["presence_penalty"]) == \
+            (1.0, 0.95, 20, 0.0), cfg.name
+        assert "model card" in (cfg.decoding_source or ""), cfg.name
+        assert cfg.reasoning == "returned"
+    # a setting's own temperature (OMIBench's parallel scaling, T = 0.6) still replaces the card's
+    assert load_model_config(paths[0]).generation_params(temperature=0.6)["temperature"] == 0.6
+
+
+def test_think360_table_5_rows_can_show_their_trajectories():
+    """Table 5 scores trajectories: Kimi-VL's are split by its own markers, and Claude-3.7-Sonnet-Thinking's
+    config goes through an endpoint that returns its thinking (Anthropic's OpenAI-compatible one does not)."""
+    kimi = load_model_config(PAPER_MODELS / "kimi-vl-a3b-thinking.yaml")
+    assert kimi.reasoning_markers == ("◁think▷", "◁/think▷") and kimi.reasoning == "returned"
+    claude = load_model_config(PAPER_MODELS / "claude-3.7-sonnet-thinking.yaml")
+    assert claude.reasoning == "returned" and "openrouter" in claude.base_urls[0]
+    assert claude.extra_body["reasoning"]["max_tokens"] < claude.max_tokens
+    for name in load_experiment(EXPERIMENTS / "think360_T5.yaml").models:
+        declared = load_model_config(PAPER_MODELS / f"{name}.yaml").reasoning_of()
+        assert declared != "hidden", f"{name}: a Table 5 row whose trajectory cannot be scored"

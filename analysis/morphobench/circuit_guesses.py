@@ -4,8 +4,8 @@ terminals the question states, else None of the above"), the closest-netlist gue
 guess would answer them, per distractor design and level.
 
 For the items a table reads, the guesses are computed on those items (their `distractor_design`, level,
-listed netlists and answer). For a design none of them was made with, the numbers are read from the
-measurement that ``python -m data.generate circuit_heuristics`` writes (data/generate/
+listed netlists and answer). Beside them, for both designs, stand the numbers of the measurement that
+``python -m data.generate circuit_heuristics`` writes on many generated items (data/generate/
 circuit_heuristics.csv, which names its seed, items per level and commit), and the notes say so.
 """
 from __future__ import annotations
@@ -17,8 +17,7 @@ import pandas as pd
 
 from analysis.run_files import shown
 from data.generate.distractors import DESIGNS
-from data.generate.heuristics import GUESSES, RANDOM_EXPECTED_PCT, percent_right
-from data.generate.measure_heuristics import COMMAND, DEFAULT_OUT
+from data.generate.heuristics import COMMAND, DEFAULT_OUT, GUESSES, RANDOM_EXPECTED_PCT, percent_right
 
 NOT_RECORDED = "not recorded"   # items converted before the design was recorded
 PCT = [*(f"{name}_pct" for name in GUESSES), "random_pct"]
@@ -55,17 +54,18 @@ def measured(designs: list[str], path: Path = DEFAULT_OUT) -> tuple[pd.DataFrame
     origin = "; ".join(f"seed {r.seed}, {r.items} items per level, commit {str(r.commit)[:10]}"
                        + (" with uncommitted changes" if r.dirty else "") for r in runs.itertuples())
     source = f"{shown(path)} ({COMMAND}: {origin})"
-    return df.assign(source=source)[COLUMNS], [f"Numbers of {', '.join(designs)} (not the design of any item read) "
-                                               f"are read from {source}."]
+    return df.assign(source=source)[COLUMNS], [f"The measured numbers of {', '.join(designs)} are read from "
+                                               f"{source}."]
 
 
 def table(records: Iterable[dict[str, Any]], path: Path = DEFAULT_OUT) -> tuple[pd.DataFrame, list[str]]:
-    """The guesses' % right per design and level: on the items read, and measured for the other designs;
-    with the notes that state them."""
+    """The guesses' % right per design and level: on the items read, and as measured for every design on many
+    generated items (the few items of a demo say little); with the notes that state them."""
     items = on_items(records)
-    other, where = measured([d for d in DESIGNS if d not in set(items["design"])], path)
+    other, where = measured(list(DESIGNS), path)
     both = pd.concat([f for f in (items, other) if not f.empty] or [items], ignore_index=True)
-    return both, [_definition()] + [_summary(design, g) for design, g in both.groupby("design", sort=False)] + where
+    groups = both.groupby(["design", "source"], sort=False)
+    return both, [_definition()] + [_summary(design, g) for (design, _), g in groups] + where
 
 
 def _definition() -> str:

@@ -15,7 +15,7 @@ import logging
 import sys
 from pathlib import Path
 
-from data.generate import circuits, measure_heuristics, spot_diff
+from data.generate import circuits, heuristics, measure_heuristics, spot_diff
 from data.generate.circuit_items import DEFAULT_DESIGN, DESIGNS, GenerationError
 from data.generate.glyphs import SCRIPTS, TIERS, FontError
 from data.generate.spice import SimulationError
@@ -56,7 +56,7 @@ def parser() -> argparse.ArgumentParser:
                                                   "level 1-10 (the CSV morphobench.T5 reads)")
     h.add_argument("--n", type=_count, required=True, help="items per design and level")
     h.add_argument("--seed", type=int, default=0)
-    h.add_argument("--out", type=Path, default=measure_heuristics.DEFAULT_OUT,
+    h.add_argument("--out", type=Path, default=heuristics.DEFAULT_OUT,
                    help="CSV to write (default: the committed data/generate/circuit_heuristics.csv)")
     return ap
 

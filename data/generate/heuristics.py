@@ -17,8 +17,15 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from pathlib import Path
+
 from data.generate.circuit_items import LETTERS, NONE_OF_THE_ABOVE
 from data.generate.netlist import terminals
+
+# Where `python -m data.generate circuit_heuristics` (measure_heuristics.py) writes its measurement, which
+# morphobench.T5 reads without importing the generator (and matplotlib with it)
+DEFAULT_OUT = Path(__file__).with_name("circuit_heuristics.csv")
+COMMAND = "python -m data.generate circuit_heuristics"
 
 RANDOM_EXPECTED_PCT = 100 / 6
 

@@ -23,8 +23,6 @@ from data.generate.heuristics import GUESSES, RANDOM_EXPECTED_PCT, percent_right
 log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_OUT = Path(__file__).with_name("circuit_heuristics.csv")
-COMMAND = "python -m data.generate circuit_heuristics"
 COLUMNS = ["design", "level", "items", *(f"{name}_pct" for name in GUESSES), "random_pct", "random_expected_pct",
            "seed", "commit", "dirty"]
 # What decides the items: a change here, uncommitted, makes the recorded commit not the code that ran.
