@@ -33,7 +33,7 @@ from infer.layout import derived_dir, manifest_of, raw_path
 from infer.prompting import LaterMessages, Prompter
 from infer.render import RenderError, has_images
 from infer.request import Request, describe_causes, failure, raw_line, request_key
-from infer.settings import parse_setting
+from infer.settings import merged_overrides, parse_setting, with_flags
 from infer import resume_state
 from infer.resume import Finished, context_digest
 from infer.resume_state import Settling
@@ -161,7 +161,7 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
         raise ConfigError(f"--bench: unknown benchmark {bench!r} (known: {', '.join(BENCHMARKS)})")
     spec = parse_setting(setting)
     prompter = Prompter(bench, spec, prompts=prompts, derived=derived_dir(results))
-    params = cfg.generation_params(spec.thinking, **{**spec.overrides, **(overrides or {})})
+    params = cfg.generation_params(spec.thinking, **merged_overrides(spec, overrides))
     path = raw_path(results, bench, cfg.name, setting)
 
     def version() -> tuple[int, int] | None:
@@ -297,8 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--setting", required=True, help="prompt name and modifiers, e.g. cot_boxed+caption (infer/settings.py)")
     ap.add_argument("--limit", type=int, help="only the first N records")
     ap.add_argument("--n", type=int, default=1, help="samples per record")
-    ap.add_argument("--max-tokens", type=int)
-    ap.add_argument("--temperature", type=float)
+    ap.add_argument("--max-tokens", type=int, help="the token budget, written into the setting as +max<N>")
+    ap.add_argument("--temperature", type=float, help="the temperature, written into the setting as +temp<X>")
     ap.add_argument("--results", type=Path, default=Path("results"))
     add_node_args(ap)
     ap.add_argument("--dry-run", action="store_true", help="print what would be sent and the servers that would "
@@ -306,13 +306,16 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         cfg = load_model_config(args.model)
-        counts = run(args.bench, args.data, cfg, args.setting, args.results, limit=args.limit, n=args.n,
-                     overrides={"max_tokens": args.max_tokens, "temperature": args.temperature},
+        setting = with_flags(args.setting, args.max_tokens, args.temperature)
+        if setting != args.setting:
+            log.info("setting %s: --max-tokens / --temperature are written into its name, as %s", args.setting,
+                     setting)
+        counts = run(args.bench, args.data, cfg, setting, args.results, limit=args.limit, n=args.n,
                      node=node_from(args), dry_run=args.dry_run)
     except (DataError, ConfigError, TemplateError, LockedError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    path = raw_path(args.results, args.bench, cfg.name, args.setting)
+    path = raw_path(args.results, args.bench, cfg.name, setting)
     if args.dry_run:
         print(f"{path}: would send {counts['to_send']} of {counts['requests']} requests "
               f"({counts['unrenderable']} unrenderable) with engine {counts['engine']}")

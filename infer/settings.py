@@ -72,3 +72,32 @@ def parse_setting(name: str) -> Setting:
                 f"setting {name!r}: unknown modifier {mod!r} (known: {', '.join(INPUT_MODES)}, think, nothink, "
                 "max<N>, temp<X>, shots<K>, demos-none, demos-first, demos-all, items-<name>)")
     return Setting(name, template, mode, thinking, overrides, shots, demo_images, items)
+
+
+FLAG_MODIFIERS = {"max_tokens": "max", "temperature": "temp"}  # a generation flag and the modifier that names it
+
+
+def merged_overrides(spec: Setting, overrides: dict[str, Any] | None) -> dict[str, Any]:
+    """The setting's own generation parameters with `overrides` (None: not given) added; a value the setting
+    names is never replaced: a different one is an error naming both, so a raw file's name describes what was
+    sent."""
+    out = dict(spec.overrides)
+    for key, value in (overrides or {}).items():
+        if value is None:
+            continue
+        if key in out and out[key] != value:
+            raise SettingError(f"setting {spec.name!r} sends {key} {out[key]:g}, which conflicts with {key} "
+                               f"{value:g} given beside it: drop one (the setting's name says what was sent)")
+        out[key] = value
+    return out
+
+
+def with_flags(name: str, max_tokens: int | None = None, temperature: float | None = None) -> str:
+    """The setting `name` with the command line's --max-tokens / --temperature written into it (`+max48`,
+    `+temp0.6`), so its raw file is named for what is sent; a flag that repeats the setting's own value adds
+    nothing, one that conflicts with it is an error naming both."""
+    spec = parse_setting(name)
+    flags = {k: v for k, v in (("max_tokens", max_tokens), ("temperature", temperature)) if v is not None}
+    merged_overrides(spec, flags)  # the conflict, if any, raised here
+    added = [f"{FLAG_MODIFIERS[k]}{v:g}" for k, v in flags.items() if k not in spec.overrides]
+    return "+".join([name, *added])
