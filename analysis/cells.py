@@ -3,7 +3,7 @@ whole number, any other number with two decimals, an undefined cell as EMPTY_CEL
 
 A count column often reaches a table as floats: a pivot or a merge that meets a missing value turns a whole
 column of ints into float64 (think360.T1's `count` beside its `percent`). A column is read as counts when it
-has an integer dtype, or when its name says it counts (COUNT_WORDS) and every value it holds is whole. A
+has an integer dtype, or when its name ends with what it counts (COUNT_WORDS) and every value it holds is whole. A
 long-form table (a `measure` column naming what each row holds) has count rows instead: there the whole
 numbers of a row whose measure is a count are counts."""
 from __future__ import annotations
@@ -18,17 +18,21 @@ EMPTY_CELL = "—"  # NaN: a setting not run, or a quantity undefined for the ro
 COUNT_WORDS = ("count", "items", "judged", "scored", "no_response", "judge_error", "flagged", "calls", "tokens",
                "requests", "trees", "answers", "files", "unjudged")
 COUNT_NAMES = ("n", "k")
-# A name that also says it is a rate or a mean is not a count (acc_scored, judge_acc_%, mean tokens).
-RATE_WORDS = ("acc", "accuracy", "rate", "ratio", "share", "percent", "pct", "%", "mean", "avg", "average", "per")
+# A name that also says it is a rate, a mean or another statistic is not a count (acc_scored, judge_acc_%, mean
+# tokens, Total Std scored).
+RATE_WORDS = ("acc", "accuracy", "rate", "ratio", "share", "percent", "pct", "%", "mean", "avg", "average", "per",
+              "std", "sd", "stdev", "var", "variance", "median", "rho", "diff", "delta", "δ")
 MEASURE = "measure"  # the column of a long-form table that names what a row's numbers are
 
 
 def counts_by_name(name: Any) -> bool:
-    """Whether a column or measure name says it holds counts."""
+    """Whether a column or measure name says it holds counts: it ends with what it counts (`judged`, `tot_width_n`,
+    `judge_tokens`); a word inside a name is not enough ("Cubes Count D" holds MIRA's accuracy on a task named for
+    counting cubes)."""
     text = str(name).lower()
-    if set(re.split(r"[^a-z0-9%]+", text)) & set(RATE_WORDS):
+    if set(re.split(r"[^a-z0-9%δ]+", text)) & set(RATE_WORDS):
         return False
-    return text in COUNT_NAMES or any(w in text for w in COUNT_WORDS)
+    return text in COUNT_NAMES or text.endswith("_n") or any(text.endswith(w) for w in COUNT_WORDS)
 
 
 def _whole(values: pd.Series) -> pd.Series:

@@ -55,10 +55,14 @@ def diff_class(ours: Any, paper: Any) -> str:
     return "close" if gap <= CLOSE else "near" if gap <= NEAR else "far"
 
 
+# A row that sums up the others (a micro-averaged total, the pooled overall): it stays last when a column is sorted.
+SUMMARY_ROWS = {"Total", "Overall", "All", "ALL"}
+
+
 def table(df: pd.DataFrame, caption: str = "") -> str:
     """A DataFrame as an HTML table in a box that scrolls sideways on its own (its first column stays), its
-    columns sorted by a click on their heading (SORT_SCRIPT); a `diff` column beside `ours` and `paper` is
-    coloured by size."""
+    columns sorted by a click on their heading (SORT_SCRIPT), a summary row (SUMMARY_ROWS) kept last; a `diff`
+    column beside `ours` and `paper` is coloured by size."""
     if df.empty:
         return "<p class='muted'>(empty)</p>"
     cols = list(df.columns)
@@ -75,7 +79,8 @@ def table(df: pd.DataFrame, caption: str = "") -> str:
             if coloured and c == "diff" and (kind := diff_class(rec[cols.index("ours")], rec[cols.index("paper")])):
                 td = td.replace("<td class='num'", f"<td class='num {kind}'", 1)
             cells.append(td)
-        rows.append("<tr>" + "".join(cells) + "</tr>")
+        summary = any(isinstance(v, str) and v.strip() in SUMMARY_ROWS for v in rec)
+        rows.append(("<tr class='summary'>" if summary else "<tr>") + "".join(cells) + "</tr>")
     cap = f"<caption>{prose(caption)}</caption>" if caption else ""
     return (f"<div class='scroll'><table class='sortable'>{cap}<thead><tr>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></div>")
@@ -116,7 +121,8 @@ table.sortable th[aria-sort=descending]::after{content:" \\25BC";font-size:10px}
 
 # Sorts a table by the column whose heading is clicked, ascending then descending: numbers by value (a cell's
 # data-v), text as text with its numbers read as numbers; an empty cell, or a cell without a number in a column
-# of numbers, stays last either way. Rows of equal keys keep their order.
+# of numbers, stays last either way, and summary rows (class summary: a Total, an Overall) after all the others.
+# Rows of equal keys keep their order.
 SORT_SCRIPT = """
 document.addEventListener('click', function (e) {
   var th = e.target.closest('table.sortable > thead th');
@@ -134,6 +140,8 @@ document.addEventListener('click', function (e) {
     return {row: r, v: v, i: i};
   });
   rows.sort(function (a, b) {
+    var sa = a.row.classList.contains('summary'), sb = b.row.classList.contains('summary');
+    if (sa || sb) return (sa - sb) || a.i - b.i;
     if (a.v === null || b.v === null) return (a.v === null) - (b.v === null) || a.i - b.i;
     var d = num ? a.v - b.v : a.v.localeCompare(b.v, undefined, {numeric: true});
     return (up ? d : -d) || a.i - b.i;

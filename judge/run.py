@@ -10,8 +10,9 @@ Verdict files are append-only; a verdict is about one raw outcome, judged agains
 one judge (name, judge model, prompt hash), and counts only while all three are current (judge/current.py). A
 rerun judges every current outcome without a current verdict, and only those: going back to an earlier prompt,
 judge prompt, judge model or gold finds the verdicts made then. A request that failed, or a reply with no text,
-is recorded as `no_response`, an unreadable judge reply as `judge_error`; neither is ever counted as a wrong
-answer.
+is recorded as `no_response`, an unreadable judge reply as `judge_error`: neither is a verdict on the answer
+(never recorded as `correct: false`), and the tables count both apart and as not correct in the accuracy the
+papers report, which divides by every item.
 """
 from __future__ import annotations
 
@@ -241,10 +242,27 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
     return summary
 
 
+def judge_model_ready(judges: list[str], path: Path | None) -> ModelConfig | None:
+    """The judge model's config when a judge asks one, checked before any judge runs: every judge known, the config
+    given and readable, its key set. A ConfigError says what is missing, and nothing has been written."""
+    unknown = [j for j in judges if j not in JUDGES]
+    if unknown:
+        raise ConfigError(f"--judge: unknown judge {unknown[0]!r} (known: {', '.join(JUDGES)})")
+    asking = [j for j in judges if asks_model(j)]
+    if not asking:
+        return None
+    if path is None:
+        raise ConfigError(f"--judge {asking[0]} is an LLM judge: give --judge-model configs/models/<m>.yaml")
+    cfg = load_model_config(path)
+    cfg.api_key()  # an unset key is found here, not after the rule judges have written their verdicts
+    return cfg
+
+
 @exits_cleanly
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python -m judge.run", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bench", required=True, choices=BENCHMARKS)
     ap.add_argument("--data", required=True, type=Path)
     ap.add_argument("--model", required=True, help="the evaluated model's name (results/raw/<bench>/<model>/)")
@@ -260,13 +278,18 @@ def main(argv: list[str] | None = None) -> int:
         if not missing.is_file():  # every judge needs it: said once
             print(f"error: {why}", file=sys.stderr)
             return 1
+    try:
+        cfg = judge_model_ready(judges, args.judge_model)
+    except ConfigError as e:  # before any judge runs: nothing is written
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     status, down = 0, False
     for judge in judges:
         if down and asks_model(judge):  # its judge model does not answer: said once
             continue
         try:
-            cfg = load_model_config(args.judge_model) if args.judge_model and asks_model(judge) else None
-            s = run(args.bench, args.data, args.model, args.setting, judge, args.results, cfg)
+            s = run(args.bench, args.data, args.model, args.setting, judge, args.results,
+                    cfg if asks_model(judge) else None)
         except EndpointDown as e:
             print(f"error: {e}", file=sys.stderr)
             status, down = 1, True

@@ -56,3 +56,11 @@ def test_a_count_column_made_float_by_a_missing_value_is_whole_everywhere(tmp_pa
 def test_a_number_a_count_is_named_for_keeps_its_decimals_when_it_is_not_whole_or_is_a_rate():
     df = pd.DataFrame({"model": ["a"], "items": [2.5], "acc_scored": [100.0], "judge_acc_%": [50.0]})
     assert cells_of(md_table(df), "a") == ["a", "2.50", "100.00", "50.00"]
+
+
+def test_a_name_that_only_contains_a_count_word_holds_no_count():
+    """MIRA's "Cubes Count D" is an accuracy on a task named for counting, OMIBench T5's "Total Std scored" a
+    standard deviation: whole values there are written as the numbers they are, not as counts."""
+    df = pd.DataFrame({"model": ["a"], "Cubes Count D": [0.0], "Total Std scored": [0.0], "judge_calls": [3.0],
+                       "tot_width_n": [6.0], "Cubes Count": [2.0]})
+    assert cells_of(md_table(df), "a") == ["a", "0.00", "0.00", "3", "6", "2"]

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from analysis.inputs import ROOT
@@ -255,4 +256,24 @@ def test_a_run_pages_item_opens_in_every_run(browser, moved_results):
     page.locator(".item[data-id='q2'] a.compare").click()
     page.wait_for_function("document.querySelector('#item h2') && document.querySelector('#item h2').textContent === 'q2'")
     assert page.locator("#cols .run").count() == 2
+    assert page.problems == []
+
+
+def test_sorting_keeps_a_total_row_last(browser, tmp_path):
+    """A micro-averaged Total (or an Overall) sums up the rows above it: sorted either way, it stays at the end."""
+    from analysis import html as H
+
+    df = pd.DataFrame({"subject": ["Physics", "Total", "Biology", "Chemistry"], "acc": [40.0, 30.0, 10.0, 55.0]})
+    page_file = tmp_path / "sort.html"
+    page_file.write_text(f"<html><head><style>{H.STYLE}</style></head><body>{H.table(df)}"
+                         f"<script>{H.SORT_SCRIPT}</script></body></html>", encoding="utf-8")
+    page = open_page(browser, page_file.as_uri())
+    first_column = lambda: page.locator("tbody tr").evaluate_all("rows => rows.map(r => r.cells[0].textContent)")  # noqa: E731
+    heading = page.locator("th", has_text="acc")
+    heading.click()
+    assert first_column() == ["Biology", "Physics", "Chemistry", "Total"]
+    heading.click()
+    assert first_column() == ["Chemistry", "Physics", "Biology", "Total"]
+    page.locator("th", has_text="subject").click()
+    assert first_column() == ["Biology", "Chemistry", "Physics", "Total"]
     assert page.problems == []
