@@ -265,3 +265,18 @@ def test_a_judge_model_may_have_a_reply_budget_of_its_own(tmp_path, scripted_ser
     assert cfg.generation_params()["max_tokens"] == 128 and cfg.judge_params()["max_tokens"] == 256
     run("omibench", data, "m", "s", "omibench_gptscore", tmp_path / "results", cfg)
     assert srv.requests and all(r["max_tokens"] == 256 for r in srv.requests)
+
+
+def test_an_unset_judge_key_is_found_before_any_judge_writes(tmp_path, monkeypatch, capsys):
+    """`--judge default` runs the rule judges and the paper's LLM judge: a judge model whose key is unset is one
+    error before any of them runs, so no verdict file is written."""
+    from judge.run import main
+
+    monkeypatch.delenv("NO_SUCH_JUDGE_KEY", raising=False)
+    data, _ = setup(tmp_path)
+    cfg = tmp_path / "j.yaml"
+    cfg.write_text("name: j\nmodel: j\nbase_urls: [http://127.0.0.1:9]\napi_key_env: NO_SUCH_JUDGE_KEY\n")
+    rc = main(["--bench", "omibench", "--data", str(data), "--model", "m", "--setting", "s", "--judge", "default",
+               "--judge-model", str(cfg), "--results", str(tmp_path / "results")])
+    assert rc == 1 and "NO_SUCH_JUDGE_KEY is not set" in capsys.readouterr().err
+    assert not (tmp_path / "results" / "judged").exists()
