@@ -314,7 +314,7 @@ def test_a_sweep_says_once_that_a_judge_model_is_down(tmp_path, scripted_server,
     srv, dead = scripted_server(), closed_port_url()
     models = tmp_path / "models"
     models.mkdir()
-    write_config(models, [srv.base_url], name="m")
+    write_config(models, [srv.base_url], name="m", modalities=["text", "image"])  # cot_boxed may send images
     write_config(models, [dead], name="judge")
     monkeypatch.setattr(experiments, "PAPER_MODELS", models)
     exp = tmp_path / "exp.yaml"
