@@ -38,6 +38,9 @@ class Experiment:
     reference: dict[str, dict[str, str]] = field(default_factory=dict)
     subset: str | None = None          # why `models` is only part of the reference rows (else: all of them)
     added_models: dict[str, str] = field(default_factory=dict)  # our additions: model → why
+    # paper models of `reference` this experiment does not run: model → why (a text-only model listed for an
+    # image setting runs the paper's text setting elsewhere, or nowhere)
+    left_out: dict[str, str] = field(default_factory=dict)
     pairs: list[list[str]] = field(default_factory=list)         # [thinking, non-thinking] model pairs
     params: dict[str, Any] = field(default_factory=dict)         # generation overrides, paper profile
     model_params: dict[str, dict[str, Any]] = field(default_factory=dict)  # per model, over `params`
@@ -107,6 +110,10 @@ def _check(exp: Experiment, where: str) -> None:
     if set(exp.added_models) & set(exp.models):
         raise ConfigError(f"{where}: added_models: {sorted(set(exp.added_models) & set(exp.models))} "
                           "are also paper models")
+    if not isinstance(exp.left_out, dict) or not all(isinstance(r, str) and r.strip() for r in exp.left_out.values()):
+        raise ConfigError(f"{where}: left_out: expected a mapping model → why the experiment does not run it")
+    if set(exp.left_out) & set(exp.all_models):
+        raise ConfigError(f"{where}: left_out: {sorted(set(exp.left_out) & set(exp.all_models))} are also run by it")
     if exp.models and not exp.reference:
         raise ConfigError(f"{where}: models: give the reference table(s) they are rows of (else use added_models)")
     if not isinstance(exp.ours, list) or not all(isinstance(o, str) and o.strip() for o in exp.ours):
@@ -148,7 +155,8 @@ def load_experiment(path: Path) -> Experiment:
         data["reference"] = _reference(data["reference"], str(path))
     if data.get("sample") is not None:
         data["sample"] = _sample(data["sample"], str(path))
-    data = {k: ({} if v is None and k in ("added_models", "model_params", "params") else v) for k, v in data.items()}
+    mappings = ("added_models", "left_out", "model_params", "params")
+    data = {k: ({} if v is None and k in mappings else v) for k, v in data.items()}
     exp = Experiment(**data, path=str(path))
     _check(exp, str(path))
     return exp

@@ -3,10 +3,11 @@ keys of a large log (a judge run over a cache of 10⁶ calls) reads those lines 
 
 The log stays the truth, a file a person can read and append to (infer/store.py AppendLog); the index
 (`<log>.index`, SQLite) is a cache of it that may be deleted at any time. It holds, for every key, the offset
-of its last complete line, and how far the log was read: the byte size, the line count and the last bytes
-read. Reading brings it up to date from there, so the log is read whole once and afterwards only what was
-appended. A log that was not only appended to (shorter than indexed, or other bytes where the indexed part
-ends) is indexed again from the start, and so is one whose line at an indexed offset is not of its key.
+of its last complete line, and how far the log was read: the byte size, the line count and the fingerprint of
+the bytes read (infer/file_print.py). Reading brings it up to date from there, so the log is read whole once and
+afterwards only what was appended. A log that was not only appended to — shorter than indexed, or replaced by
+another file of any size, which the size alone does not show — is indexed again from the start, and so is one
+whose line at an indexed offset is not of its key.
 
 A line not ending in a newline is being written, or was cut by a crash: it is not indexed (AppendLog cuts it
 before writing). Any other line that does not parse is an error naming it, as infer.store.load_latest says.
@@ -15,11 +16,11 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import sqlite3
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from infer.file_print import fingerprint
 from infer.layout import index_of
 
 log = logging.getLogger(__name__)
@@ -27,7 +28,6 @@ log = logging.getLogger(__name__)
 # A line's key read from its bytes (None: not read so; the line is parsed), and from its parsed object.
 Fast = Callable[[bytes], "str | None"]
 Slow = Callable[[dict[str, Any]], "str | None"]
-TAIL = 64  # bytes before the indexed end, kept to know the log is still the one indexed
 BATCH = 20_000
 
 
@@ -66,6 +66,8 @@ class LogIndex:
         db = sqlite3.connect(index_of(self.path), timeout=120, isolation_level=None)
         db.execute("PRAGMA synchronous=OFF")  # a cache checked against the log: a torn index is rebuilt
         db.execute("CREATE TABLE IF NOT EXISTS line (key TEXT PRIMARY KEY, offset INTEGER) WITHOUT ROWID")
+        # `tail` holds the fingerprint of the part read (it held its last 64 bytes before): under its first name, an
+        # index that an earlier version of this module reads, or that it wrote, is not refused but made anew
         db.execute("CREATE TABLE IF NOT EXISTS read (size INTEGER, lines INTEGER, tail BLOB)")
         return db
 
@@ -77,14 +79,15 @@ class LogIndex:
         row = self.db.execute("SELECT size, lines, tail FROM read").fetchone()
         if row is not None and self.path.stat().st_size == row[0]:
             with open(self.path, "rb") as f:
-                if self._same(f, row[0], row[2]):
+                if fingerprint(f, row[0]) == row[2]:
                     return  # nothing appended
         self.db.execute("BEGIN IMMEDIATE")  # one reader indexes; another waits and then finds it done
         try:
-            done, lines, tail = self.db.execute("SELECT size, lines, tail FROM read").fetchone() or (0, 0, b"")
+            done, lines, seen = self.db.execute("SELECT size, lines, tail FROM read").fetchone() or (0, 0, None)
             with open(self.path, "rb") as f:
-                if done and not self._same(f, done, tail):
-                    log.info("%s: not only appended to since it was indexed; indexing it again", self.path)
+                if done and fingerprint(f, done) != seen:
+                    log.info("%s: not only appended to since it was indexed (shorter, or another file); "
+                             "indexing it again", self.path)
                     self.db.execute("DELETE FROM line")
                     done, lines = 0, 0
                 end, batch = done, []
@@ -95,22 +98,13 @@ class LogIndex:
                         self.db.executemany("INSERT OR REPLACE INTO line VALUES (?, ?)", batch)
                         batch.clear()
                 self.db.executemany("INSERT OR REPLACE INTO line VALUES (?, ?)", batch)
-                f.seek(max(0, end - TAIL))
-                tail = f.read(end - max(0, end - TAIL))
+                seen = fingerprint(f, end)
             self.db.execute("DELETE FROM read")
-            self.db.execute("INSERT INTO read VALUES (?, ?, ?)", (end, lines, tail))
+            self.db.execute("INSERT INTO read VALUES (?, ?, ?)", (end, lines, seen))
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
-
-    @staticmethod
-    def _same(f: Any, done: int, tail: bytes) -> bool:
-        f.seek(0, os.SEEK_END)
-        if f.tell() < done:
-            return False
-        f.seek(done - len(tail))
-        return f.read(len(tail)) == tail
 
     def offsets(self, keys: Iterable[str]) -> dict[str, int]:
         keys, found = list(keys), {}

@@ -10,11 +10,12 @@ file keeps, from the end of the last run that read the whole data file:
   naming no files (a touched image is seen only by looking at it, so such records are read again every time);
 - where every other record line starts, to read it again, and the current outcome of every request of the raw
   file that is not a settled record's;
-- the raw file's size and last bytes then.
+- the raw file's size and its fingerprint up to that size (infer/file_print.py).
 
 A run uses it only when all of that still holds: the same context and samples, a data file that starts with the
-same bytes (hashed again: under half a second for 450 MB), and a raw file with the same bytes where the state
-ended. Lines appended to the raw file since (by a run that stopped before writing its state, or one with --limit)
+same bytes (hashed again: under half a second for 450 MB), and a raw file that is the same file up to where the
+state ended, only appended to since: not one replaced by another file of the same size or longer, whose records
+the state would skip as settled. Lines appended to the raw file since (by a run that stopped before writing its state, or one with --limit)
 are read, and if one is a settled record's, the state is not used. Not used, or not there, the run reads everything,
 as it would without it: the state is a cache that may be deleted at any time, and it never makes a request count
 as done unless a run saw its finished line.
@@ -30,12 +31,12 @@ from typing import Any
 
 from data.dataset import Scan, Skip
 from data.jsonl import write_json_atomic
+from infer.file_print import fingerprint
 from infer.layout import resume_state_of
 
 log = logging.getLogger(__name__)
 
-VERSION = 1
-TAIL = 64  # bytes before the raw file's size then, kept to know it is still the same file
+VERSION = 2  # 2: the raw file's fingerprint (1 kept its last 64 bytes, blind to a file replaced by a longer one)
 # Outcomes a run keeps for the state beyond those of settled records (failures, records naming files). Past this
 # the state would be as large as the raw file and no quicker to read: none is written.
 MAX_OTHERS = 100_000
@@ -56,10 +57,13 @@ class State:
     raw_size: int
 
 
-def _tail(path: Path, size: int) -> str:
-    with open(path, "rb") as f:
-        f.seek(max(0, size - TAIL))
-        return f.read(min(size, TAIL)).hex()
+def _print(path: Path, size: int) -> str | None:
+    """The raw file's fingerprint up to `size` (None: it is not there, or shorter)."""
+    try:
+        with open(path, "rb") as f:
+            return fingerprint(f, size)
+    except FileNotFoundError:
+        return None
 
 
 def _data_sha(path: Path, size: int) -> Any:
@@ -84,7 +88,8 @@ def load(raw: Path, context: str, n: int, data: Path) -> State | None:
         if state["version"] != VERSION or state["context"] != context or state["n"] != n:
             return None
         size = state["raw"]["size"]
-        if not raw.exists() or raw.stat().st_size < size or _tail(raw, size) != state["raw"]["tail"]:
+        seen = _print(raw, size)
+        if seen is None or seen != state["raw"]["print"]:  # gone, shorter or another file: all of it is read again
             return None
         sha = _data_sha(data, state["data"]["bytes"])
         if sha is None or sha.copy().hexdigest() != state["data"]["sha256"]:
@@ -198,7 +203,7 @@ def save(raw: Path, context: str, n: int, scan: Scan, settling: Settling,
     write_json_atomic(path, {
         "about": "infer/resume_state.py: where the next run of this raw file starts (a cache; may be deleted)",
         "version": VERSION, "context": context, "n": n,
-        "raw": {"size": size, "tail": _tail(raw, size) if size else ""},
+        "raw": {"size": size, "print": _print(raw, size)},
         "data": {"bytes": scan.end, "lines": complete, "sha256": scan.sha.hexdigest()},
         "settled": {"ids": ids, "lines": lines},
         "revisit": revisit,

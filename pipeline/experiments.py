@@ -10,6 +10,9 @@ Profiles:
   names, with the experiment's generation overrides (`params`, `model_params`, `thinking`: see
   infer/generation.py); models whose endpoints or keys are not set in the environment are listed as not
   configured and skipped. Experiments that would write one raw file with different parameters are refused.
+  A run that cannot be made (a setting its model refuses, its model's config unreadable: pipeline/pairing.py;
+  its model's endpoint down; no request of it succeeding) is said in one line, the other runs are made, and the
+  sweep exits 3 (SOME_NOT_MADE) naming it, so that run_all.sh rebuilds the report from the runs made.
 Everything is resumable: a rerun sends and judges only what is missing.
 """
 from __future__ import annotations
@@ -19,7 +22,7 @@ import logging
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +44,7 @@ from infer.templates import TemplateError
 from judge import run as judge_run
 from judge.judges import asks_model
 from pipeline import cost
+from pipeline.pairing import Unmade, refusal
 from pipeline.sweep_totals import Totals, calls_since, log_sizes, run_counts
 from pipeline.tokens import tokenizer_name
 
@@ -74,6 +78,16 @@ class Job:
     judge_cfgs: dict[str, list[ModelConfig]]  # per judge, the models it runs with
     skip: str = ""
     stands_for: str | None = None  # the experiment's setting this run stands for (demo: X for X+caption)
+    impossible: str = ""  # why this run cannot be made (a setting the model refuses, its config's error)
+    name: str = ""        # the model's name, where its config could not be read (cfg None)
+
+    @property
+    def model(self) -> str:
+        return self.cfg.name if self.cfg is not None else self.name
+
+    @property
+    def what(self) -> str:
+        return f"{self.exp.id}: {self.model or '?'} / {self.setting}"
 
 
 def plan_jobs(exp: Experiment, profile: str) -> list[Job]:
@@ -94,12 +108,15 @@ def plan_jobs(exp: Experiment, profile: str) -> list[Job]:
     data = ROOT / (exp.data or f"data/{exp.benchmark}/test.jsonl")
     jobs = []
     for name in exp.all_models:
-        cfg = paper_config(exp, name)
+        cfg, broken = paper_model(exp, name)  # one model's broken config leaves the others' runs planned
         for s in exp.settings:
-            why = "" if cfg.configured else f"not configured ({cfg.why_unconfigured()})"
-            if not why and not data.exists():
-                why = f"no data at {data} (convert the official release with python -m data.convert)"
-            jobs.append(Job(exp, cfg, s, data, exp.n, exp.limit, exp.judges, judge_cfgs, skip=why, stands_for=s))
+            job = Job(exp, cfg, s, data, exp.n, exp.limit, exp.judges, judge_cfgs, stands_for=s, name=name,
+                      impossible=broken or refusal(cfg, s))
+            if cfg is not None and not cfg.configured:
+                job.skip = f"not configured ({cfg.why_unconfigured()})"
+            elif not data.exists():
+                job.skip = f"no data at {data} (convert the official release with python -m data.convert)"
+            jobs.append(job)
     return jobs
 
 
@@ -109,13 +126,23 @@ def paper_config(exp: Experiment, name: str) -> ModelConfig:
     return generation.apply(cfg, exp.params_for(name), exp.thinking)
 
 
+def paper_model(exp: Experiment, name: str) -> tuple[ModelConfig | None, str]:
+    """The model's config for this experiment, or None and why it cannot be had (the error's first line)."""
+    try:
+        return paper_config(exp, name), ""
+    except ConfigError as e:
+        return None, str(e).splitlines()[0]
+
+
 def shared_file_conflicts(experiments: list[Experiment]) -> list[str]:
     """Experiments writing one raw file (benchmark, model, setting) must send the same parameters."""
     effective: dict[tuple[str, str, str], dict[str, dict[str, Any]]] = {}
     for exp in experiments:
         for name in exp.all_models:
-            cfg = paper_config(exp, name)
+            cfg, _ = paper_model(exp, name)
             for s in exp.settings:
+                if cfg is None or refusal(cfg, s):  # a run that cannot be made sends nothing (said when planned)
+                    continue
                 spec = parse_setting(s)
                 params = cfg.generation_params(spec.thinking, **spec.overrides)
                 effective.setdefault((exp.benchmark, name, s), {})[exp.id] = params
@@ -157,10 +184,11 @@ class RunFailed(RuntimeError):
 
 
 def marked(experiments: list[Experiment]) -> list[str]:
-    """What the experiments run beyond the papers: added models and our own choices, to print."""
+    """Where the experiments depart from the papers: added models, models left out, our own choices, to print."""
     lines = []
     for exp in experiments:
         lines += [f"{exp.id}: added model {m} — {why}" for m, why in exp.added_models.items()]
+        lines += [f"{exp.id}: left out {m} — {why}" for m, why in exp.left_out.items()]
         lines += [f"{exp.id}: ours — {o}" for o in exp.ours]
     return lines
 
@@ -280,10 +308,151 @@ def first_step(profile: str, unconfigured: bool, no_data: bool) -> str:
         " (--profile paper runs them)" if profile == "demo" else "")
 
 
-@exits_cleanly
-def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
-    """The command line; `totals`, when given, receives what the sweep did (pipeline.demo sums its sweeps)."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+@dataclass
+class Sweep:
+    """What a sweep found and did, run by run, for the lines it ends with."""
+
+    dry_run: bool
+    status: int = 0
+    todo: list[Job] = field(default_factory=list)
+    report: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    chosen: list[Experiment] = field(default_factory=list)
+    unconfigured: dict[str, ModelConfig] = field(default_factory=dict)
+    no_data: dict[Path, list[Job]] = field(default_factory=dict)
+    not_configured: int = 0
+    unmade: Unmade = field(default_factory=Unmade)   # runs that could not be made, each cause said once
+    plans: dict[str, cost.Estimate] = field(default_factory=dict)  # --dry-run: the cost of each experiment's runs
+    done: Totals = field(default_factory=Totals)
+
+    def cannot(self, job: Job, reason: str, cause: str | None = None) -> None:
+        """A run that cannot be made: said in one line (once per cause), the sweep goes on and exits non-zero."""
+        if line := self.unmade.add(job.what, reason, cause):
+            print(line, file=sys.stderr)
+        self.status = 1
+        if self.dry_run:  # its cost is unknown: said, never counted as nothing
+            self.plans.setdefault(job.exp.id, cost.Estimate()).unplanned.append(job.what)
+
+    def take(self, jobs: list[Job]) -> None:
+        """Sort an experiment's planned runs: to make, skipped (and why), waiting for data or keys, impossible."""
+        for job in jobs:  # the judge models too: an unconfigured one leaves its verdicts out
+            self.unconfigured.update({c.name: c for j in job.judges if asks_model(j)
+                                      for c in job.judge_cfgs.get(j) or [] if not c.configured})
+            if job.impossible:  # whatever the keys and data: the experiment file pairs them wrongly
+                self.cannot(job, job.impossible, job.impossible if job.cfg is None else None)
+            elif job.cfg is not None and job.skip and not job.cfg.configured:
+                self.unconfigured[job.cfg.name] = job.cfg
+                if not job.data.exists():  # said too: a newcomer needs both the data and the keys
+                    self.no_data.setdefault(job.data, []).append(job)
+                elif self.dry_run:  # its cost is known before its endpoint is
+                    self.todo.append(job)
+                else:
+                    self.not_configured += 1
+            elif job.skip and job.setting is not None and not job.data.exists():
+                self.no_data.setdefault(job.data, []).append(job)
+            elif job.skip:
+                self.skipped.append(f"{job.exp.id}: {job.model}: {job.skip}")
+            else:
+                self.todo.append(job)
+
+    def run(self, results: Path, node: Node | None, profile: str) -> None:
+        """Make every run to make, under one progress bar; a model server a config starts is started once."""
+        with server.kept(), progress_bar(self.todo, desc=f"{profile} runs", unit="run", position=0) as bar:
+            for job in bar:
+                bar.set_postfix_str(job.what, refresh=True)
+                started = time.time()
+                self.make(job, results, node)
+                if not self.dry_run:
+                    self.done.add(run_counts(results, job.exp.benchmark, job.cfg.name, job.setting, started))
+
+    def make(self, job: Job, results: Path, node: Node | None) -> None:
+        try:
+            row = run_job(job, results, node, self.dry_run)
+        except EndpointDown as e:  # every run asking that model fails alike: said once, the others listed
+            self.cannot(job, str(e), f"not done, {e.model} does not answer")
+            return
+        except (DataError, ConfigError, TemplateError, LockedError, ValueError, RuntimeError) as e:
+            self.cannot(job, str(e))
+            return
+        if "cost" in row:
+            self.plans.setdefault(job.exp.id, cost.Estimate()).add(row["cost"])
+        self.report.append((job.exp.id, job.what, row))
+        self.done.runs += 1
+        self.done.to_send += row.get("to send", 0)
+
+
+def load_all(files: list[Path], only: list[str] | None, sweep: Sweep) -> list[Experiment] | int:
+    """The experiments chosen (an unreadable file said, the others kept), or the exit status of a sweep that must
+    not start: a mistyped --only (2)."""
+    loaded = []
+    for f in files:
+        try:
+            loaded.append(load_experiment(f))
+        except (ConfigError, ValueError, OSError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            sweep.status = 1
+    if only:
+        selected, notes, errors = resolve_only(only, {exp.id for exp in loaded})
+        if errors:  # a mistyped name runs nothing
+            print("\n".join(errors), file=sys.stderr)
+            return 2
+        if notes:
+            print("\n".join(notes))
+        loaded = [exp for exp in loaded if exp.id in selected]
+    return loaded
+
+
+def print_runs(sweep: Sweep, profile: str) -> None:
+    """Each run made, then what was skipped, not made, departs from the papers, waits for data or keys."""
+    if sweep.report:
+        print(f"\n== {profile} profile: {len(sweep.report)} run(s) ==")
+    for _, what, row in sweep.report:
+        estimate = row.pop("cost", None)
+        print(f"{what}: " + "; ".join(f"{k} {v}" for k, v in row.items()))
+        if estimate is not None:
+            print(f"    cost: {estimate.line()}")
+    if sweep.skipped:
+        print(f"\n== skipped ({len(sweep.skipped)}) ==")
+        print("\n".join(sorted(set(sweep.skipped))))
+    if sweep.unmade.runs:
+        print(f"\n== could not be made ({len(sweep.unmade.runs)}) ==")
+        print("\n".join(sweep.unmade.lines()))
+    ran = {exp_id for exp_id, _, _ in sweep.report}
+    if profile == "paper" and (beyond := marked([exp for exp in sweep.chosen if exp.id in ran])):
+        print("\n== beyond the papers (added models, models left out, our choices) ==")
+        print("\n".join(beyond))
+    if sweep.no_data:
+        print(f"\n== no data: {sum(map(len, sweep.no_data.values()))} run(s) not run ==")
+        print("\n".join(first_steps(sweep.no_data, profile)))
+    if sweep.unconfigured:
+        not_run = f", {sweep.not_configured} run(s) not run" if sweep.not_configured else ""
+        print(f"\n== not configured: {len(sweep.unconfigured)} model(s){not_run}; set these to run them "
+              "(configs/models/paper/README.md) ==")
+        print("\n".join(to_configure(sweep.unconfigured)))
+
+
+# Exit status of a sweep that made some runs and could not make others (each said above): the report is worth
+# rebuilding from those made (run_all.sh does), unlike after 1, when nothing was made.
+SOME_NOT_MADE = 3
+
+
+def ending(sweep: Sweep, args: argparse.Namespace) -> int:
+    """The sweep's totals and last line; its exit status."""
+    print(f"\n== {args.profile} profile, in all ==")
+    print("\n".join(sweep.done.lines(args.results, args.dry_run)))
+    if args.dry_run and sweep.plans:
+        whole = print_plan(sweep.plans)
+        if args.max_cost is not None and (refusal_line := over_budget(whole, args.max_cost)):
+            print(refusal_line, file=sys.stderr)
+            return 1
+    if not sweep.status:
+        return 0
+    if closing := sweep.unmade.closing(len(sweep.report)):
+        print(closing, file=sys.stderr)
+    return SOME_NOT_MADE if sweep.report else 1
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*", type=Path, help="experiment files (default: configs/experiments/*.yaml)")
     ap.add_argument("--profile", choices=("demo", "paper"), default="demo")
@@ -295,33 +464,25 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
                     "would start, then stop: nothing is written, started or judged")
     ap.add_argument("--max-cost", type=float, metavar="USD", help="refuse to start (send nothing, exit 1) when the "
                     "sweep's cost bound in dollars is above USD, or unknown (an API model without a price)")
-    args = ap.parse_args(argv)
+    return ap.parse_args(argv)
+
+
+@exits_cleanly
+def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
+    """The command line; `totals`, when given, receives what the sweep did (pipeline.demo sums its sweeps).
+    Exit status: 0 every run made; 3 (SOME_NOT_MADE) some made, others not (each said); 1 none made, or the
+    sweep refused (a parameter conflict, --max-cost); 2 a bad argument."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    args = parse_args(argv)
     try:
         node = infer_run.node_from(args)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    files = args.files or sorted(EXPERIMENTS.glob("*.yaml"))
-    status, skipped, report, chosen, todo = 0, [], [], [], []
-    down: set[str] = set()  # models found not answering
-    unconfigured: dict[str, ModelConfig] = {}
-    no_data: dict[Path, list[Job]] = {}
-    not_configured = 0
-    loaded = []
-    for f in files:
-        try:
-            loaded.append(load_experiment(f))
-        except (ConfigError, ValueError, OSError) as e:
-            print(f"error: {e}", file=sys.stderr)
-            status = 1
-    if args.only:
-        only, notes, errors = resolve_only(args.only, {exp.id for exp in loaded})
-        if errors:  # a mistyped name runs nothing
-            print("\n".join(errors), file=sys.stderr)
-            return 2
-        if notes:
-            print("\n".join(notes))
-        loaded = [exp for exp in loaded if exp.id in only]
+    sweep = Sweep(args.dry_run)
+    loaded = load_all(args.files or sorted(EXPERIMENTS.glob("*.yaml")), args.only, sweep)
+    if isinstance(loaded, int):
+        return loaded
     if args.profile == "paper":
         try:
             problems = shared_file_conflicts(loaded)
@@ -335,95 +496,25 @@ def main(argv: list[str] | None = None, totals: Totals | None = None) -> int:
             jobs = plan_jobs(exp, args.profile)
         except (ConfigError, ValueError, OSError) as e:
             print(f"error: {e}", file=sys.stderr)
-            status = 1
+            sweep.status = 1
             continue
-        chosen.append(exp)
-        for job in jobs:  # the judge models too: an unconfigured one leaves its verdicts out
-            unconfigured.update({c.name: c for j in job.judges if asks_model(j)
-                                 for c in job.judge_cfgs.get(j) or [] if not c.configured})
-            if job.cfg is not None and job.skip and not job.cfg.configured:
-                unconfigured[job.cfg.name] = job.cfg
-                if not job.data.exists():  # said too: a newcomer needs both the data and the keys
-                    no_data.setdefault(job.data, []).append(job)
-                elif args.dry_run:  # its cost is known before its endpoint is
-                    todo.append(job)
-                else:
-                    not_configured += 1
-            elif job.skip and job.setting is not None and not job.data.exists():
-                no_data.setdefault(job.data, []).append(job)
-            elif job.skip:
-                skipped.append(f"{exp.id}: {job.cfg.name}: {job.skip}")
-            else:
-                todo.append(job)
+        sweep.chosen.append(exp)
+        sweep.take(jobs)
     if args.max_cost is not None and not args.dry_run:  # the plan first: nothing is sent above the limit
-        if refusal := over_budget(plan_cost(todo, args.results, node), args.max_cost):
-            print(refusal, file=sys.stderr)
+        if refusal_line := over_budget(plan_cost(sweep.todo, args.results, node), args.max_cost):
+            print(refusal_line, file=sys.stderr)
             return 1
-    done = Totals()
-    plans: dict[str, cost.Estimate] = {}  # --dry-run: the cost of each experiment's runs
     judge_logs = log_sizes(args.results, JUDGE_LOGS)
-    # One bar over every run, with its ETA; a model server a config starts is started once for all runs.
-    with server.kept(), progress_bar(todo, desc=f"{args.profile} runs", unit="run", position=0) as bar:
-        for job in bar:
-            what = f"{job.exp.id}: {job.cfg.name if job.cfg else '?'} / {job.setting}"
-            bar.set_postfix_str(what, refresh=True)
-            started = time.time()
-            try:
-                row = run_job(job, args.results, node, args.dry_run)
-                if "cost" in row:
-                    plans.setdefault(job.exp.id, cost.Estimate()).add(row["cost"])
-                report.append((job.exp.id, what, row))
-                done.runs += 1
-                done.to_send += row.get("to send", 0)
-            except EndpointDown as e:  # every run asking that model fails alike: said once, the others listed
-                if e.model not in down:
-                    print(f"error: {what}: {e}", file=sys.stderr)
-                down.add(e.model)
-                skipped.append(f"{what}: not done, {e.model} does not answer")
-                status = 1
-            except (DataError, ConfigError, TemplateError, LockedError, ValueError, RuntimeError) as e:
-                print(f"error: {what}: {e}", file=sys.stderr)
-                status = 1
-                if args.dry_run:  # its cost is unknown: said, never counted as nothing
-                    plans.setdefault(job.exp.id, cost.Estimate()).unplanned.append(what)
-            if not args.dry_run:
-                done.add(run_counts(args.results, job.exp.benchmark, job.cfg.name, job.setting, started))
+    sweep.run(args.results, node, args.profile)
     if not args.dry_run:
-        done.judge_calls, done.judge_failed = calls_since(args.results, JUDGE_LOGS, judge_logs)
-    if report:
-        print(f"\n== {args.profile} profile: {len(report)} run(s) ==")
-    for _, what, row in report:
-        estimate = row.pop("cost", None)
-        print(f"{what}: " + "; ".join(f"{k} {v}" for k, v in row.items()))
-        if estimate is not None:
-            print(f"    cost: {estimate.line()}")
-    if skipped:
-        print(f"\n== skipped ({len(skipped)}) ==")
-        print("\n".join(sorted(set(skipped))))
-    ran = {exp_id for exp_id, _, _ in report}
-    if args.profile == "paper" and (beyond := marked([exp for exp in chosen if exp.id in ran])):
-        print("\n== beyond the papers (added models, our choices) ==")
-        print("\n".join(beyond))
-    if no_data:
-        print(f"\n== no data: {sum(map(len, no_data.values()))} run(s) not run ==")
-        print("\n".join(first_steps(no_data, args.profile)))
-    if unconfigured:
-        not_run = f", {not_configured} run(s) not run" if not_configured else ""
-        print(f"\n== not configured: {len(unconfigured)} model(s){not_run}; set these to run them "
-              "(configs/models/paper/README.md) ==")
-        print("\n".join(to_configure(unconfigured)))
+        sweep.done.judge_calls, sweep.done.judge_failed = calls_since(args.results, JUDGE_LOGS, judge_logs)
+    print_runs(sweep, args.profile)
     if totals is not None:
-        totals.add(done)
-    if report or status:
-        print(f"\n== {args.profile} profile, in all ==")
-        print("\n".join(done.lines(args.results, args.dry_run)))
-        if args.dry_run and plans:
-            whole = print_plan(plans)
-            if args.max_cost is not None and (refusal := over_budget(whole, args.max_cost)):
-                print(refusal, file=sys.stderr)
-                return 1
-        return status
-    print(f"error: nothing ran: {first_step(args.profile, bool(unconfigured), bool(no_data))}", file=sys.stderr)
+        totals.add(sweep.done)
+    if sweep.report or sweep.status:
+        return ending(sweep, args)
+    print(f"error: nothing ran: {first_step(args.profile, bool(sweep.unconfigured), bool(sweep.no_data))}",
+          file=sys.stderr)
     return 1
 
 

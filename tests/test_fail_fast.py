@@ -106,22 +106,25 @@ def test_a_dead_and_a_live_endpoint_the_run_uses_the_live_one_and_names_the_othe
     assert warning == f"m: 1 of 2 endpoints do not answer and are left out of this run: {dead} (connection refused)"
 
 
-def test_an_endpoint_that_refuses_the_key_is_named_with_the_variable_to_check(tmp_path, scripted_server, monkeypatch):
-    srv = scripted_server(script=lambda body, attempt: Reply.error(401))
-    srv.models_status = 401
+@pytest.mark.parametrize("status", [401, 403])  # 403 Forbidden: a key some APIs do not take, as 401
+def test_an_endpoint_that_refuses_the_key_is_named_with_the_variable_to_check(tmp_path, scripted_server, monkeypatch,
+                                                                               status):
+    srv = scripted_server(script=lambda body, attempt: Reply.error(status))
+    srv.models_status = status
     monkeypatch.setenv("FAIL_FAST_TEST_KEY", "sk-test-refused")
     cfg = load_model_config(write_config(tmp_path, [srv.base_url], api_key_env="FAIL_FAST_TEST_KEY"))
-    with pytest.raises(EndpointDown, match=re.escape(
-            f"{srv.base_url} (HTTP 401: the key was refused (check the environment variable FAIL_FAST_TEST_KEY))")):
+    with pytest.raises(EndpointDown, match=re.escape(f"{srv.base_url} (HTTP {status}: the key was refused (check the "
+                                                     "environment variable FAIL_FAST_TEST_KEY))")):
         run("omibench", write_data(tmp_path, 2), cfg, SETTING, tmp_path / "results")
     assert srv.requests == [{}]  # the check's empty chat body, refused: no request of the run was sent
     assert files_under(tmp_path / "results") == []
 
 
-def test_an_api_that_refuses_its_model_list_but_takes_the_key_for_chat_is_used(tmp_path, scripted_server):
-    # (some OpenAI-compatible APIs answer GET /models with 401 to keys their chat endpoint takes)
+@pytest.mark.parametrize("status", [401, 403])
+def test_an_api_that_refuses_its_model_list_but_takes_the_key_for_chat_is_used(tmp_path, scripted_server, status):
+    # (some OpenAI-compatible APIs answer GET /models with 401 or 403 to keys their chat endpoint takes)
     srv = scripted_server(script=lambda body, attempt: Reply.error(400) if body == {} else None)
-    srv.models_status = 401
+    srv.models_status = status
     counts = run("omibench", write_data(tmp_path, 2), load_model_config(write_config(tmp_path, [srv.base_url])),
                  SETTING, tmp_path / "results")
     assert (counts["ok"], counts["failed"]) == (2, 0)
@@ -314,7 +317,7 @@ def test_a_sweep_says_once_that_a_judge_model_is_down(tmp_path, scripted_server,
     srv, dead = scripted_server(), closed_port_url()
     models = tmp_path / "models"
     models.mkdir()
-    write_config(models, [srv.base_url], name="m")
+    write_config(models, [srv.base_url], name="m", modalities=["text", "image"])  # cot_boxed may send images
     write_config(models, [dead], name="judge")
     monkeypatch.setattr(experiments, "PAPER_MODELS", models)
     exp = tmp_path / "exp.yaml"

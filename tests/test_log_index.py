@@ -1,9 +1,12 @@
 """The keyed log read through its index (infer/log_index.py, infer.ask.read_log): the last line of each key asked,
-a torn last line left out, appenders and readers at once, a log rewritten, and judge verdicts unchanged."""
+a torn last line left out, appenders and readers at once, a log rewritten or replaced by one as long or longer,
+and judge verdicts unchanged."""
 import json
 import multiprocessing
+import sqlite3
 import time
 
+from data.jsonl import dumps
 from infer.ask import read_log
 from infer.layout import index_of, judge_cache_path, judged_dir
 from infer.store import AppendLog, LockedError
@@ -56,8 +59,10 @@ def test_a_torn_last_line_is_left_out_then_cut(tmp_path):
 
 
 def test_the_indexed_part_is_not_read_again(tmp_path):
-    """A second reader reads only what was appended: an indexed line spoilt in place (same length, other bytes)
-    goes unnoticed unless its own key is asked, which finds the offset no longer holds it and indexes again."""
+    """A second reader reads only what was appended (and the fingerprint's samples of the rest, all of a log this
+    small): an indexed line spoilt in place (same length, other bytes) is seen, and the log indexed again; where
+    a spoilt line falls between the samples of a large log, asking its own key finds the offset no longer holds it
+    and indexes again."""
     path = tmp_path / "j.jsonl"
     write(path, line("a", "a1"), line("b", "b1"), line("c", "c1"))
     assert replies(path, ["a"]) == {"a": "a1"}
@@ -142,3 +147,63 @@ def test_judge_verdicts_are_the_same_from_the_index(tmp_path, scripted_server):
             index_of(judge_cache_path(results, "j")).unlink()
         run("omibench", data, "m", "s", "omibench_gptscore", results, cfg)
         assert srv.count == 2 and fields() == first
+
+
+LONG = "X" * 64  # a reply longer than a log's last 64 bytes: a line's key lies before them
+
+
+def test_a_log_replaced_by_one_of_the_same_size_serves_no_stale_line(tmp_path):
+    """Another log as long as the one indexed, ending in the same bytes: a's last line is now the second."""
+    path = tmp_path / "j.jsonl"
+    write(path, line("a", "a1"), line("b", LONG), line("c", "c1"))
+    assert replies(path, ["a", "b", "c"]) == {"a": "a1", "b": LONG, "c": "c1"}
+    old = path.read_bytes()
+    path.write_bytes(b"".join(dumped(x) for x in (line("a", "a1"), line("a", LONG), line("c", "c1"))))
+    assert len(path.read_bytes()) == len(old)
+    assert replies(path, ["a", "c"]) == {"a": LONG, "c": "c1"}
+    assert replies(path, ["b"]) == {}
+
+
+def test_a_log_replaced_by_a_longer_one_with_a_prefix_as_long_serves_no_stale_line(tmp_path):
+    """The first bytes as many as were indexed, and their last 64 the same, then more lines."""
+    path = tmp_path / "j.jsonl"
+    write(path, line("a", "a1"), line("b", LONG))
+    assert replies(path, ["a", "b"]) == {"a": "a1", "b": LONG}
+    old = path.read_bytes()
+    path.write_bytes(b"".join(dumped(x) for x in (line("a", "a1"), line("a", LONG), line("d", "d1"))))
+    new = path.read_bytes()
+    assert len(new) > len(old) and new[len(old) - 64:len(old)] == old[-64:] and new[:len(old)] != old
+    assert replies(path, ["a", "d"]) == {"a": LONG, "d": "d1"}
+
+
+def test_a_large_log_replaced_by_another_runs_log_as_long_is_indexed_again(tmp_path):
+    """A log of 20,000 lines (far past what is hashed whole) replaced, by renaming onto it, with another run's log
+    of the same size and the same last 1,000 lines, in which k00099 was asked twice and k00100 never."""
+    path = tmp_path / "j.jsonl"
+    lines = [line(f"k{i:05d}", f"r{i:05d}") for i in range(20_000)]
+    write(path, *lines)
+    assert replies(path, ["k00099", "k10000"]) == {"k00099": "r00099", "k10000": "r10000"}
+    lines[100] = line("k00099", "R00099")
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(b"".join(map(dumped, lines)))
+    assert copy.stat().st_size == path.stat().st_size
+    copy.replace(path)
+    assert replies(path, ["k00099", "k10000"]) == {"k00099": "R00099", "k10000": "r10000"}
+
+
+def test_an_index_of_the_earlier_form_is_made_anew(tmp_path):
+    """An index whose `tail` holds the log's last 64 bytes (as an earlier version wrote it) is indexed again."""
+    path = tmp_path / "j.jsonl"
+    write(path, line("a", "a1"), line("b", LONG))
+    assert replies(path, ["a"]) == {"a": "a1"}
+    db = sqlite3.connect(index_of(path))
+    db.execute("UPDATE read SET tail = ?", (path.read_bytes()[-64:],))
+    db.commit()
+    db.close()
+    path.write_bytes(b"".join(dumped(x) for x in (line("a", "a1"), line("a", LONG))))  # b's line now a's
+    assert replies(path, ["a"]) == {"a": LONG}
+
+
+def dumped(x: dict) -> bytes:
+    """A line as AppendLog writes it."""
+    return (dumps(x) + "\n").encode()

@@ -75,11 +75,12 @@ def test_experiment_runs_its_tables_models(path):
     stray = sorted(set(exp.models) - configs)
     assert not stray, f"{path.name}: {stray} are no model rows of {sorted(exp.reference)} (mark them in added_models)"
     if exp.subset is None:
-        absent = sorted(p for p, m in paper.items() if m not in exp.models)
-        assert not absent, f"{path.name}: the paper's {absent} are not run (or say why in `subset`)"
+        absent = sorted(p for p, m in paper.items() if m not in exp.models and m not in exp.left_out)
+        assert not absent, f"{path.name}: the paper's {absent} are not run (or say why in `subset` or `left_out`)"
     else:
         assert exp.models, f"{path.name}: `subset` without models"
     assert not set(exp.added_models) & configs, f"{path.name}: a paper model is marked as an addition"
+    assert set(exp.left_out) <= configs, f"{path.name}: left_out names models that are no rows of its tables"
     for model in exp.all_models + exp.judge_models:
         assert (PAPER_MODELS / f"{model}.yaml").is_file(), f"{path.name}: no config for {model}"
 

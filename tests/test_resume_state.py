@@ -10,7 +10,7 @@ from PIL import Image
 
 import infer.resume
 import infer.resume_state
-from data.jsonl import DataError, write_jsonl_atomic
+from data.jsonl import DataError, dumps, write_jsonl_atomic
 from infer.layout import manifest_of, resume_state_of
 from infer.manifest import sha256_file
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
@@ -196,3 +196,45 @@ def test_no_state_is_kept_when_it_would_be_as_large_as_the_raw_file(tmp_path, sc
     job = Job(tmp_path, scripted_server(script=lambda body, attempt: Reply.error(400)), records(4))
     assert job.run()["failed"] == 4
     assert not resume_state_of(job.raw).exists()
+
+
+def as_long_as(line: dict, like: bytes) -> bytes:
+    """`line` as a raw line exactly as long as `like`, padded with a field no reader takes."""
+    gap = len(like) - len((dumps({**line, "pad": ""}) + "\n").encode())
+    assert gap >= 0
+    return (dumps({**line, "pad": "x" * gap}) + "\n").encode()
+
+
+def replace_raw(job, more: list[dict]) -> None:
+    """The raw file replaced in place by another whose lines are as long, r1's now a failure (a run that failed it,
+    restored over this one), then the lines `more`: the state's last bytes are the same, r1 is no longer done."""
+    old = job.raw.read_bytes().splitlines(keepends=True)
+    lines = [as_long_as({**json.loads(x), "error": "HTTP 500", "response": ""}, x)
+             if json.loads(x)["id"] == "r1" else x for x in old]
+    job.raw.write_bytes(b"".join(lines) + b"".join((dumps(x) + "\n").encode() for x in more))
+    assert len(b"".join(lines)) == sum(map(len, old)) and b"".join(lines)[-64:] == old[-1][-64:]
+
+
+@pytest.mark.parametrize("more", [[], [{"id": "gone", "sample_idx": 0, "request_key": "k", "error": None}]],
+                         ids=["same size", "longer"])
+def test_a_raw_file_replaced_by_one_as_long_or_longer_skips_no_record(tmp_path, scripted_server, more):
+    job = Job(tmp_path, scripted_server(), records(4))
+    job.run()
+    size = state(job)["raw"]["size"]
+    replace_raw(job, more)
+    assert job.raw.stat().st_size == size + sum(len(dumps(x)) + 1 for x in more)
+    counts = job.run()
+    assert job.sent_ids(counts) == ["1"]  # r1 is not taken for settled: the state is another file's
+    assert current(job)["r1"]["error"] is None and job.run()["sent"] == 0
+
+
+def test_a_raw_file_copied_elsewhere_keeps_its_state(tmp_path, scripted_server, raw_reads):
+    """The state knows the raw file by its bytes, not by the file: a results folder copied elsewhere resumes as
+    quickly (a copy moved into place here)."""
+    job = Job(tmp_path, scripted_server(), records(3))
+    job.run()
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(job.raw.read_bytes())
+    copy.replace(job.raw)
+    raw_reads.clear()
+    assert job.run()["sent"] == 0 and 0 not in raw_reads
