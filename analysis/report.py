@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pandas as pd
 
-from analysis import html as H
+from analysis import gaps, html as H
 from analysis.by_model import models_read, parts_of
 from analysis.inputs import find_runs
 from analysis.origin import Origin, origin
@@ -83,10 +83,13 @@ def slug(heading: str) -> str:
 
 def _failures(ctx: Context) -> list[str]:
     """Request and judge failures, and answers without a current verdict, of every judged file, counted in its
-    current outcomes as the tables read them; a run that cannot be read says so."""
-    lines = []
+    current outcomes as the tables read them; a run that cannot be read, or whose raw file is gone, says so."""
+    lines, raw_gone = [], []
     for bench in layout.judged_benchmarks(ctx.results):
         for run in find_runs(ctx.results, bench):
+            if not run.raw.exists():
+                raw_gone.append(run)
+                continue
             try:
                 c = provenance_counts(run)
             except DATA_PROBLEMS as e:
@@ -95,7 +98,7 @@ def _failures(ctx: Context) -> list[str]:
             if c["no_response"] or c["judge_error"] or c["unjudged"]:
                 lines.append(f"{run.path.relative_to(ctx.results)}: {c['no_response']} no response, "
                              f"{c['judge_error']} judge error(s), {c['unjudged']} unjudged of {c['items']}")
-    return lines
+    return lines + gaps.lines(raw_gone)
 
 
 def _doc(modules: dict[str, ModuleType], table_id: str) -> str:

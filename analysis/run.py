@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-from analysis import labels, whole_report
+from analysis import gaps, labels, whole_report
 from analysis.background import figures_in_background
 from analysis.inputs import find_runs
 from analysis.plot import draw
@@ -62,17 +62,21 @@ def build_one(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> Ou
 
 
 def build(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> Outcome:
-    """Build one table, not yet written; a file it cannot read is its error, in one line naming the file and line
-    (analysis/unreadable.py), and the other tables are still built."""
-    try:
-        return Outcome("ok", "", modules[table_id].build(table_id, ctx))
-    except (MissingInputs, MissingDataFile) as e:
-        return Outcome("missing", relative(str(e), ctx.results))
-    except DATA_PROBLEMS as e:  # the data's problem, not the code's: no traceback
-        return Outcome("error", relative(one_line(e), ctx.results))
-    except Exception as e:  # a broken table: said per table, with its traceback in the log
-        log.exception("%s failed", table_id)
-        return Outcome("error", relative(one_line(e), ctx.results))
+    """Build one table, not yet written. What its readers could not count (analysis/gaps.py: a run whose raw file
+    is gone) goes into its notes, or into its message when it has nothing to read; a file it cannot read is its
+    error, in one line naming the file and line (analysis/unreadable.py), and the other tables are still built."""
+    with gaps.collecting() as said:
+        try:
+            table = modules[table_id].build(table_id, ctx)
+        except (MissingInputs, MissingDataFile) as e:
+            return Outcome("missing", relative("; ".join([str(e), *gaps.lines(said)]), ctx.results))
+        except DATA_PROBLEMS as e:  # the data's problem, not the code's: no traceback
+            return Outcome("error", relative(one_line(e), ctx.results))
+        except Exception as e:  # a broken table: said per table, with its traceback in the log
+            log.exception("%s failed", table_id)
+            return Outcome("error", relative(one_line(e), ctx.results))
+    table.notes += [line for line in gaps.lines(said) if line not in table.notes]
+    return Outcome("ok", "", table)
 
 
 def written(table_id: str, ctx: Context, built: Outcome, figure_error: str | None = None) -> Outcome:
@@ -142,6 +146,8 @@ def build_tables(ids: list[str], ctx: Context, modules: dict[str, ModuleType], s
             print(f"{table_id}: {o.state}: {o.message}{hint} ({seconds[table_id]:.2f}s)")
             if o.table is not None and not args.all and not args.quiet:
                 print(f"\n{terminal(o.table)}\n")
+            for line in gaps.said_in(o.table.notes) if o.table is not None else ():  # the .md has every note
+                print(f"{table_id}: note: {line}")
     return outcomes
 
 
