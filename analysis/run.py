@@ -87,7 +87,10 @@ def written(table_id: str, ctx: Context, built: Outcome, figure_error: str | Non
     if figure_error:
         log.error("%s failed: %s", table_id, figure_error)
         return Outcome("error", figure_error)
-    _, md = write(table_id, built.table, ctx.results)
+    try:  # its provenance reads the runs' manifests again
+        _, md = write(table_id, built.table, ctx.results)
+    except DATA_PROBLEMS as e:
+        return Outcome("error", relative(one_line(e), ctx.results))
     return Outcome("ok", str(md), built.table)
 
 

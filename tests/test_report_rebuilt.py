@@ -114,6 +114,16 @@ def test_a_corrupt_raw_line_and_a_corrupt_manifest_are_each_one_line(results, ca
         in capsys.readouterr().out
 
 
+def test_a_run_manifest_that_cannot_be_read_fails_its_tables_not_the_report(results, few_tables, capsys):
+    manifest_of(raw_path(results, "think360", "gpt-4.1", "direct+temp0.7")).write_text("{")
+    assert run(results, "omibench.T2", "--report") == 0
+    out = capsys.readouterr().out
+    assert "think360.T3: error: results/raw/think360/gpt-4.1/direct+temp0.7.manifest.json:1: -: not JSON" in out
+    md = report_path(results, "md").read_text(encoding="utf-8")
+    assert "## omibench.T2" in md and "- **think360.T3** (error)" in md
+    assert "unknown (a manifest cannot be read)" in md   # what ran, as far as the manifests say
+
+
 def test_the_report_is_replaced_whole_or_marked_as_not_built(results, few_tables, monkeypatch, capsys):
     old_report(results)
     md, html = report_path(results, "md"), report_path(results, "html")
