@@ -27,6 +27,9 @@ def write(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleT
     that says what was written, or why not."""
     try:
         path = _write(ctx, outcomes, modules)
+    except KeyboardInterrupt:  # stopped half-way: one of the two files may be the new one
+        mark_not_built(ctx.results, "interrupted while it was written")
+        raise
     except Exception as e:  # the previous report is not left standing as if current
         if not isinstance(e, DATA_PROBLEMS):
             log.exception("the report could not be built")

@@ -142,6 +142,20 @@ def test_the_report_is_replaced_whole_or_marked_as_not_built(results, few_tables
     assert not list(results.glob(".report.*"))   # no temporary file left behind
 
 
+def test_a_report_interrupted_half_way_says_so(results, few_tables, monkeypatch):
+    old_report(results)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report_module, "markdown", interrupted)
+    with pytest.raises(KeyboardInterrupt):   # analysis.run's caller says "interrupted" and exits 130
+        run(results, "think360.T3", "--report")
+    for kind in ("md", "html"):
+        text = report_path(results, kind).read_text(encoding="utf-8")
+        assert "not built" in text and "interrupted while it was written" in text and "OLD NUMBERS" not in text
+
+
 def test_a_report_that_cannot_even_be_marked_is_removed(results, few_tables, monkeypatch):
     old_report(results)
     monkeypatch.setattr(report_module, "markdown", lambda *a, **k: 1 / 0)
