@@ -31,6 +31,8 @@ from PIL import Image
 
 from analysis.inputs import (ROOT, Run, every_line, find_runs, latest, read_json, read_records, record_digests,
                              shown)
+from analysis.table import relative
+from analysis.unreadable import DATA_PROBLEMS, one_line
 from data.files import file_version
 from data.records import IMAGE_TAG, image_tags
 from infer import layout
@@ -72,6 +74,7 @@ class RunPage:
     # each answer's item id and sample, in page order (for the side-by-side page; not part of what a page counts)
     ids: tuple[str, ...] = field(default=(), compare=False, repr=False)
     samples: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    unreadable: str | None = None  # why the run's files cannot be read (its page says so and shows no item)
 
 
 def js_json(obj: Any) -> str:
@@ -329,6 +332,22 @@ def write_run(results: Path, bench: str, model: str, setting: str, judged: list[
     return RunPage(bench, model, setting, page, **counts, ids=tuple(index["ids"]), samples=tuple(index["s"]))
 
 
+def write_unreadable(results: Path, bench: str, model: str, setting: str, reason: str) -> RunPage:
+    """The page of a run whose files cannot be read: why, and no item (its chunks and stamp removed, so that the page
+    is made again once the files are mended)."""
+    page = layout.browse_page(results, bench, model, setting)
+    layout.browse_stamp(page).unlink(missing_ok=True)
+    for old in layout.browse_chunks(page).values():
+        old.unlink()
+    head = (f"<h1>{html.escape(bench)} / {html.escape(model)} / {html.escape(setting)}</h1>"
+            f"<p class='warn'>This run cannot be read: {html.escape(reason)}</p>")
+    _write(page, f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(bench)}/"
+                 f"{html.escape(model)}/{html.escape(setting)}: cannot be read</title><style>{asset('browse.css')}"
+                 f"</style></head><body><header>{head}</header></body></html>")
+    log.warning("%s: cannot be read: %s", shown(page), reason)
+    return RunPage(bench, model, setting, page, *(0,) * 7, unreadable=reason)
+
+
 def write_compare(results: Path, bench: str, pages: list[RunPage]) -> Path:
     """The page of one item across every run of `bench`, side by side: an index of where each run's answers to
     each item sit in its chunk files (the runs' own, read by the page as their run pages read them)."""
@@ -362,7 +381,10 @@ def write_browsers(results: Path) -> list[RunPage]:
     pages = []
     for _, bench, model, setting in progress_bar(runs, desc="browse", unit="run", disable=None):
         mine = [r for r in judged[bench] if r.model == model and r.setting == setting]
-        pages.append(write_run(results, bench, model, setting, mine))
+        try:
+            pages.append(write_run(results, bench, model, setting, mine))
+        except DATA_PROBLEMS as e:  # one run's file cannot be read: its page says why, the others are written
+            pages.append(write_unreadable(results, bench, model, setting, relative(one_line(e), results)))
     for bench in judged:
         write_compare(results, bench, [p for p in pages if p.bench == bench])
     return pages
@@ -375,6 +397,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     pages = write_browsers(args.results)
     for p in pages:
+        if p.unreadable:
+            print(f"{p.path}: cannot be read: {p.unreadable}")
+            continue
         print(f"{p.path}: {p.items} items ({p.correct} correct, {p.wrong} wrong, {p.failed} failed"
               + (f", {p.unjudged} unjudged" if p.unjudged else "") + ")")
     print(f"{len(pages)} run page(s) under {layout.browse_dir(args.results)}, and one page per benchmark of each "

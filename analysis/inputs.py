@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from analysis import frame_cache, run_frame
+from analysis import frame_cache, gaps, run_frame
 from analysis.run_files import (ROOT, MissingDataFile, Run, every_line, latest, read_json, read_records,  # noqa: F401
                                 record_digests, record_fields, shown)  # (tables read them through here)
 from analysis.run_frame import UNJUDGED
@@ -39,9 +39,10 @@ class MissingInputs(Exception):
 
 
 def find_runs(results: Path, bench: str, judge: str | None = None) -> list[Run]:
-    """Every judged file of a benchmark (optionally of one judge), in path order."""
+    """Every judged file of a benchmark (optionally of one judge), in path order; a judged manifest whose verdict
+    file is not there is a run with no verdicts (analysis/gaps.py), whose answers are counted `unjudged`."""
     runs = []
-    for path in layout.judged_files(results, bench):
+    for path in sorted([*layout.judged_files(results, bench), *gaps.verdictless(results, bench)]):
         parts = layout.parse_judged(path)
         if judge is None or parts.judge == judge:
             runs.append(Run(bench, parts.model, parts.setting, parts.judge, path))
@@ -55,6 +56,8 @@ def chosen_runs(results: Path, bench: str, settings: list[str], judge: str) -> l
     for model in sorted({r.model for r in runs}):
         mine = [r for r in runs if r.model == model]
         out += [(s, run) for s in settings if (run := stand_in(mine, s)) is not None]
+    for _, run in out:
+        gaps.check(run)
     return out
 
 
@@ -70,6 +73,7 @@ def load_run(run: Run) -> pd.DataFrame:
 
 def read_run(run: Run) -> pd.DataFrame:
     """The cached frame of `load_run` itself, for reading only: callers must not change it."""
+    gaps.check(run)
     return _load_run(run, _stamp(run))
 
 
@@ -102,6 +106,7 @@ def current_lines(run: Run, judge: dict[str, Any] | None = None) -> dict[tuple[s
     rule of judge/current.py, for `judge`, else the judge last asked for), or, without one, a line of status
     `unjudged`: for the tables that read whole verdict lines. Each also says whether its outcome was `truncated`
     (judge.extract.truncated), as a run's frame does."""
+    gaps.check(run)
     data = run.data_needed()
     raws = list(latest(run.raw).values())
     lines = every_line(run.path)

@@ -8,16 +8,19 @@ is said as its config names it, text-only when its config says so, and embedded 
 from a model file shipped inside a Python package (`{pkg:…}` in its server command)."""
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 from analysis.inputs import DataFile, read_json, shown
+from analysis.unreadable import Unreadable
 from data.records import BENCHMARKS
 from infer import layout
 from infer.manifest import git_state, sha256_file
 
+log = logging.getLogger(__name__)
 DEMO_PARTS = ("data", "demo", "build")  # where data.demo writes the demo sets, under any checkout
 
 
@@ -120,10 +123,14 @@ def origin(results: Path, tables_data: Iterable[tuple[str, DataFile]] = ()) -> O
     commits: dict[str, int] = {}
     written: list[str] = []
     for raw in layout.raw_files(results):
-        m = read_json(layout.manifest_of(raw))
+        try:
+            m, unknown = read_json(layout.manifest_of(raw)), "unknown (no manifest)"
+        except Unreadable as e:  # the tables that read the run say so; the report's top is still made
+            log.warning("%s", e)
+            m, unknown = {}, "unknown (a manifest cannot be read)"
         bench = layout.parse_raw(raw).bench
         d = m.get("data") or {}
-        path = d.get("path") or "unknown (no manifest)"
+        path = d.get("path") or unknown
         read = data.setdefault(f"{bench}\0{path}", DataRead(bench, path, is_demo_data(path)))
         read.runs += 1
         if d.get("sha256"):

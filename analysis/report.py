@@ -16,13 +16,15 @@ from types import ModuleType
 
 import pandas as pd
 
-from analysis import html as H
+from analysis import gaps, html as H
 from analysis.by_model import models_read, parts_of
 from analysis.inputs import find_runs
 from analysis.origin import Origin, origin
 from analysis.provenance import counts as provenance_counts
 from analysis.reference import load_reference, paper_of
 from analysis.table import Context, Table, markdown, md_table, relative
+from analysis.unreadable import DATA_PROBLEMS, one_line
+from data.jsonl import write_text_atomic
 from infer import layout
 
 PAPERS = {"think360": "Think360°", "omibench": "OMIBench", "mira": "MIRA", "c2rbench": "C²RBench",
@@ -81,15 +83,22 @@ def slug(heading: str) -> str:
 
 def _failures(ctx: Context) -> list[str]:
     """Request and judge failures, and answers without a current verdict, of every judged file, counted in its
-    current outcomes as the tables read them."""
-    lines = []
+    current outcomes as the tables read them; a run that cannot be read, or whose raw file is gone, says so."""
+    lines, raw_gone = [], []
     for bench in layout.judged_benchmarks(ctx.results):
         for run in find_runs(ctx.results, bench):
-            c = provenance_counts(run)
+            if not run.raw.exists():
+                raw_gone.append(run)
+                continue
+            try:
+                c = provenance_counts(run)
+            except DATA_PROBLEMS as e:
+                lines.append(f"{run.path.relative_to(ctx.results)}: not read: {one_line(e)}")
+                continue
             if c["no_response"] or c["judge_error"] or c["unjudged"]:
                 lines.append(f"{run.path.relative_to(ctx.results)}: {c['no_response']} no response, "
                              f"{c['judge_error']} judge error(s), {c['unjudged']} unjudged of {c['items']}")
-    return lines
+    return lines + gaps.lines(raw_gone)
 
 
 def _doc(modules: dict[str, ModuleType], table_id: str) -> str:
@@ -106,7 +115,9 @@ def _by_paper(outcomes: dict[str, Outcome]) -> dict[str, list[str]]:
 
 def _summary_lines(outcomes: dict[str, Outcome], modules: dict[str, ModuleType]) -> tuple[str, list[tuple]]:
     built = [i for i, o in outcomes.items() if o.state == "ok"]
-    head = f"{len(built)} of {len(outcomes)} tables and figures built."
+    errors = sum(o.state == "error" for o in outcomes.values())
+    head = (f"{len(built)} of {len(outcomes)} tables and figures built."
+            + (f" {errors} could not be built for an error, said below." if errors else ""))
     lacking = [(i, o.state, _doc(modules, i), o.message) for i in sorted(outcomes, key=order)
                if (o := outcomes[i]).state != "ok"]
     return head, lacking
@@ -210,7 +221,7 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
     if run_links:
         parts.append("\n# Runs (item browsers)\n" + "\n".join(f"- [{'/'.join(k)}]({link})"
                                                           for k, link in sorted(run_links.items())) + "\n")
-    path.write_text(relative("\n".join(parts), ctx.results), encoding="utf-8")
+    write_text_atomic(path, relative("\n".join(parts), ctx.results))
     return path
 
 
@@ -301,7 +312,7 @@ def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, Mo
             + "".join(summary) + models + "".join(body) + "".join(tail)
             + f"</main><script>{H.SORT_SCRIPT}</script></body></html>")
     path = layout.report_path(ctx.results, "html")
-    path.write_text(relative(page, ctx.results), encoding="utf-8")
+    write_text_atomic(path, relative(page, ctx.results))
     return path
 
 

@@ -3,11 +3,13 @@
     python -m analysis.run omibench.T2            # one table, printed beside the paper's (--quiet: its path only)
     python -m analysis.run --all                  # everything that has inputs; says what lacks them
     python -m analysis.run --list                 # the table ids
+    python -m analysis.run omibench.T2 --report   # and the whole report: every table as it is now, item browsers
 
 Each table is a module analysis/<benchmark>/<table>.py named by the ids it makes (analysis/__init__.py),
 with `IDS` (those ids) and `build(table_id, ctx) -> Table`; it writes results/tables/<id>.csv,
 .provenance.json and .md, figures to figures/<id>.png. Figures are drawn by worker processes while the next
-tables are built (analysis/background.py); a table is written once its figures are.
+tables are built (analysis/background.py); a table is written once its figures are. A table that cannot be built
+is said in one line and the others are built; the report is made by analysis/whole_report.py.
 """
 from __future__ import annotations
 
@@ -21,15 +23,15 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-from analysis import labels
+from analysis import gaps, labels, whole_report
 from analysis.background import figures_in_background
 from analysis.inputs import find_runs
 from analysis.plot import draw
 from analysis.read_ahead import read_ahead
-from analysis.report import Outcome, write_report
+from analysis.report import Outcome
 from analysis.table_experiments import RUNS_OF, how_to_run, nearest, tables_reading
-from analysis.table import Context, MissingDataFile, MissingInputs, terminal, write
-from infer import layout
+from analysis.table import Context, MissingDataFile, MissingInputs, relative, terminal, write
+from analysis.unreadable import DATA_PROBLEMS, one_line
 from data.records import BENCHMARKS
 
 log = logging.getLogger(__name__)
@@ -60,14 +62,21 @@ def build_one(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> Ou
 
 
 def build(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> Outcome:
-    """Build one table, not yet written."""
-    try:
-        return Outcome("ok", "", modules[table_id].build(table_id, ctx))
-    except (MissingInputs, MissingDataFile) as e:
-        return Outcome("missing", str(e))
-    except Exception as e:  # a broken input or table: said per table, the others are still built
-        log.exception("%s failed", table_id)
-        return Outcome("error", f"{type(e).__name__}: {e}")
+    """Build one table, not yet written. What its readers could not count (analysis/gaps.py: a run whose raw file
+    is gone) goes into its notes, or into its message when it has nothing to read; a file it cannot read is its
+    error, in one line naming the file and line (analysis/unreadable.py), and the other tables are still built."""
+    with gaps.collecting() as said:
+        try:
+            table = modules[table_id].build(table_id, ctx)
+        except (MissingInputs, MissingDataFile) as e:
+            return Outcome("missing", relative("; ".join([str(e), *gaps.lines(said)]), ctx.results))
+        except DATA_PROBLEMS as e:  # the data's problem, not the code's: no traceback
+            return Outcome("error", relative(one_line(e), ctx.results))
+        except Exception as e:  # a broken table: said per table, with its traceback in the log
+            log.exception("%s failed", table_id)
+            return Outcome("error", relative(one_line(e), ctx.results))
+    table.notes += [line for line in gaps.lines(said) if line not in table.notes]
+    return Outcome("ok", "", table)
 
 
 def written(table_id: str, ctx: Context, built: Outcome, figure_error: str | None = None) -> Outcome:
@@ -78,7 +87,10 @@ def written(table_id: str, ctx: Context, built: Outcome, figure_error: str | Non
     if figure_error:
         log.error("%s failed: %s", table_id, figure_error)
         return Outcome("error", figure_error)
-    _, md = write(table_id, built.table, ctx.results)
+    try:  # its provenance reads the runs' manifests again
+        _, md = write(table_id, built.table, ctx.results)
+    except DATA_PROBLEMS as e:
+        return Outcome("error", relative(one_line(e), ctx.results))
     return Outcome("ok", str(md), built.table)
 
 
@@ -98,8 +110,7 @@ def how_to_make(table_id: str, o: Outcome) -> str:
     return f"; {how_to_run(table_id)}"
 
 
-def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("ids", nargs="*", metavar="ID", help="table ids (--list), exact, case included")
     ap.add_argument("--all", action="store_true", help="every table, one line each")
@@ -108,20 +119,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", type=Path, default=Context.results)
     ap.add_argument("--figures", type=Path, default=Context.figures)
     ap.add_argument("--report", action="store_true",
-                    help="also write results/report.md, report.html and the item browser of every run (results/browse/)")
-    args = ap.parse_args(argv)
-    modules = registry()
-    if args.list:
-        print("\n".join(modules))
-        return 0
-    ids = list(modules) if args.all else args.ids
-    unknown = [unknown_id(i, modules) for i in ids if i not in modules]
-    if unknown or not ids:
-        print("\n".join(unknown) or "error: give table ids, --all or --list", file=sys.stderr)
-        return 2
-    ctx = Context(args.results, args.figures)
-    status, built, seconds = 0, {}, {}
-    outcomes = {}
+                    help="also write results/report.md, report.html (every table as it is now, not only those "
+                         "asked for) and the item browser of every run (results/browse/)")
+    return ap.parse_args(argv)
+
+
+def build_tables(ids: list[str], ctx: Context, modules: dict[str, ModuleType], shown_ids: set[str],
+                 args: argparse.Namespace) -> dict[str, Outcome]:
+    """Build and write the tables `ids`, printing a line for each of `shown_ids` (with the table unless --all or
+    --quiet) and for any other that is an error."""
+    built, seconds, outcomes = {}, {}, {}
     with figures_in_background() as figures:  # drawn on the other cores while the next tables are built
         if len(ids) > 1:  # the runs their benchmarks' tables read, on every core first
             read_ahead([r for bench in dict.fromkeys(i.split(".")[0] for i in ids)
@@ -136,20 +143,38 @@ def main(argv: list[str] | None = None) -> int:
         for table_id in ids:  # each as soon as its figures are done, while the last ones are drawn
             figure_error = figures.finish(table_id) if figures else None
             o = outcomes[table_id] = written(table_id, ctx, built[table_id], figure_error)
+            if table_id not in shown_ids and o.state != "error":
+                continue
             hint = "" if args.all else how_to_make(table_id, o)
             print(f"{table_id}: {o.state}: {o.message}{hint} ({seconds[table_id]:.2f}s)")
             if o.table is not None and not args.all and not args.quiet:
                 print(f"\n{terminal(o.table)}\n")
-            if o.state == "error" or (o.state != "ok" and not args.all):
-                status = 1
-    if args.report:
-        from analysis.browse import write_browsers  # reads raw files and judges' prompts: only for the report
+            for line in gaps.said_in(o.table.notes) if o.table is not None else ():  # the .md has every note
+                print(f"{table_id}: note: {line}")
+    return outcomes
 
-        pages = write_browsers(ctx.results)  # every run's items, linked from the report
-        report = layout.report_path(ctx.results, "md")  # the .html beside it: both link the pages alike
-        links = {(p.bench, p.model, p.setting): layout.link(report, p.path) for p in pages}
-        compare = {b: layout.link(report, layout.browse_compare(ctx.results, b)) for b in {p.bench for p in pages}}
-        print(f"report: {write_report(ctx, outcomes, modules, links, compare)}")
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    args = parse_args(argv)
+    modules = registry()
+    if args.list:
+        print("\n".join(modules))
+        return 0
+    ids = list(modules) if args.all else args.ids
+    unknown = [unknown_id(i, modules) for i in ids if i not in modules]
+    if unknown or not ids:
+        print("\n".join(unknown) or "error: give table ids, --all or --list", file=sys.stderr)
+        return 2
+    ctx = Context(args.results, args.figures)
+    # the report is made from every table as it is now: one built earlier may read files changed since
+    outcomes = build_tables(list(modules) if args.report else ids, ctx, modules, set(ids), args)
+    # an error fails the command; a table missing its runs too, unless every table was asked for
+    status = int(any(outcomes[i].state == "error" or (outcomes[i].state != "ok" and not args.all) for i in ids))
+    if args.report:
+        written_to, line = whole_report.write(ctx, outcomes, modules)
+        print(line)
+        status = status or int(written_to is None)
     return status
 
 

@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from analysis.columns import read_fields
+from analysis.unreadable import Unreadable
 
 from data.dataset import line_digest
 from data.files import file_version
@@ -63,7 +64,12 @@ def latest(path: Path, key: Callable[[dict[str, Any]], Hashable] = by_answer) ->
     an error naming it; a half-written last line (a run still writing, or killed) is left out, with a warning."""
     if _ends_mid_line(path):
         log.warning("%s: half-written last line (a run still writing, or killed): left out unless complete", path)
-    return load_latest(path, key)
+    try:
+        return load_latest(path, key)
+    except ValueError as e:  # a corrupt line inside the file: its message names file:line
+        raise Unreadable(str(e)) from None
+    except OSError as e:
+        raise Unreadable(f"{path}: cannot be read ({e.strerror})") from None
 
 
 def _ends_mid_line(path: Path) -> bool:
@@ -77,7 +83,14 @@ def _ends_mid_line(path: Path) -> bool:
 @per_version
 def read_json(path: Path) -> dict[str, Any]:
     """A manifest; {} when there is none."""
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    if not path.exists():
+        return {}
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise Unreadable(f"{path}:{e.lineno}: -: not JSON ({e.msg}, column {e.colno})") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise Unreadable(f"{path}: cannot be read ({e})") from None
 
 
 def _data_lines(path: Path) -> Iterator[tuple[str, dict[str, Any], bytes]]:

@@ -109,6 +109,21 @@ def write_jsonl_atomic(path: str | Path, records: Iterable[dict[str, Any]]) -> N
         raise
 
 
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write `text` (UTF-8) in full or not at all: a reader sees the old file or the new one, never half of it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; a report is for sharing
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
 def write_json_atomic(path: str | Path, obj: Any, indent: int | None = 2) -> None:
     """Write `obj` as JSON, in full or not at all (indent None: compact)."""
     path = Path(path)

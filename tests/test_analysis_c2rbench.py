@@ -226,6 +226,17 @@ def test_F11_token_accounting(env):
     assert "truncated" in t.extra["Responses per status"].columns
 
 
+def test_F11_leaves_an_unjudged_answer_out_of_final_answer_presence(env):
+    data, res, ctx, _ = env
+    make_run(res, "c2rbench", "m", MAIN, "c2rbench_judge", data,
+             [{"id": "04001", "correct": True}, {"id": "02001", "correct": False}])
+    make_run(res, "c2rbench", "m", MAIN, "rules", data, [{"id": "04001", "extracted": "x", "correct": True}])
+    t = c2rbench_F11.build("c2rbench.F11", ctx)   # 02001 has no rule verdict: whether it has an answer is not known
+    g = t.table.set_index(["dimension", "group"])["responses"]
+    assert g[("final answer", "present")] == 1 and ("final answer", "absent") not in g.index
+    assert any(n.startswith("Final answer: 1 response(s) without a current rule-judge verdict") for n in t.notes)
+
+
 def test_agreement_rounds(env):
     data, res, ctx, ext = env
     main_runs(data, res)

@@ -15,6 +15,7 @@ from analysis.omibench.subjects import SIZES, SUBJECTS, micro_total, per_subject
 from analysis.reference import REFERENCE, load_reference
 from analysis.stats import micro_average
 from analysis.table import Context, MissingInputs, write
+from infer.layout import judged_path
 from pipeline.experiments import EXPERIMENTS, load_experiment
 from tests.analysis_fixtures import make_run, write_data
 
@@ -321,6 +322,14 @@ def test_F3a_F3d_spearman_with_external_scores(tmp_path, data, monkeypatch):
     ext.unlink()
     example = omibench_F3a_F3d.build("omibench.F3a", ctx(tmp_path))
     assert example.notes[0].startswith("EXAMPLE DATA") and len(example.table) == len(t.table)
+
+
+def test_F3a_with_runs_but_no_scored_verdict_says_what_they_hold(tmp_path, data):
+    run(tmp_path / "results", "a", "cot_boxed", data, correct={0}, judge=GPT)
+    judged_path(tmp_path / "results", "omibench", "a", "cot_boxed", GPT).write_text("")   # answers, no verdict yet
+    with pytest.raises(MissingInputs, match=r"no scored verdict in the judged omibench cot_boxed runs "
+                                            r"\(GPTScore: 8 unjudged\); make its runs with"):
+        omibench_F3a_F3d.build("omibench.F3a", ctx(tmp_path))
 
 
 def test_F3a_with_both_judges_draws_the_gptscore_rho(tmp_path, data, monkeypatch):

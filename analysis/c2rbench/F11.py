@@ -10,6 +10,7 @@ from analysis.c2rbench import common as c2r
 from analysis.plot import bars, draw, empty_panel, save_figure, subplots
 from analysis.stats import truncated
 from analysis.table import Context, MissingInputs, Table
+from judge.current import UNJUDGED
 from judge.judges import RULES
 
 IDS = ["c2rbench.F11"]
@@ -102,8 +103,12 @@ def build(table_id: str, ctx: Context) -> Table:
     text = {(r.model, i, s): t for r in provenance.runs for (i, s), t in c2r.reasoning(r).items()}
     try:
         rules = ctx.verdicts(c2r.BENCH, [c2r.MAIN], RULES)
-        cols = rules[["model", "id", "sample_idx", "extracted"]].itertuples(index=False)
+        judged = rules[rules["status"] != UNJUDGED]  # without a current verdict, whether it has one is not known
+        cols = judged[["model", "id", "sample_idx", "extracted"]].itertuples(index=False)
         found = {(m, i, s): bool(pd.notna(e)) for m, i, s, e in cols}
+        if unknown := len(rules) - len(judged):
+            notes.append(f"Final answer: {unknown} response(s) without a current rule-judge verdict (unjudged) are "
+                         "in neither `present` nor `absent`.")
     except MissingInputs:
         found = {}
         notes.append("No rule-judge verdicts: final-answer presence is unknown.")

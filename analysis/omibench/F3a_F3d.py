@@ -62,6 +62,11 @@ def scores(ctx: Context, table_id: str) -> Scores:
         total = per_subject(df, metric).query("subject == 'Total'")
         ours.append(total.assign(benchmark=f"OMIBench {metric}")[["model", "benchmark", "acc"]].rename(columns={"acc": "score"}))
         sources += runs
+    if not ours and frames:  # runs there, with answers, and no scored verdict: said as what they hold
+        held = "; ".join(f"{metric}: " + ", ".join(f"{n} {status}" for status, n in df["status"].value_counts().items())
+                         for metric, df in frames.items())
+        raise MissingInputs(f"no scored verdict in the judged omibench {SETTING} runs ({held}); "
+                            f"{how_to_run(table_id)}, which judges what is not judged")
     if not ours:
         raise MissingInputs(f"no judged omibench {SETTING} runs ({', '.join(METRICS.values())}); "
                             f"{how_to_run(table_id)}")
