@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from analysis.data_location import NamedData, locate, named_data, shown_data
 from analysis.inputs import DataFile, read_json, shown
 from data.records import BENCHMARKS
 from infer import layout
@@ -113,6 +114,15 @@ def _commit(git: dict[str, Any] | None) -> str:
     return commit + (" (uncommitted changes)" if git.get("dirty") else "")
 
 
+def data_shown(named: NamedData | None) -> str:
+    """A run's data file as the report names it: the file read in this checkout (found by its path or its
+    checksum), else the one recorded."""
+    if named is None:
+        return "unknown (no manifest)"
+    found = locate(named)
+    return shown_data(found if found else named.path)
+
+
 def origin(results: Path, tables_data: Iterable[tuple[str, DataFile]] = ()) -> Origin:
     """Read every run's manifest under `results`, and the data files data-only tables read (bench, DataFile)."""
     data: dict[str, DataRead] = {}
@@ -122,12 +132,12 @@ def origin(results: Path, tables_data: Iterable[tuple[str, DataFile]] = ()) -> O
     for raw in layout.raw_files(results):
         m = read_json(layout.manifest_of(raw))
         bench = layout.parse_raw(raw).bench
-        d = m.get("data") or {}
-        path = d.get("path") or "unknown (no manifest)"
+        named = named_data(m)
+        path = data_shown(named)
         read = data.setdefault(f"{bench}\0{path}", DataRead(bench, path, is_demo_data(path)))
         read.runs += 1
-        if d.get("sha256"):
-            read.checksums.add(d["sha256"])
+        if named and named.sha256:
+            read.checksums.add(named.sha256)
         cfg = m.get("model") or {}
         if read.demo and cfg.get("name"):
             models.setdefault(cfg["name"], cfg)
