@@ -77,4 +77,4 @@ fi
 
 # Every table and figure that has inputs, beside the papers' numbers, and the report.
 $PY -m analysis.run --all --report --results results
-echo "Report: $(pwd)/results/report.md (and report.html)"
+echo "Report: results/report.md (and report.html) in this checkout"

@@ -34,11 +34,12 @@ FAILURE_COUNTS = ("no_response", "judge_error", "unjudged", "flagged", "truncate
 @dataclass
 class Outcome:
     """What building one table gave: state ok / missing / error; the .md written, or what is missing or
-    went wrong; the table when built."""
+    went wrong; the table when built. `broken`: missing although its runs are there (their data file is gone)."""
 
     state: str
     message: str
     table: Table | None = None
+    broken: bool = False
 
 
 def order(table_id: str) -> tuple:

@@ -28,7 +28,7 @@ from analysis.plot import draw
 from analysis.read_ahead import read_ahead
 from analysis.report import Outcome, write_report
 from analysis.table_experiments import RUNS_OF, how_to_run, nearest, tables_reading
-from analysis.table import Context, MissingDataFile, MissingInputs, terminal, write
+from analysis.table import Context, MissingDataFile, MissingInputs, relative, terminal, write
 from infer import layout
 from data.records import BENCHMARKS
 
@@ -63,8 +63,10 @@ def build(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> Outcom
     """Build one table, not yet written."""
     try:
         return Outcome("ok", "", modules[table_id].build(table_id, ctx))
-    except (MissingInputs, MissingDataFile) as e:
+    except MissingInputs as e:
         return Outcome("missing", str(e))
+    except MissingDataFile as e:  # its runs are there, their data file is not: not a table never run
+        return Outcome("missing", str(e), broken=True)
     except Exception as e:  # a broken input or table: said per table, the others are still built
         log.exception("%s failed", table_id)
         return Outcome("error", f"{type(e).__name__}: {e}")
@@ -79,7 +81,7 @@ def written(table_id: str, ctx: Context, built: Outcome, figure_error: str | Non
         log.error("%s failed: %s", table_id, figure_error)
         return Outcome("error", figure_error)
     _, md = write(table_id, built.table, ctx.results)
-    return Outcome("ok", str(md), built.table)
+    return Outcome("ok", layout.printed(md), built.table)
 
 
 def unknown_id(name: str, modules: dict[str, ModuleType]) -> str:
@@ -93,7 +95,7 @@ def unknown_id(name: str, modules: dict[str, ModuleType]) -> str:
 
 def how_to_make(table_id: str, o: Outcome) -> str:
     """For a table missing its runs: the command that makes them (how_to_run), unless its message says it."""
-    if o.state != "missing" or not RUNS_OF.get(table_id) or "pipeline.experiments" in o.message:
+    if o.state != "missing" or o.broken or not RUNS_OF.get(table_id) or "pipeline.experiments" in o.message:
         return ""
     return f"; {how_to_run(table_id)}"
 
@@ -137,10 +139,11 @@ def main(argv: list[str] | None = None) -> int:
             figure_error = figures.finish(table_id) if figures else None
             o = outcomes[table_id] = written(table_id, ctx, built[table_id], figure_error)
             hint = "" if args.all else how_to_make(table_id, o)
-            print(f"{table_id}: {o.state}: {o.message}{hint} ({seconds[table_id]:.2f}s)")
+            said = o.message if o.state == "ok" else relative(o.message, ctx.results)  # ok: the .md, as printed
+            print(f"{table_id}: {o.state}: {said}{hint} ({seconds[table_id]:.2f}s)")
             if o.table is not None and not args.all and not args.quiet:
                 print(f"\n{terminal(o.table)}\n")
-            if o.state == "error" or (o.state != "ok" and not args.all):
+            if o.state == "error" or o.broken or (o.state != "ok" and not args.all):
                 status = 1
     if args.report:
         from analysis.browse import write_browsers  # reads raw files and judges' prompts: only for the report
@@ -149,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         report = layout.report_path(ctx.results, "md")  # the .html beside it: both link the pages alike
         links = {(p.bench, p.model, p.setting): layout.link(report, p.path) for p in pages}
         compare = {b: layout.link(report, layout.browse_compare(ctx.results, b)) for b in {p.bench for p in pages}}
-        print(f"report: {write_report(ctx, outcomes, modules, links, compare)}")
+        print(f"report: {layout.printed(write_report(ctx, outcomes, modules, links, compare))}")
     return status
 
 

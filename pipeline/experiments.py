@@ -98,7 +98,7 @@ def plan_jobs(exp: Experiment, profile: str) -> list[Job]:
         for s in exp.settings:
             why = "" if cfg.configured else f"not configured ({cfg.why_unconfigured()})"
             if not why and not data.exists():
-                why = f"no data at {data} (convert the official release with python -m data.convert)"
+                why = f"no data at {layout.recorded(data)} (convert the official release with python -m data.convert)"
             jobs.append(Job(exp, cfg, s, data, exp.n, exp.limit, exp.judges, judge_cfgs, skip=why, stands_for=s))
     return jobs
 
