@@ -18,7 +18,7 @@ import pandas as pd
 
 from analysis import html as H
 from analysis.by_model import models_read, parts_of
-from analysis.inputs import find_runs
+from analysis.inputs import MissingDataFile, find_runs
 from analysis.origin import Origin, origin
 from analysis.provenance import counts as provenance_counts
 from analysis.reference import load_reference, paper_of
@@ -86,7 +86,11 @@ def _failures(ctx: Context) -> list[str]:
     lines = []
     for bench in layout.judged_benchmarks(ctx.results):
         for run in find_runs(ctx.results, bench):
-            c = provenance_counts(run)
+            try:
+                c = provenance_counts(run)
+            except MissingDataFile as e:  # said, as its tables say it: the report is still written
+                lines.append(str(e))
+                continue
             if c["no_response"] or c["judge_error"] or c["unjudged"]:
                 lines.append(f"{run.path.relative_to(ctx.results)}: {c['no_response']} no response, "
                              f"{c['judge_error']} judge error(s), {c['unjudged']} unjudged of {c['items']}")

@@ -123,7 +123,9 @@ def test_a_moved_data_file_is_found_by_its_checksum_and_a_gone_one_fails(travell
     assert len(said) == 1 and DATA.as_posix() in said[0], done.stderr  # one line: which file it read for which
     assert (b / "results/tables/omibench.T2.csv").read_bytes() == built["omibench.T2.csv"]
     moved.unlink()
-    done = command(b, "analysis.run", "--all")
+    done = command(b, "analysis.run", "--all", "--report")
     assert done.returncode == 1, done.stdout + done.stderr  # its runs are there: not a table never run
     line = next(x for x in done.stdout.splitlines() if x.startswith("omibench.T2:"))
     assert f"missing: the data file {DATA.as_posix()} is gone" in line and "pipeline.experiments" not in line
+    assert "Traceback" not in done.stderr and "report: results/report.md" in done.stdout  # the report says it too
+    assert f"the data file {DATA.as_posix()} is gone" in (b / "results" / "report.md").read_text()
