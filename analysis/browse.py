@@ -378,8 +378,8 @@ def main(argv: list[str] | None = None) -> int:
     for p in pages:
         print(f"{layout.printed(p.path)}: {p.items} items ({p.correct} correct, {p.wrong} wrong, {p.failed} failed"
               + (f", {p.unjudged} unjudged" if p.unjudged else "") + ")")
-    print(f"{len(pages)} run page(s) under {layout.printed(layout.browse_dir(args.results))}, and one page per benchmark of each "
-          "item across its runs (compare.html)")
+    print(f"{len(pages)} run page(s) under {layout.printed(layout.browse_dir(args.results))}, and one page per "
+          "benchmark of each item across its runs (compare.html)")
     return 0
 
 

@@ -104,6 +104,11 @@ def _sha256_of(path: Path, _version: tuple[int, int] | None) -> str:
     return sha256_file(path)
 
 
+def shown_named(named: NamedData) -> str:
+    """A run's data file as outputs name it: the file read in this checkout (`locate`), else the one recorded."""
+    return shown_data(locate(named) or named.path)
+
+
 def shown_data(path: str | Path) -> str:
     """How outputs name a data file: relative to the checkout when inside it; else from its last `data` folder on
     (where it lay in its checkout), else by its file name — never by a path of the machine."""

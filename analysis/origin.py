@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from analysis.data_location import NamedData, locate, named_data, shown_data
+from analysis.data_location import named_data, shown_named
 from analysis.inputs import DataFile, read_json, shown
 from data.records import BENCHMARKS
 from infer import layout
@@ -114,15 +114,6 @@ def _commit(git: dict[str, Any] | None) -> str:
     return commit + (" (uncommitted changes)" if git.get("dirty") else "")
 
 
-def data_shown(named: NamedData | None) -> str:
-    """A run's data file as the report names it: the file read in this checkout (found by its path or its
-    checksum), else the one recorded."""
-    if named is None:
-        return "unknown (no manifest)"
-    found = locate(named)
-    return shown_data(found if found else named.path)
-
-
 def origin(results: Path, tables_data: Iterable[tuple[str, DataFile]] = ()) -> Origin:
     """Read every run's manifest under `results`, and the data files data-only tables read (bench, DataFile)."""
     data: dict[str, DataRead] = {}
@@ -133,7 +124,7 @@ def origin(results: Path, tables_data: Iterable[tuple[str, DataFile]] = ()) -> O
         m = read_json(layout.manifest_of(raw))
         bench = layout.parse_raw(raw).bench
         named = named_data(m)
-        path = data_shown(named)
+        path = shown_named(named) if named else "unknown (no manifest)"
         read = data.setdefault(f"{bench}\0{path}", DataRead(bench, path, is_demo_data(path)))
         read.runs += 1
         if named and named.sha256:

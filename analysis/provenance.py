@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from analysis.data_location import shown_data
+from analysis.data_location import shown_named
 from analysis.inputs import DataFile, Run, read_run, shown
 from analysis.stats import flagged, truncated
 from judge.current import UNJUDGED
@@ -20,10 +20,8 @@ JUDGE_POLICY = ("per model, the paper's LLM judge ({llm}) when it scored at leas
 
 
 def _data(run: Run) -> str | None:
-    """The data file a judged file was judged against, as outputs name it: the file read (found by its path or its
-    checksum: analysis/data_location.py), else the one its manifest records."""
-    found, named = run.data, run.named_data
-    return shown_data(found) if found else shown_data(named.path) if named else None
+    """The data file a judged file was judged against, as outputs name it (analysis/data_location.py)."""
+    return shown_named(run.named_data) if run.named_data else None
 
 
 @dataclass

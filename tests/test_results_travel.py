@@ -75,7 +75,8 @@ def travelled(tmp_path_factory) -> tuple[Path, dict[str, bytes], str]:
     a, b = tmp / "checkout-a", tmp / "checkout-b"
     copy_code(a)
     recs = [{"id": f"q{i}", "benchmark": "omibench", "question": f"question {i}", "images": [], "choices": [],
-             "answer": ["1"], "answer_type": "numeric", "subject": ["Mathematics", "Physics"][i % 2], "solution": "One."} for i in range(8)]
+             "answer": ["1"], "answer_type": "numeric", "subject": ["Mathematics", "Physics"][i % 2],
+             "solution": "One."} for i in range(8)]
     (a / DATA).parent.mkdir(parents=True)
     write_jsonl_atomic(a / DATA, recs)
     with ScriptedServer(script=script) as srv:
