@@ -61,8 +61,7 @@ def locate(named: NamedData) -> Path | None:
     if found is not None and found != places[-1] and (named.path, found) not in _said:
         _said.add((named.path, found))
         if found in places:
-            log.warning("data file %s, recorded at a path of another checkout: read this checkout's %s",
-                        shown_data(named.path), shown_data(found))
+            log.warning("data file %s: recorded at its path in another checkout, read in this one", shown_data(found))
         else:
             log.warning("data file %s, recorded by the runs, is not there with its sha256: read %s, which has it",
                         shown_data(named.path), shown_data(found))
@@ -111,10 +110,10 @@ def shown_named(named: NamedData) -> str:
 
 def shown_data(path: str | Path) -> str:
     """How outputs name a data file: relative to the checkout when inside it; else from its last `data` folder on
-    (where it lay in its checkout), else by its file name — never by a path of the machine."""
+    (where it lay in its checkout), else by its file name, said to be outside — never by a path of the machine."""
     recorded = layout.recorded(path) if Path(path).is_absolute() else PurePosixPath(path).as_posix()
     if not PurePosixPath(recorded).is_absolute():
         return recorded
     parts = PurePosixPath(recorded).parts
-    last = max((k for k, part in enumerate(parts) if part == "data"), default=None)
-    return PurePosixPath(*parts[last:]).as_posix() if last is not None else parts[-1]
+    last = max((k for k, part in enumerate(parts) if part == "data"), default=len(parts) - 1)
+    return f"{PurePosixPath(*parts[last:]).as_posix()} (outside the checkout)"

@@ -137,10 +137,11 @@ def origin(results: Path, tables_data: Iterable[tuple[str, DataFile]] = ()) -> O
             written.append(m["written"])
     for bench, f in tables_data:  # a file the runs read already is listed once, by its checksum
         digest = sha256_file(f.path) if f.path.exists() else None
-        if not any(r.bench == bench and digest in r.checksums for r in data.values()):
-            data[f"{bench}\0{shown(f.path)}"] = DataRead(bench, shown(f.path), is_demo_data(f.path),
-                                                         checksums={digest} if digest else set())
+        if not any(r.bench == bench and digest in r.checksums for r in data.values()):  # (a version of its own)
+            read = data.setdefault(f"{bench}\0{shown(f.path)}", DataRead(bench, shown(f.path), is_demo_data(f.path)))
+            read.checksums.update({digest} - {None})
     order = {b: k for k, b in enumerate(BENCHMARKS)}
-    rows = sorted(data.values(), key=lambda r: (order.get(r.bench, len(order)), r.bench, r.path))
+    # per benchmark, the files its runs read first, then those only data-only tables read
+    rows = sorted(data.values(), key=lambda r: (order.get(r.bench, len(order)), r.bench, not r.runs, r.path))
     return Origin(rows, models, commits, (min(written), max(written)) if written else None,
                   _commit(git_state()))

@@ -67,8 +67,7 @@ def test_another_checkouts_path_is_read_in_this_checkout_never_in_the_other(chec
         assert locate(NamedData(str(other), sha)) == checkout / "data/omibench/test.jsonl"
         locate(NamedData(str(other), sha))
     assert [r.getMessage() for r in caplog.records] == [
-        "data file data/omibench/test.jsonl, recorded at a path of another checkout: read this checkout's "
-        "data/omibench/test.jsonl"]  # said once
+        "data file data/omibench/test.jsonl: recorded at its path in another checkout, read in this one"]  # said once
     assert str(tmp_path) not in caplog.text
 
 
@@ -101,5 +100,6 @@ def test_a_judged_manifest_without_a_checksum_takes_the_raw_manifests(checkout):
 def test_outputs_name_a_data_file_by_no_machine_path(checkout, tmp_path):
     assert shown_data(checkout / "data" / "omibench" / "test.jsonl") == "data/omibench/test.jsonl"
     assert shown_data("data/omibench/test.jsonl") == "data/omibench/test.jsonl"
-    assert shown_data("/home/u/clone/data/demo/build/omibench.jsonl") == "data/demo/build/omibench.jsonl"
-    assert shown_data(tmp_path / "scratch" / "test.jsonl") == "test.jsonl"
+    assert shown_data("/home/u/clone/data/demo/build/omibench.jsonl") == \
+        "data/demo/build/omibench.jsonl (outside the checkout)"  # where it lay in its own checkout
+    assert shown_data(tmp_path / "scratch" / "test.jsonl") == "test.jsonl (outside the checkout)"
