@@ -78,7 +78,7 @@ fi
 
 # Every table and figure that has inputs, beside the papers' numbers, and the report.
 $PY -m analysis.run --all --report --results results
-echo "Report: $(pwd)/results/report.md (and report.html)"
+echo "Report: results/report.md (and report.html) in this checkout"
 if [ "${status:-0}" -eq 3 ]; then
   echo "run_all.sh: the $PROFILE profile's sweep could not make some runs (listed above);" \
     "the report holds the others" >&2

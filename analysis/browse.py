@@ -29,7 +29,8 @@ from urllib.parse import quote
 
 from PIL import Image
 
-from analysis.inputs import (ROOT, Run, every_line, find_runs, latest, read_json, read_records, record_digests,
+from analysis.data_location import locate, named_data, shown_data
+from analysis.inputs import (Run, every_line, find_runs, latest, read_json, read_records, record_digests,
                              shown)
 from analysis.table import relative
 from analysis.unreadable import DATA_PROBLEMS, one_line
@@ -117,8 +118,9 @@ def image(path: Path, media: Path) -> dict[str, str]:
     """An image as a page shows it: {"img": its copy in `media` relative to the page, "alt"}, or {"missing": why}."""
     try:  # pages are at browse/<bench>/<model>/, the copies at browse/media/
         return {"img": "../../media/" + _media(str(path), file_version(path), str(media)), "alt": path.name}
-    except Exception as e:  # missing or undecodable: said in place of the image
-        return {"missing": f"image {shown(path)}: {type(e).__name__}: {e}"}
+    except Exception as e:  # missing or undecodable: said in place of the image (an OSError's text names its path)
+        why = e.strerror if isinstance(e, OSError) and e.strerror else e
+        return {"missing": f"image {shown_data(path)}: {type(e).__name__}: {why}"}
 
 
 def rich(text: str, images: list[str], base: Path, media: Path) -> list[Any]:
@@ -143,7 +145,7 @@ def prompt_parts(messages: list[dict[str, Any]], media: Path) -> list[dict[str, 
 def record_view(rec: dict[str, Any] | None, base: Path, media: Path, data: Path | None) -> dict[str, Any]:
     if rec is None:
         return {"question": [], "choices": [], "answer": None,
-                "record_error": f"no record of this id in {shown(data) if data else 'the data file (no manifest)'}"}
+                "record_error": f"no record of this id in {shown_data(data) if data else 'the data file (not found)'}"}
     images = rec.get("images") or []
     tagged = set(image_tags(rec["question"])) | {k for c in rec.get("choices") or [] for k in image_tags(c)}
     question = rich(rec["question"], images, base, media)
@@ -192,24 +194,23 @@ def prompts_of(manifest: dict[str, Any], bench: str) -> tuple[Path, list[Path]]:
     """The prompts folder the run used (its manifest's template paths) while it is there, else the checkout's;
     and the run's template files in it."""
     found = [(p, next((a.parent for a in p.parents if a.name == bench), p.parent))
-             for p in map(Path, manifest.get("templates") or {})]
+             for p in map(layout.from_record, manifest.get("templates") or {})]
     if found and all(p.exists() for p, _ in found) and len({root for _, root in found}) == 1:
         return found[0][1], [p for p, _ in found]
     return PROMPTS, [PROMPTS / p.relative_to(root) for p, root in found]
 
 
-def data_of(manifest: dict[str, Any], results: Path) -> Path | None:
-    path = (manifest.get("data") or {}).get("path")
-    if not path:
-        return None
-    return next((c for c in (Path(path), results.parent / path, ROOT / path) if c.exists()), Path(path))
+def data_of(manifest: dict[str, Any]) -> Path | None:
+    """The run's data file in this checkout (found by its path or its checksum: analysis/data_location.py)."""
+    named = named_data(manifest)
+    return locate(named) if named else None
 
 
 def header(bench: str, model: str, setting: str, manifest: dict[str, Any], data: Path | None, view: RunView) -> str:
     e, stands_for = html.escape, layout.stands_for(setting, manifest)
     return (f"<h1>{e(bench)} / {e(model)} / {e(setting)}</h1>"
             + (f"<p>stands for the setting {e(stands_for)}</p>" if stands_for != setting else "")
-            + f"<p>data: {e(shown(data)) if data else 'unknown (no raw manifest)'}; "
+            + f"<p>data: {e(shown_data(data)) if data else 'not found (see the raw manifest)'}; "
             f"params: {e(json.dumps(manifest.get('params') or {}, ensure_ascii=False))}</p>"
             f"<p>judges: {e(', '.join(view.judges)) or 'none yet'}. Correct / wrong as judged by <b>"
             f"{e(view.main or 'no judge')}</b> (the first LLM judge with a correct/wrong verdict, else the rule "
@@ -295,11 +296,11 @@ def write_run(results: Path, bench: str, model: str, setting: str, judged: list[
     """Write one run's page and chunks, or keep them when none of their inputs changed."""
     raw_path = layout.raw_path(results, bench, model, setting)
     manifest = read_json(layout.manifest_of(raw_path))
-    data, (prompts, templates) = data_of(manifest, results), prompts_of(manifest, bench)
+    data, (prompts, templates) = data_of(manifest), prompts_of(manifest, bench)
     page = layout.browse_page(results, bench, model, setting)
     stamp_path = layout.browse_stamp(page)
     files = [raw_path, layout.manifest_of(raw_path), *(r.path for r in judged), *templates, data]
-    inputs = json.loads(json.dumps({"code": CODE, "files": {str(p): file_version(p) for p in files if p}}))
+    inputs = json.loads(json.dumps({"code": CODE, "files": {layout.recorded(p): file_version(p) for p in files if p}}))
     try:
         stamp = read_json(stamp_path)
     except ValueError:  # unreadable: written again
@@ -398,12 +399,12 @@ def main(argv: list[str] | None = None) -> int:
     pages = write_browsers(args.results)
     for p in pages:
         if p.unreadable:
-            print(f"{p.path}: cannot be read: {p.unreadable}")
+            print(f"{layout.printed(p.path)}: cannot be read: {p.unreadable}")
             continue
-        print(f"{p.path}: {p.items} items ({p.correct} correct, {p.wrong} wrong, {p.failed} failed"
+        print(f"{layout.printed(p.path)}: {p.items} items ({p.correct} correct, {p.wrong} wrong, {p.failed} failed"
               + (f", {p.unjudged} unjudged" if p.unjudged else "") + ")")
-    print(f"{len(pages)} run page(s) under {layout.browse_dir(args.results)}, and one page per benchmark of each "
-          "item across its runs (compare.html)")
+    print(f"{len(pages)} run page(s) under {layout.printed(layout.browse_dir(args.results))}, and one page per "
+          "benchmark of each item across its runs (compare.html)")
     return 0
 
 

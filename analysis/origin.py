@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from analysis.data_location import named_data, shown_named
 from analysis.inputs import DataFile, read_json, shown
 from analysis.unreadable import Unreadable
 from data.records import BENCHMARKS
@@ -129,12 +130,12 @@ def origin(results: Path, tables_data: Iterable[tuple[str, DataFile]] = ()) -> O
             log.warning("%s", e)
             m, unknown = {}, "unknown (a manifest cannot be read)"
         bench = layout.parse_raw(raw).bench
-        d = m.get("data") or {}
-        path = d.get("path") or unknown
+        named = named_data(m)
+        path = shown_named(named) if named else unknown
         read = data.setdefault(f"{bench}\0{path}", DataRead(bench, path, is_demo_data(path)))
         read.runs += 1
-        if d.get("sha256"):
-            read.checksums.add(d["sha256"])
+        if named and named.sha256:
+            read.checksums.add(named.sha256)
         cfg = m.get("model") or {}
         if read.demo and cfg.get("name"):
             models.setdefault(cfg["name"], cfg)
@@ -143,10 +144,11 @@ def origin(results: Path, tables_data: Iterable[tuple[str, DataFile]] = ()) -> O
             written.append(m["written"])
     for bench, f in tables_data:  # a file the runs read already is listed once, by its checksum
         digest = sha256_file(f.path) if f.path.exists() else None
-        if not any(r.bench == bench and digest in r.checksums for r in data.values()):
-            data[f"{bench}\0{shown(f.path)}"] = DataRead(bench, shown(f.path), is_demo_data(f.path),
-                                                         checksums={digest} if digest else set())
+        if not any(r.bench == bench and digest in r.checksums for r in data.values()):  # (a version of its own)
+            read = data.setdefault(f"{bench}\0{shown(f.path)}", DataRead(bench, shown(f.path), is_demo_data(f.path)))
+            read.checksums.update({digest} - {None})
     order = {b: k for k, b in enumerate(BENCHMARKS)}
-    rows = sorted(data.values(), key=lambda r: (order.get(r.bench, len(order)), r.bench, r.path))
+    # per benchmark, the files its runs read first, then those only data-only tables read
+    rows = sorted(data.values(), key=lambda r: (order.get(r.bench, len(order)), r.bench, not r.runs, r.path))
     return Origin(rows, models, commits, (min(written), max(written)) if written else None,
                   _commit(git_state()))

@@ -5,9 +5,9 @@ file it read directly. Written in the table's .md and beside its .csv as <id>.pr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from analysis.data_location import shown_named
 from analysis.inputs import DataFile, Run, read_run, shown
 from analysis.stats import flagged, truncated
 from judge.current import UNJUDGED
@@ -19,9 +19,9 @@ JUDGE_POLICY = ("per model, the paper's LLM judge ({llm}) when it scored at leas
                 "table's settings the model ran, else the rule judge; one judge for all of a model's settings")
 
 
-def _data(manifest: dict[str, Any]) -> str | None:
-    """A judged file's data file, shown relative to the checkout (manifests hold absolute paths)."""
-    return shown(Path(manifest["data"])) if manifest.get("data") else None
+def _data(run: Run) -> str | None:
+    """The data file a judged file was judged against, as outputs name it (analysis/data_location.py)."""
+    return shown_named(run.named_data) if run.named_data else None
 
 
 @dataclass
@@ -63,7 +63,7 @@ class Provenance:
         for r in self.runs:
             judge, c = r.judge_asked or {}, counts(r)
             out.append(f"{shown(r.path)} (judge {judge.get('name')} {judge.get('model') or ''} prompt "
-                       f"{judge.get('prompt_sha')}; data {_data(r.manifest)}; {c['items']} answers read: "
+                       f"{judge.get('prompt_sha')}; data {_data(r)}; {c['items']} answers read: "
                        f"{c['no_response']} no response, {c['judge_error']} judge errors, {c['unjudged']} unjudged, "
                        f"{c['flagged']} flagged as addressing the judge, {c['truncated']} cut at the token limit "
                        "with no final answer)")
@@ -80,7 +80,7 @@ class Provenance:
             judge = r.judge_asked or {}
             files.append({"path": shown(r.path), "model": r.model, "setting": r.setting, "stands_for": r.stands_for,
                           "judge": {k: judge.get(k) for k in ("name", "model", "prompt_sha")},
-                          "data": _data(r.manifest), **counts(r)})
+                          "data": _data(r), **counts(r)})
         return {"table": table_id, "judged_files": files,
                 "judge_choice": self.judges.as_json() if self.judges else None,
                 "data": {"path": shown(self.data.path), "demo": self.data.demo} if self.data else None}

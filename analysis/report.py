@@ -18,7 +18,7 @@ import pandas as pd
 
 from analysis import gaps, html as H
 from analysis.by_model import models_read, parts_of
-from analysis.inputs import find_runs
+from analysis.inputs import MissingDataFile, find_runs
 from analysis.origin import Origin, origin
 from analysis.provenance import counts as provenance_counts
 from analysis.reference import load_reference, paper_of
@@ -36,11 +36,12 @@ FAILURE_COUNTS = ("no_response", "judge_error", "unjudged", "flagged", "truncate
 @dataclass
 class Outcome:
     """What building one table gave: state ok / missing / error; the .md written, or what is missing or
-    went wrong; the table when built."""
+    went wrong; the table when built. `broken`: missing although its runs are there (their data file is gone)."""
 
     state: str
     message: str
     table: Table | None = None
+    broken: bool = False
 
 
 def order(table_id: str) -> tuple:
@@ -92,6 +93,9 @@ def _failures(ctx: Context) -> list[str]:
                 continue
             try:
                 c = provenance_counts(run)
+            except MissingDataFile as e:  # said, as its tables say it: the report is still written
+                lines.append(str(e))
+                continue
             except DATA_PROBLEMS as e:
                 lines.append(f"{run.path.relative_to(ctx.results)}: not read: {one_line(e)}")
                 continue

@@ -32,6 +32,7 @@ from analysis.report import Outcome
 from analysis.table_experiments import RUNS_OF, how_to_run, nearest, tables_reading
 from analysis.table import Context, MissingDataFile, MissingInputs, relative, terminal, write
 from analysis.unreadable import DATA_PROBLEMS, one_line
+from infer import layout
 from data.records import BENCHMARKS
 
 log = logging.getLogger(__name__)
@@ -68,8 +69,10 @@ def build(table_id: str, ctx: Context, modules: dict[str, ModuleType]) -> Outcom
     with gaps.collecting() as said:
         try:
             table = modules[table_id].build(table_id, ctx)
-        except (MissingInputs, MissingDataFile) as e:
+        except MissingInputs as e:
             return Outcome("missing", relative("; ".join([str(e), *gaps.lines(said)]), ctx.results))
+        except MissingDataFile as e:  # its runs are there, their data file is not: not a table never run
+            return Outcome("missing", relative("; ".join([str(e), *gaps.lines(said)]), ctx.results), broken=True)
         except DATA_PROBLEMS as e:  # the data's problem, not the code's: no traceback
             return Outcome("error", relative(one_line(e), ctx.results))
         except Exception as e:  # a broken table: said per table, with its traceback in the log
@@ -91,7 +94,7 @@ def written(table_id: str, ctx: Context, built: Outcome, figure_error: str | Non
         _, md = write(table_id, built.table, ctx.results)
     except DATA_PROBLEMS as e:
         return Outcome("error", relative(one_line(e), ctx.results))
-    return Outcome("ok", str(md), built.table)
+    return Outcome("ok", layout.printed(md), built.table)
 
 
 def unknown_id(name: str, modules: dict[str, ModuleType]) -> str:
@@ -105,7 +108,7 @@ def unknown_id(name: str, modules: dict[str, ModuleType]) -> str:
 
 def how_to_make(table_id: str, o: Outcome) -> str:
     """For a table missing its runs: the command that makes them (how_to_run), unless its message says it."""
-    if o.state != "missing" or not RUNS_OF.get(table_id) or "pipeline.experiments" in o.message:
+    if o.state != "missing" or o.broken or not RUNS_OF.get(table_id) or "pipeline.experiments" in o.message:
         return ""
     return f"; {how_to_run(table_id)}"
 
@@ -146,7 +149,8 @@ def build_tables(ids: list[str], ctx: Context, modules: dict[str, ModuleType], s
             if table_id not in shown_ids and o.state != "error":
                 continue
             hint = "" if args.all else how_to_make(table_id, o)
-            print(f"{table_id}: {o.state}: {o.message}{hint} ({seconds[table_id]:.2f}s)")
+            said = o.message if o.state == "ok" else relative(o.message, ctx.results)  # ok: the .md, as printed
+            print(f"{table_id}: {o.state}: {said}{hint} ({seconds[table_id]:.2f}s)")
             if o.table is not None and not args.all and not args.quiet:
                 print(f"\n{terminal(o.table)}\n")
             for line in gaps.said_in(o.table.notes) if o.table is not None else ():  # the .md has every note
@@ -169,8 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     ctx = Context(args.results, args.figures)
     # the report is made from every table as it is now: one built earlier may read files changed since
     outcomes = build_tables(list(modules) if args.report else ids, ctx, modules, set(ids), args)
-    # an error fails the command; a table missing its runs too, unless every table was asked for
-    status = int(any(outcomes[i].state == "error" or (outcomes[i].state != "ok" and not args.all) for i in ids))
+    # an error fails the command, as does a table whose runs' data file is gone; a table missing its runs too,
+    # unless every table was asked for
+    status = int(any(outcomes[i].state == "error" or outcomes[i].broken or (outcomes[i].state != "ok" and not args.all)
+                     for i in ids))
     if args.report:
         written_to, line = whole_report.write(ctx, outcomes, modules)
         print(line)

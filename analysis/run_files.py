@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 
 from analysis.columns import read_fields
 from analysis.unreadable import Unreadable
+from analysis.data_location import NamedData, locate, named_data, shown_data
 
 from data.dataset import line_digest
 from data.files import file_version
@@ -34,14 +35,15 @@ T = TypeVar("T")
 
 
 class MissingDataFile(Exception):
-    """The data file a run was judged against is not there: its tables are missing (analysis.run says so, with the
-    path). Apart from MissingInputs, which tables catch to go on without a judge that has no runs: a table is never
+    """The data file a run was judged against is not there, nor any file of its checksum (analysis/data_location.py):
+    its tables are missing, and analysis.run says which file is gone and fails, since the runs are there. Apart
+    from MissingInputs, which tables catch to go on without a judge that has no runs: a table is never
     built without a run because that run's data file is gone."""
 
 
 def shown(path: Path) -> str:
-    """A path as notes and provenance show it: relative to the checkout when inside it."""
-    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+    """A path as notes and provenance show it: relative to the checkout when inside it (layout.recorded)."""
+    return layout.recorded(path) if Path(path).is_absolute() else str(path)
 
 
 def per_version(read: Callable[[Path], T]) -> Callable[[Path], T]:
@@ -193,17 +195,24 @@ class Run:
         return current.judge_asked(self.manifest, lambda: _last_line(self.path))
 
     @property
+    def named_data(self) -> NamedData | None:
+        """The data file the run was judged against as its manifests record it (path and sha256)."""
+        return named_data(self.manifest, self.raw_manifest)
+
+    @property
     def data(self) -> Path | None:
-        """The data file the run was judged against (its manifest's `data`), when it is there."""
-        data = self.manifest.get("data")
-        return Path(data) if data and Path(data).exists() else None
+        """The data file the run was judged against, found in this checkout (data_location.locate), when it is."""
+        named = self.named_data
+        return locate(named) if named else None
 
     def data_needed(self) -> Path | None:
-        """`data`; MissingDataFile, naming it, when the manifest names a data file that is not there: a table reads
+        """`data`; MissingDataFile, naming it, when the manifest names a data file that is not found: a table reads
         the records' fields (subject, level…) and checks each verdict against its record."""
-        named = self.manifest.get("data")
+        named = self.named_data
         if named and self.data is None:
-            raise MissingDataFile(f"{shown(Path(named))} is missing: the data file {shown(self.path)} was judged against")
+            sha = f"sha256 {named.sha256[:12]}…" if named.sha256 else "sha256 (not recorded)"
+            raise MissingDataFile(f"the data file {shown_data(named.path)} is gone: no file at that path in this "
+                                  f"checkout, nor of its {sha} under data/; {shown(self.path)} was judged against it")
         return self.data
 
 

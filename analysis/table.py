@@ -150,8 +150,8 @@ def write(table_id: str, t: Table, results: Path) -> tuple[Path, Path]:
     csv, md = layout.table_file(results, table_id, "csv"), layout.table_file(results, table_id, "md")
     csv.parent.mkdir(parents=True, exist_ok=True)
     with_whole_counts(t.table).to_csv(csv, index=False)
-    layout.table_file(results, table_id, "provenance.json").write_text(
-        json.dumps(t.provenance.as_json(table_id), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    layout.table_file(results, table_id, "provenance.json").write_text(relative(
+        json.dumps(t.provenance.as_json(table_id), indent=2, ensure_ascii=False) + "\n", results), encoding="utf-8")
     link = None
     if t.figure and t.figure.exists():
         copy = layout.figure_copy(results, t.figure)

@@ -23,6 +23,10 @@
 (`cot_boxed+temp0.6`) and plus signs, a judge name neither, so a judged file's judge is what follows the last
 dot of its name before `.jsonl`: `judged_path` refuses a judge name that would make that ambiguous.
 
+Paths that files under results/ record (a run's data file, its templates, its model config) are relative to the
+checkout when they lie inside it (`recorded`; read back by `from_record`), so that a results folder travels with
+its checkout or to another; `printed` is how commands print a path.
+
 A run stands for a setting (`stands_for`): a text-only model cannot be sent images, so the demo runs X+caption
 (each image replaced by its caption) in place of the image setting X. The raw manifest records the setting a
 run stands for (its own when it stands for no other), judge.run copies it into the judged manifest, and a
@@ -255,6 +259,32 @@ def figure_copy(results: Path, figure: Path) -> Path:
 def report_path(results: Path, kind: str) -> Path:
     """The report: kind `md` or `html`."""
     return results / f"report.{kind}"
+
+
+# --- paths as results record them ----------------------------------------------------------------------
+
+def recorded(path: Path | str) -> str:
+    """A path as a file under results/ records it: relative to the checkout (with /) when it lies inside, so that
+    results travel between machines and checkouts; else absolute. A symbolic link inside the checkout counts as
+    inside (the path is made absolute before it is resolved)."""
+    path = Path(os.path.abspath(path))
+    for candidate in (path, path.resolve()):
+        if candidate.is_relative_to(ROOT):
+            return candidate.relative_to(ROOT).as_posix()
+    return path.as_posix()
+
+
+def from_record(text: str) -> Path:
+    """A path a file under results/ records, as a path here: a relative one is taken from this checkout."""
+    return Path(text) if Path(text).is_absolute() else ROOT / text
+
+
+def printed(path: Path | str) -> str:
+    """A path as a command prints it: relative to the current folder when under it, else to the checkout when
+    inside it (recorded), else as it is."""
+    path = Path(os.path.abspath(path))
+    here = Path.cwd()
+    return path.relative_to(here).as_posix() if path.is_relative_to(here) else recorded(path)
 
 
 def link(page: Path, target: Path) -> str:

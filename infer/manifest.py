@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import platform
 import subprocess
 import time
@@ -10,7 +11,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from infer import layout
+
+ROOT = layout.ROOT
 PACKAGES = ("openai", "aiohttp", "pandas", "numpy", "pillow", "math-verify", "rapidfuzz",
             "llama-cpp-python", "vllm", "lmdeploy")
 
@@ -45,5 +48,19 @@ def package_versions() -> dict[str, str]:
 
 
 def base_manifest(**fields: Any) -> dict[str, Any]:
-    return {**fields, "git": git_state(), "packages": package_versions(),
+    """A manifest: the fields given, with every absolute path inside the checkout among them (values, keys of
+    mappings such as the templates' hashes) recorded relative to it (layout.recorded), and the code's state."""
+    return {**in_checkout(fields), "git": git_state(), "packages": package_versions(),
             "written": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+def in_checkout(value: Any) -> Any:
+    """`value` with each string that is an absolute path inside the checkout made relative to it; anything else
+    as it is."""
+    if isinstance(value, dict):
+        return {in_checkout(k): in_checkout(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [in_checkout(v) for v in value]
+    if isinstance(value, str) and (value == str(layout.ROOT) or value.startswith(f"{layout.ROOT}{os.sep}")):
+        return layout.recorded(value)
+    return value

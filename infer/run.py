@@ -29,7 +29,7 @@ from infer.manifest import base_manifest, sha256_file
 from infer.icl import DEFAULT_SHOTS, SEED as ICL_SEED
 from infer.interrupt import exits_cleanly
 from infer.launch import GPU_MEMORY_GB, Node, visible_gpus
-from infer.layout import derived_dir, manifest_of, raw_path
+from infer.layout import derived_dir, manifest_of, printed, raw_path, recorded
 from infer.prompting import LaterMessages, Prompter
 from infer.render import RenderError, has_images
 from infer.request import Request, describe_causes, failure, raw_line, request_key
@@ -245,11 +245,11 @@ def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = 
               "unrenderable": len(failures), "excluded": len(prompter.excluded_ids)}
     write_json_atomic(manifest_of(path), base_manifest(
         benchmark=bench, setting=setting, stands_for=stands_for or setting,
-        data={"path": str(data), "sha256": data_sha256(data, scan)},
+        data={"path": recorded(data), "sha256": data_sha256(data, scan)},
         templates={**prompter.shas(), **cfg.system_shas()}, model=cfg.public_dict(),
         reasoning=cfg.reasoning_of(spec.thinking), params=params, n=n, limit=limit, counts=counts,
         image_policy={"max_pixels": cfg.max_image_pixels, "larger": "scaled down (aspect kept), sent as PNG"},
-        excluded_ids=sorted(prompter.excluded_ids), raw=str(path),
+        excluded_ids=sorted(prompter.excluded_ids), raw=recorded(path),
         icl={"seed": ICL_SEED, "pool_size": len(prompter.pool), "shots": spec.shots or DEFAULT_SHOTS,
              "demo_images": spec.demo_images or "all"} if prompter.pool else None))
     return counts
@@ -315,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     except (DataError, ConfigError, TemplateError, LockedError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    path = raw_path(args.results, args.bench, cfg.name, setting)
+    path = printed(raw_path(args.results, args.bench, cfg.name, setting))
     if args.dry_run:
         print(f"{path}: would send {counts['to_send']} of {counts['requests']} requests "
               f"({counts['unrenderable']} unrenderable) with engine {counts['engine']}")

@@ -28,8 +28,8 @@ from data.records import BENCHMARKS
 from infer.ask import Cost, drive
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.interrupt import exits_cleanly
-from infer.layout import judged_path, manifest_of, raw_path, stands_for
-from infer.manifest import base_manifest
+from infer.layout import judged_path, manifest_of, printed, raw_path, recorded, stands_for
+from infer.manifest import base_manifest, sha256_file
 from infer.preflight import EndpointDown
 from data.dataset import missing_data, read_records
 from infer.store import AppendLog, LockedError, load_latest
@@ -237,22 +237,22 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
     earlier = before.get("judges") or ([before["judge"]] if before.get("judge") else [])
     write_json_atomic(manifest_path, base_manifest(
         benchmark=bench, model=model, setting=setting, stands_for=stands_for(setting, raw_manifest), judge=judge_id,
-        judges=current.asked_with(earlier, judge_id), raw=str(raw_file), data=str(data),
+        judges=current.asked_with(earlier, judge_id), raw=recorded(raw_file),
+        data={"path": recorded(data), "sha256": sha256_file(data)},
         judge_model=judge_cfg.public_dict() if judge_cfg else None, summary=summary))
     return summary
 
 
 def judge_model_ready(judges: list[str], path: Path | None) -> ModelConfig | None:
     """The judge model's config when a judge asks one, checked before any judge runs: every judge known, the config
-    given and readable, its key set. A ConfigError says what is missing, and nothing has been written."""
+    readable, its key set (README, Keys: said before any file is made). A ConfigError says what is wrong, and
+    nothing has been written. Without --judge-model there is none: the rule judges still run, and each LLM judge
+    says it needs one."""
     unknown = [j for j in judges if j not in JUDGES]
     if unknown:
         raise ConfigError(f"--judge: unknown judge {unknown[0]!r} (known: {', '.join(JUDGES)})")
-    asking = [j for j in judges if asks_model(j)]
-    if not asking:
+    if path is None or not any(asks_model(j) for j in judges):
         return None
-    if path is None:
-        raise ConfigError(f"--judge {asking[0]} is an LLM judge: give --judge-model configs/models/<m>.yaml")
     cfg = load_model_config(path)
     cfg.api_key()  # an unset key is found here, not after the rule judges have written their verdicts
     return cfg
@@ -298,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {e}", file=sys.stderr)
             status = 1
             continue
-        print(f"{judged_path(args.results, args.bench, args.model, args.setting, judge)}: {describe(s)}; "
+        print(f"{printed(judged_path(args.results, args.bench, args.model, args.setting, judge))}: {describe(s)}; "
               f"{s['judged_now']} judged now")
     return status
 

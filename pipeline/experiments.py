@@ -115,7 +115,7 @@ def plan_jobs(exp: Experiment, profile: str) -> list[Job]:
             if cfg is not None and not cfg.configured:
                 job.skip = f"not configured ({cfg.why_unconfigured()})"
             elif not data.exists():
-                job.skip = f"no data at {data} (convert the official release with python -m data.convert)"
+                job.skip = f"no data at {layout.recorded(data)} (convert the official release with python -m data.convert)"
             jobs.append(job)
     return jobs
 

@@ -22,7 +22,7 @@ def cells_of(md: str, row: str, *more: str) -> list[str]:
 
 
 def html_row(page: str, row: str) -> list[str]:
-    tr = next(t for t in re.findall(r"<tr>(.*?)</tr>", page) if f">{row}<" in t)
+    tr = next(t for t in re.findall(r"<tr[^>]*>(.*?)</tr>", page) if f">{row}<" in t)
     return re.findall(r"<td[^>]*>(.*?)</td>", tr)
 
 

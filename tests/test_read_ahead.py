@@ -56,7 +56,7 @@ def test_every_run_is_read_as_alone_and_the_workers_read_some(runs, monkeypatch)
 def test_a_run_whose_data_file_is_gone_is_left_to_the_table_that_reads_it(runs, tmp_path):
     (tmp_path / "d.jsonl").unlink()
     read_ahead.read_ahead(runs, jobs=2)
-    with pytest.raises(MissingDataFile, match="d.jsonl is missing"):
+    with pytest.raises(MissingDataFile, match=r"d.jsonl \(outside the checkout\) is gone"):
         inputs.read_run(runs[0])
 
 
