@@ -37,7 +37,7 @@ from infer.request import describe_causes
 from infer.experiment_spec import DEMO_MODEL, EXPERIMENTS, PAPER_MODELS, Experiment, load_experiment
 from infer.interrupt import exits_cleanly
 from infer.preflight import EndpointDown
-from infer.progress import bar as progress_bar
+from infer.progress import bar as progress_bar, say
 from infer.settings import parse_setting
 from infer.store import LockedError
 from infer.templates import TemplateError
@@ -328,7 +328,7 @@ class Sweep:
     def cannot(self, job: Job, reason: str, cause: str | None = None) -> None:
         """A run that cannot be made: said in one line (once per cause), the sweep goes on and exits non-zero."""
         if line := self.unmade.add(job.what, reason, cause):
-            print(line, file=sys.stderr)
+            say(line, sys.stderr)  # a line of its own, above the sweep's progress bar
         self.status = 1
         if self.dry_run:  # its cost is unknown: said, never counted as nothing
             self.plans.setdefault(job.exp.id, cost.Estimate()).unplanned.append(job.what)

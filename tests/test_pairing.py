@@ -3,6 +3,7 @@ line, makes the other runs and ends naming it (exit 3, after which run_all.sh st
 from __future__ import annotations
 
 import json
+import re
 import stat
 import subprocess
 from pathlib import Path
@@ -99,6 +100,7 @@ def test_a_sweep_says_an_impossible_run_once_makes_the_others_and_ends_naming_it
         experiments.SOME_NOT_MADE == 3
     out, err = capsys.readouterr()
     errors = [x for x in err.splitlines() if x.startswith("error: ")]
+    assert not re.search(r"[^\n\r]error: ", err)  # each on a line of its own, never inside the progress bar's
     assert errors == [
         "error: t.pair: textonly / cot_boxed: textonly reads text only (modalities: ['text']) and the setting "
         "'cot_boxed' sends images: give it the paper's text setting, or list it under left_out with the reason",
