@@ -114,7 +114,8 @@ def how_to_make(table_id: str, o: Outcome) -> str:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python -m analysis.run", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("ids", nargs="*", metavar="ID", help="table ids (--list), exact, case included")
     ap.add_argument("--all", action="store_true", help="every table, one line each")
     ap.add_argument("--list", action="store_true", help="print the table ids")

@@ -69,7 +69,8 @@ def print_problems(e: DataError, out: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python -m data.convert", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("benchmark", choices=BENCHMARKS)
     ap.add_argument("--src", type=Path, required=True, help="the official release (folder or file)")
     ap.add_argument("--out", type=Path, required=True, help="unified JSONL to write")

@@ -92,7 +92,8 @@ def download(benchmark: str, release: Path, pause_s: float | None = None) -> Pat
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python -m data.download", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("benchmark", choices=BENCHMARKS)
     ap.add_argument("--out", type=Path, help="folder of the converted data (default: data/<benchmark>); "
                                              "the release goes to its release/ folder")

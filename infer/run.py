@@ -290,7 +290,8 @@ def node_from(args: argparse.Namespace) -> Node:
 @exits_cleanly
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python -m infer.run", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bench", required=True, choices=BENCHMARKS)
     ap.add_argument("--data", required=True, type=Path, help="unified JSONL (data/README.md)")
     ap.add_argument("--model", required=True, type=Path, help="configs/models/<name>.yaml")

@@ -187,7 +187,8 @@ def read_predictions(path: Path) -> dict[str, str | None]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python -m judge.rules", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, required=True, help="unified JSONL the predictions answer")
     ap.add_argument("--pred", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True)

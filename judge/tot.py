@@ -202,7 +202,8 @@ def score_tree(nodes: list[dict[str, Any]]) -> dict[str, float | None]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python -m judge.tot", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     sc = sub.add_parser("score", help="ToT-Depth and ToT-Width (both readings) of judged trees")
     sc.add_argument("file")

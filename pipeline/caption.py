@@ -50,7 +50,8 @@ def caption(bench: str, data: Path, model: Path, out: Path, results: Path = Path
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python -m pipeline.caption", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bench", required=True)
     ap.add_argument("--data", required=True, type=Path)
     ap.add_argument("--model", required=True, type=Path, help="the captioning model's config")

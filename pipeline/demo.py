@@ -55,7 +55,8 @@ MAINS = {"pipeline.experiments": experiments.main, "pipeline.morphobench_adapt":
 
 @exits_cleanly
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python -m pipeline.demo", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--results", type=Path, default=Path("results"))
     args = ap.parse_args(argv)
     done = sweep_totals.Totals()  # both sweeps' runs and judge calls

@@ -453,7 +453,8 @@ def ending(sweep: Sweep, args: argparse.Namespace) -> int:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python -m pipeline.experiments", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*", type=Path, help="experiment files (default: configs/experiments/*.yaml)")
     ap.add_argument("--profile", choices=("demo", "paper"), default="demo")
     ap.add_argument("--only", nargs="+", metavar="ID", help="experiment ids (configs/experiments/*.yaml `id`) or "

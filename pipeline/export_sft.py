@@ -297,7 +297,8 @@ def load_prompt(spec: str) -> Template:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python -m pipeline.export_sft", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, action="append", required=True, help="unified JSONL (repeatable)")
     ap.add_argument("--out", type=Path, required=True, help="output folder: <name>.json + dataset_info.json")
     ap.add_argument("--name", default="my_dataset", help="dataset name in dataset_info.json (default: my_dataset)")

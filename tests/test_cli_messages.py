@@ -521,3 +521,10 @@ def test_a_data_file_elsewhere_is_made_by_data_convert_alone(tmp_path):
                                       f"omibench --src <release folder> --out {tmp_path}/omibench/subset.jsonl")
     p = cli("data.validate", str(tmp_path / "think360" / "testmini.jsonl"))
     assert f"python -m data.download think360 --out {tmp_path}/think360 (or" in error_lines(p)[0]
+
+
+@pytest.mark.parametrize("module", ["infer.run", "judge.run", "analysis.run", "pipeline.experiments", "data.convert",
+                                    "data.demo", "data.generate", "judge.rules", "judge.tot"])
+def test_help_names_the_command_to_type(module):
+    p = cli(module, "--help")
+    assert p.returncode == 0 and p.stdout.startswith(f"usage: python -m {module} ")

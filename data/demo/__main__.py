@@ -38,7 +38,8 @@ def build(out: Path, benchmarks: list[str]) -> dict[str, Path]:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(prog="python -m data.demo", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=Path("data/demo/build"))
     ap.add_argument("--only", nargs="+", choices=BENCHMARKS, default=list(BENCHMARKS))
     args = ap.parse_args(argv)
