@@ -317,15 +317,20 @@ def test_the_paper_profile_with_no_keys_lists_each_variable_once_and_runs_nothin
     assert "python -m data.download omibench" in p.stdout
 
 
-def test_run_all_paper_does_not_rebuild_the_report_when_its_sweep_ran_nothing(tmp_path):
-    """run_all.sh's own control flow, with stand-ins for setup.sh and the Python commands."""
+def run_all_paper_with_a_sweep_exiting(tmp_path, status: int) -> subprocess.CompletedProcess:
+    """run_all.sh's own control flow, with stand-ins for setup.sh and the Python commands: the sweep exits with
+    `status`, every other command with 0; each call is listed in calls.txt."""
     (tmp_path / "run_all.sh").write_text((ROOT / "run_all.sh").read_text())
     (tmp_path / "setup.sh").write_text("exit 0\n")
     python = tmp_path / ".venv" / "bin" / "python"
     python.parent.mkdir(parents=True)
-    python.write_text('#!/bin/sh\necho "$*" >> calls.txt\n[ "$2" = pipeline.experiments ] && exit 1\nexit 0\n')
+    python.write_text(f'#!/bin/sh\necho "$*" >> calls.txt\n[ "$2" = pipeline.experiments ] && exit {status}\nexit 0\n')
     python.chmod(python.stat().st_mode | stat.S_IXUSR)
-    p = subprocess.run(["bash", "run_all.sh", "--profile", "paper"], cwd=tmp_path, capture_output=True, text=True)
+    return subprocess.run(["bash", "run_all.sh", "--profile", "paper"], cwd=tmp_path, capture_output=True, text=True)
+
+
+def test_run_all_paper_does_not_rebuild_the_report_when_its_sweep_ran_nothing(tmp_path):
+    p = run_all_paper_with_a_sweep_exiting(tmp_path, 1)
     assert p.returncode == 1
     assert (tmp_path / "calls.txt").read_text().splitlines() == [
         "-m pipeline.experiments --profile paper --results results"], "analysis.run is not called"

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import stat
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,8 +16,8 @@ from infer.run import run as infer_run
 from pipeline import experiments
 from pipeline.pairing import Unmade, refusal
 from tests.scripted_server import scripted_server  # noqa: F401  (fixture)
+from tests.test_cli_messages import run_all_paper_with_a_sweep_exiting
 
-ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(experiments.EXPERIMENTS.glob("*.yaml"))
 
 
@@ -121,14 +119,7 @@ def test_a_sweep_says_an_impossible_run_once_makes_the_others_and_ends_naming_it
 
 
 def test_run_all_paper_rebuilds_the_report_when_some_runs_could_not_be_made(tmp_path):
-    """run_all.sh's own control flow, with stand-ins for setup.sh and the Python commands."""
-    (tmp_path / "run_all.sh").write_text((ROOT / "run_all.sh").read_text())
-    (tmp_path / "setup.sh").write_text("exit 0\n")
-    python = tmp_path / ".venv" / "bin" / "python"
-    python.parent.mkdir(parents=True)
-    python.write_text('#!/bin/sh\necho "$*" >> calls.txt\n[ "$2" = pipeline.experiments ] && exit 3\nexit 0\n')
-    python.chmod(python.stat().st_mode | stat.S_IXUSR)
-    p = subprocess.run(["bash", "run_all.sh", "--profile", "paper"], cwd=tmp_path, capture_output=True, text=True)
+    p = run_all_paper_with_a_sweep_exiting(tmp_path, 3)
     assert p.returncode == 3
     assert (tmp_path / "calls.txt").read_text().splitlines() == [
         "-m pipeline.experiments --profile paper --results results",
