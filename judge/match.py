@@ -18,6 +18,7 @@ answers by similarity — with the guards the authors' scorer lacks:
   judge/sequences.py), or in any order where the question asks for a set and the gold does not order it;
   labelled parts and matchings ("A–4, B–3") pair by label in any order (judge/matchings.py), and the
   values one quantity may take ("x = 1 or x = 2", "1 ± √2") are a set (judge/alternatives.py);
+- ratios by all their terms, scaled or not (judge/ratios.py: 2 : 4 : 6 is 1 : 2 : 3, 1 : 6 is not);
 - chains of relations read either way (judge/relations.py: c < b < a is a > b > c); a point's name or
   a word of approximation before a value is read through (judge/labels.py); amino acids and true/false
   verdicts have one meaning however written (judge/lexicon.py), as do nuclides (judge/nuclear.py).
@@ -31,8 +32,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from judge import (alternatives, chem, formula, intervals, labels, lexicon, matchings, nuclear, relations, sequences,
-                   units)
+from judge import (alternatives, chem, formula, intervals, labels, lexicon, matchings, nuclear, ratios, relations,
+                   sequences, units)
 from judge.errors import MatchError  # noqa: F401  (re-exported: what answer checking raises)
 from judge.extract import clean, option_letters, strip_decoration, unwrap_latex
 from judge.numbers import EPS, numbers_close  # noqa: F401  (EPS re-exported)
@@ -225,7 +226,9 @@ def _values_before_units(pred: str, gold: str) -> tuple[str, str] | tuple[()] | 
 def _same_by_notation(pred: str, gold: str) -> bool | None:
     """Answers (canonical text) whose notation says what they are: chemistry (judge/chem.py), nuclear
     equations and particles (judge/nuclear.py), or sets written as intervals or inequalities
-    (judge/intervals.py). None when none of them reads them both."""
+    (judge/intervals.py), ratios (judge/ratios.py). None when none of them reads them both."""
+    if (decided := ratios.same(pred, gold)) is not None:
+        return decided
     if re.search(r"[A-Z]|\d[spdf]", gold):
         decided = chem.same(pred, gold)
         if decided is not None:

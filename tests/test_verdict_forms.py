@@ -2,7 +2,8 @@
 and its rejected neighbours.
 
 - Labels and names around a value: a point's name before its coordinates, "F = …" before a formula, a
-  ratio as "a : b = 2 : 1" or "a/b = 2", \\frac32 / \\tfrac / \\dfrac, "about" / "≈" / "approximately".
+  ratio as "a : b = 2 : 1", "a/b = 2" or scaled (4 : 2), every term of it counting; \\frac32 / \\tfrac /
+  \\dfrac; "about" / "≈" / "approximately".
 - Alternatives: "1 ± √2" is its two values, listed apart in any order; "x = 1 or x = 2" is a set of
   roots. An uncertainty (10.50 ± 0.25) is not.
 - Multi-part answers boxed part by part with prose between, or given on "Answer:" lines.
@@ -63,6 +64,16 @@ RATIOS = [
     ("2", "a/b = 1/2", False),
     ("2:1", "1 : 2", False),
     ("3:2", "2:3", False),
+    ("0.5", "1 : 2", True),
+    ("0.5", "2 : 1", False),
+    ("2 : 1", "4 : 2", True),                      # the same ratio scaled
+    ("1 : 2 : 3", "2 : 4 : 6", True),
+    ("1 : 2 : 3", "1 : 6", False),                 # 1/2/3 = 1/6 read left to right, but another ratio
+    ("1 : 2 : 3", "1 : 4 : 1.5", False),
+    ("1 : 2 : 3", "1 : 3 : 2", False),
+    ("a : b = 2 : 1", "b : a = 1 : 2", True),     # the names say the order of the terms
+    ("a : b = 2 : 1", "b : a = 2 : 1", False),
+    ("a : b = 2 : 1", "a : c = 2 : 1", False),
 ]
 
 
