@@ -58,12 +58,17 @@ def _index(label: str, roman: bool) -> int:
     return ord(label) - ord("a") + 1 if len(label) == 1 else 0  # "ii" among letters: no sequence
 
 
+def _depth(text: str, end: int) -> int:
+    """How many brackets are open before position `end`."""
+    return sum(1 if ch in "([{" else -1 if ch in ")]}" else 0 for ch in text[:end])
+
+
 @lru_cache(maxsize=100_000)
 def labelled_parts(text: str, any_order: bool = False) -> tuple[tuple[int, str], ...] | None:
     """(part number, body) for a text whose parts carry labels numbered 1, 2, 3… (or a, b, c… or i, ii,
     iii…) in order — with `any_order`, in any order ("(2) 7; (1) 6") —; None when the text has fewer than
     two such labels. Text before the first label ("Answer:") is not part of any part."""
-    found = list(_LABEL.finditer(text))
+    found = [m for m in _LABEL.finditer(text) if _depth(text, m.start()) == 0]  # not the "4)" of "(2,4)"
     labels = [m.group(1).lower() for m in found]
     roman = len(found) >= 2 and all(label in _ROMAN for label in labels) and (
         "i" in labels if any_order else labels[0] == "i")
