@@ -260,6 +260,19 @@ NUCLEAR = [
 ]
 
 
+CHEMICAL = [
+    ("2H₂ + O₂ → 2H₂O", "O_2 + 2H_2 \\rightarrow 2H_2O", True),        # reactants in another order
+    ("CH₄ + 2O₂ → CO₂ + 2H₂O", "2O_2 + CH_4 \\to 2H_2O + CO_2", True),   # both sides reordered
+    ("CH₄ + 2O₂ → CO₂ + 2H₂O", "2O_2 + CH_4 \\to 2H_2O + CO", False),
+    ("CH₄ + 2O₂ → CO₂ + 2H₂O", "CO_2 + 2H_2O \\to CH_4 + 2O_2", False),  # the sides swapped
+]
+
+
+@pytest.mark.parametrize("gold,response,expected", CHEMICAL, ids=[r for _, r, _ in CHEMICAL])
+def test_reactants_and_products_in_any_order(gold, response, expected):
+    assert boxed([gold], response) is expected
+
+
 @pytest.mark.parametrize("gold,response,expected", NUCLEAR, ids=[r for _, r, _ in NUCLEAR])
 def test_nuclear_equations(gold, response, expected):
     assert boxed([gold], response) is expected
