@@ -2,12 +2,13 @@
 
 An answer is read as a union of intervals with their ends (a value and whether it is included):
 "(-\\infty, 3]", "[2, +\\infty)", "x \\in (2, 5]", "x \\leq 3", "3 \\geq x", "2 < x \\leq 5", "|x| < 3"
-(-3 < x < 3), "|x - 1| \\geq 2", and unions ("x < -1 or x > 2", "(-\\infty, -1) \\cup (2, \\infty)"). Two
-readings are the same set when every end has the same value (judge.numbers.numbers_close) and is open or
-closed alike, so an open end never answers a closed one. Two inequalities must also name the same
-variable (x ≤ 3 is not y ≤ 3). An end may be a formula of letters ("x \\geq a" is [a, +∞)) where the
-variable is plain: the only letter, or the one x, y or z among them; such ends are the same when they are
-the same polynomial, and are left undecided otherwise. Texts are canonical (judge.match.canonical).
+(-3 < x < 3), "|x - 1| \\geq 2", "\\{x \\mid x \\geq 2\\}", and unions ("x < -1 or x > 2",
+"(-\\infty, -1) \\cup (2, \\infty)"). Two readings are the same set when every end has the same value
+(judge.numbers.numbers_close) and is open or closed alike, so an open end never answers a closed one.
+Two inequalities must also name the same variable (x ≤ 3 is not y ≤ 3). An end may be a formula of
+letters ("x \\geq a" is [a, +∞)) where the variable is plain: the only letter, or the one x, y or z among
+them; such ends are the same when they are the same polynomial, and are left undecided otherwise. Texts
+are canonical (judge.match.canonical).
 """
 from __future__ import annotations
 
@@ -44,6 +45,8 @@ _USUAL = ("x", "y", "z")  # the variable of "x ≥ a", "a ≤ x ≤ b"
 # "|x| < 3", "|x - 1| ≥ 2", "3 > |x|": a distance from a centre
 _ABS = re.compile(r"^\|\s*([A-Za-z](?:_\{?\w+\}?)?)\s*(?:([+-])\s*([^|]+?))?\s*\|\s*(<|≤|>|≥)\s*(.+)$")
 _FLIP = {"<": ">", "≤": "≥", ">": "<", "≥": "≤"}
+# Set-builder notation: "\\{x \\mid x \\geq 2\\}", "{x | x > 2}", "{x : x < 0}"
+_BUILDER = re.compile(r"^\\?\{\s*([A-Za-z](?:_\{?\w+\}?)?)\s*(?:\||\\mid|:)\s*(.+?)\s*\\?\}$")
 
 
 def _number(text: str) -> float | None:
@@ -160,6 +163,9 @@ def read(text: str) -> Reading | None:
     """The set an answer (canonical text) writes as intervals or inequalities, or None."""
     if not re.search(r"[<>≤≥∞∈]|\\(?:[lg]e|[lg]t|infty|in)\b|^[(\[].*[)\]]$", text):
         return None
+    if m := _BUILDER.match(text):  # {x | x ≥ 2}: the set its condition describes
+        inner = read(m.group(2))  # its variable is bound: {y | y ≥ 2} is {x | x ≥ 2}
+        return Reading(None, inner.intervals) if inner is not None and inner.variable == m.group(1) else None
     variable = None
     m = _IN.match(text)
     if m:

@@ -301,6 +301,22 @@ def test_ends_written_with_letters(gold, response, expected):
     assert boxed([gold], response) is expected
 
 
+SET_BUILDER = [
+    ("\\{x \\mid x \\geq 2\\}", "[2, +\\infty)", True),
+    ("\\{x \\mid x \\geq 2\\}", "\\{x | x ⩾ 2\\}", True),
+    ("\\{x \\mid x \\geq 2\\}", "\\{t \\mid t \\geq 2\\}", True),      # the variable is bound
+    ("[2, +\\infty)", "\\{x : x \\ge 2\\}", True),
+    ("\\{x \\mid x \\geq 2\\}", "\\{x | x > 2\\}", False),
+    ("\\{x \\mid x \\geq 2\\}", "(2, +\\infty)", False),
+    ("\\{x \\mid x \\geq 2\\}", "\\{x | y \\geq 2\\}", False),
+]
+
+
+@pytest.mark.parametrize("gold,response,expected", SET_BUILDER, ids=[f"{g}|{r}" for g, r, _ in SET_BUILDER])
+def test_set_builder_notation_is_its_interval(gold, response, expected):
+    assert boxed([gold], response) is expected
+
+
 def test_a_pair_in_round_brackets_is_not_read_as_an_interval_of_letters():
     assert read(canonical("(a, b)")) is None
     assert boxed(["(a, b)"], "(b, a)") is False
