@@ -29,9 +29,14 @@ _BY_NAME = {name: letter for letter, (_, names) in _AMINO_ACIDS.items() for name
 _L_FORM = re.compile(r"^(?:[LD]-|\(?[LDSR]\)-)")
 
 
+# "1. True", "(b) F", "ii) False", "Statement 3: True": the statement's number before its verdict
+_NUMBERED = re.compile(r"^(?:statement\s*)?\(?(?:\d{1,2}|[a-h]|[ivx]{1,4})[).:]\s+(?=\S)", re.I)
+
+
 def truth(text: str, letters: bool = False) -> bool | None:
-    """The verdict a word gives (True, FALSE; with `letters` also T, F), or None."""
-    word = text.strip().strip(".").lower()
+    """The verdict a word gives (True, FALSE; with `letters` also T, F), or None; a statement's number
+    before it is read through ("1. True")."""
+    word = _NUMBERED.sub("", text.strip()).strip(".").lower()
     return _TRUTH.get(word, _TRUTH_LETTERS.get(word) if letters else None)
 
 

@@ -19,8 +19,10 @@ from judge.parts import split_parts
 # PCR", "Foregut-fermenter"), in brackets or not.
 _WORD = r"[A-Za-z][\w'′]*(?:[-_]\{?\w+\}?)*"
 _LABEL = rf"\(?(?:{_WORD}(?: {_WORD}){{0,2}}|\d{{1,2}})\)?"
-# A label opens a pair at the start of the text or after a separator, and is followed by a pair sign.
-_PAIR = re.compile(rf"(?:^|(?<=[;,\n])|(?<=\.\s))\s*({_LABEL})\s*(:|=|→|—|\s-\s|-(?=\S))\s*")
+# A label opens a pair at the start of the text or after a separator, and is followed by a pair sign; a
+# label in brackets may open one after a space, with or without a sign ("(a) F (b) T").
+_PAIR = re.compile(rf"(?:(?:^|(?<=[;,\n])|(?<=\.\s))\s*({_LABEL})\s*(:|=|→|—|\s-\s|-(?=\S))"
+                   rf"|(?:^|(?<=\s))\((\w{{1,4}})\)\s*(:|=|→|-)?)\s*")
 _SHORT = re.compile(r"\S{1,4}")  # what a hyphen glued to its label may pair it with: "A-4", "1-c", "P-III"
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
@@ -35,7 +37,7 @@ def _depths(text: str) -> list[int]:
     out, depth = [], 0
     for ch in text:
         out.append(depth)
-        depth += 1 if ch in "([{" else -1 if ch in ")]}" else 0
+        depth = depth + 1 if ch in "([{" else max(0, depth - 1) if ch in ")]}" else depth  # "a)" closes none
     return out
 
 
@@ -43,19 +45,20 @@ def _depths(text: str) -> list[int]:
 def read(text: str) -> tuple[tuple[str, str], ...] | None:
     """(label, value) of every pair of a matching, in the order written; None unless the whole text is two
     pairs or more with distinct labels."""
-    if not re.search(r"[:=→—-]", text):
+    if not re.search(r"[:=→—-]|\(\w{1,4}\)", text):
         return None
     depth = _depths(text)
-    found = [m for m in _PAIR.finditer(text) if depth[m.start(1)] == 0]
+    found = [m for m in _PAIR.finditer(text) if depth[m.start(1) if m.group(1) else m.start(3) - 1] == 0]
     while True:  # a label glued to a hyphen pairs only a short value: "4-methoxyphenol", "1-3" are no pairs
-        pairs = [(m.group(1).strip("()"), m.group(2), text[m.end():nxt.start() if nxt else len(text)].strip(" ,;\n."))
+        pairs = [((m.group(1) or m.group(3)).strip("()"), m.group(2) or m.group(4),
+                  text[m.end():nxt.start() if nxt else len(text)].strip(" ,;\n."))
                  for m, nxt in zip(found, found[1:] + [None])]
         wrong = [i for i, (label, sign, value) in enumerate(pairs) if sign == "-" and not _short(label, value)]
         if not wrong:
             break
         del found[wrong[0]]
-    if len(found) < 2 or text[:found[0].start()].strip():
-        return None
+    if len(found) < 2 or text[:found[0].start()].strip() or len({m.group(3) is None for m in found}) > 1:
+        return None  # too few pairs, text before them, or labels of both kinds: "(1) a=1; b=2, (2) 5"
     pairs = [(label, value) for label, _, value in pairs]
     labels = [label for label, _ in pairs]
     return tuple(pairs) if len(set(labels)) == len(labels) else None

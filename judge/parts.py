@@ -59,8 +59,11 @@ def _index(label: str, roman: bool) -> int:
 
 
 def _depth(text: str, end: int) -> int:
-    """How many brackets are open before position `end`."""
-    return sum(1 if ch in "([{" else -1 if ch in ")]}" else 0 for ch in text[:end])
+    """How many brackets are open before position `end` (a label's lone ")" closes none: "a) 6, b) 7")."""
+    depth = 0
+    for ch in text[:end]:
+        depth = depth + 1 if ch in "([{" else max(0, depth - 1) if ch in ")]}" else depth
+    return depth
 
 
 @lru_cache(maxsize=100_000)

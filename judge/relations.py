@@ -28,7 +28,7 @@ def _pieces(text: str) -> tuple[list[str], list[str]] | None:
     outside brackets) or an empty item."""
     items, links, start, depth = [], [], 0, 0
     for i, ch in enumerate(text):
-        depth += 1 if ch in "([{" else -1 if ch in ")]}" else 0
+        depth = depth + 1 if ch in "([{" else max(0, depth - 1) if ch in ")]}" else depth
         if depth == 0 and ch in ",;\n":
             return None
         m = _LINK.match(text, i) if depth == 0 and i >= start else None

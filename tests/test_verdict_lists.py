@@ -150,6 +150,13 @@ def test_labelled_matchings_in_any_order_of_the_pairs(gold, response, expected):
     assert boxed(gold, response) is expected
 
 
+def test_a_matching_inside_a_labelled_part_is_not_read_as_one_matching():
+    """"(1) a=-1; b=1; c=6, (2) (2,4)": labels of two kinds are parts holding pairs, not one matching."""
+    gold = ["(1) $a=-1$; $b=1$; $c=6$", "(2) (2,4)"]
+    assert boxed(gold, "a=-1; b=1; c=6; (2,4)") is True
+    assert boxed(gold, "a=-1; b=1; c=5; (2,4)") is False
+
+
 def test_a_hyphen_glued_to_a_label_pairs_only_a_short_match():
     """"2-dimethylbenzene" is a name and "1-3" a range, not pairs of a matching."""
     gold = ["A: 1, 2-dimethylbenzene; B: toluene"]
@@ -163,6 +170,10 @@ LABELLED_PARTS = [
     (["(1) 6", "(2) 7"], "(2) 7", False),
     (["(i) 6", "(ii) 7", "(iii) 8"], "(iii) 8, (i) 6, (ii) 7", True),
     (["(i) 6", "(ii) 7", "(iii) 8"], "(iii) 6, (i) 8, (ii) 7", False),
+    (["a) 6", "b) 7"], "6; 7", True),
+    (["a) 6", "b) 7"], "b) 7, a) 6", True),
+    (["a) 6", "b) 7"], "7; 6", False),
+    (["a) 6", "b) 7"], "b) 6, a) 7", False),
     (["(1) $a=-1$; $b=1$; $c=6$", "(2) (2,4)"], "(2) (2,4); (1) a=-1; b=1; c=6", True),   # "4)" is no label
     (["(1) $a=-1$; $b=1$; $c=6$", "(2) (2,4)"], "(2) (2,4); (1) a=-1; b=1; c=5", False),
     (["(1) $a=-1$; $b=1$; $c=6$", "(2) (2,4)"], "(2) (4,2); (1) a=-1; b=1; c=6", False),
@@ -197,6 +208,12 @@ TRUE_FALSE = [
     (["T", "F", "T"], "True, True, False", False),
     (["True", "False"], "T, F", True),
     (["True", "False"], "F, T", False),
+    (["a : F ; b : T ; c :T ;d :F"], "(a) F (b) T (c) T (d) F", True),
+    (["a : F ; b : T ; c :T ;d :F"], "(b) True (a) False (d) False (c) True", True),
+    (["a : F ; b : T ; c :T ;d :F"], "(b) True (a) False (d) True (c) True", False),
+    (["T", "F", "T"], "1. True\n2. False\n3. True", True),             # the statements' numbers
+    (["T", "F", "T"], "Statement 1: True; Statement 2: False; Statement 3: True", True),
+    (["T", "F", "T"], "1. True\n2. True\n3. True", False),
 ]
 
 
