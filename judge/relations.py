@@ -16,6 +16,7 @@ from itertools import permutations
 from typing import Callable
 
 _LINK = re.compile(r"<=|>=|[≤≥<>=]")
+_ORDER = re.compile(r"[<>≤≥]")
 _UPWARD = {"<": "<", "≤": "≤", "<=": "≤", "=": "="}
 _DOWNWARD = {">": "<", "≥": "≤", ">=": "≤", "=": "="}
 MAX_EQUAL = 6  # items joined by "=" are matched in every order: a longer run is compared as written
@@ -43,7 +44,7 @@ def _pieces(text: str) -> tuple[list[str], list[str]] | None:
 @lru_cache(maxsize=100_000)
 def chain(text: str) -> Chain | None:
     """A chain of order relations read upward (see above), or None when the text is not one."""
-    if not re.search(r"[<>≤≥]", text):
+    if not _ORDER.search(text):
         return None
     pieces = _pieces(text)
     if pieces is None:
@@ -77,6 +78,8 @@ def _same_group(pred: tuple[str, ...], gold: tuple[str, ...], item_match: Callab
 def same(pred: str, gold: str, item_match: Callable[[str, str], bool]) -> bool | None:
     """Whether two chains (canonical text) say the same thing, items compared by `item_match(pred, gold)`;
     None when either is not a chain."""
+    if not (_ORDER.search(gold) and _ORDER.search(pred)):  # most answers: no sign of order at all
+        return None
     g, p = chain(gold), chain(pred)
     if g is None or p is None:
         return None
