@@ -277,6 +277,18 @@ def test_every_spelling_of_at_least(gold, response):
     assert boxed([gold], strict) is False
 
 
+AT_MOST = ["x ⩽ 5", "x ≦ 5", "x ≤ 5", "x <= 5", "x \\leq 5", "x \\le 5", "x \\leqslant 5", "5 ⩾ x", "5 ≧ x",
+           "5 \\geqslant x", "5 \\ge x", "(-\\infty, 5]"]
+
+
+@pytest.mark.parametrize("response", AT_MOST)
+def test_every_spelling_of_at_most(response):
+    assert boxed(["x \\leq 5"], response) is True
+    assert boxed(["x \\leq 5"], response.replace("5", "6")) is False
+    assert boxed(["x < 5"], response) is False
+    assert boxed(["x \\geq 5"], response) is False
+
+
 ABSOLUTE = [
     ("-3 < x < 3", "|x| < 3", True),
     ("-3 < x < 3", "\\left|x\\right| < 3", True),
