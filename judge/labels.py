@@ -13,7 +13,7 @@ import re
 # A point's name (P, P_1, P', A_{2}) glued to its coordinates, a tuple in brackets.
 _POINT = re.compile(r"^([A-Z](?:_\{?\w+\}?|['′])*)\s*=?\s*(\(.+,.+\))$")
 _APPROXIMATELY = re.compile(
-    r"^(?:about|approximately|approx\.?|roughly|around|nearly|circa|ca\.|≈|≃|~|∼|\\sim|\\simeq)\s*(?=[-+.\d(\\])",
+    r"^(?:about|approximately|approx\.?|roughly|around|nearly|circa|ca\.|≈|≃|~|∼|\\sim|\\simeq)\s*(?=[-+.\d\\])",
     re.I)
 
 _MAY_NAME = re.compile(r"[A-Z][^(]{0,8}\(|[aArRnNcC≈≃~∼\\]")

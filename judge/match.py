@@ -257,8 +257,8 @@ def match_one(pred: str | None, gold: str, strict: bool = False) -> bool:
         return _yes_no(pred, leading=True) == yes_no
     if squash(pred) == squash(gold):
         return True
-    if (through := labels.read_through(canonical(pred), canonical(gold))) is not None:
-        return match_one(*through, strict)  # "P(2, 4)" for (2, 4), "about 4.1" for 4.1
+    if (through := labels.read_through(canonical(pred), canonical(gold))) and match_one(*through, strict):
+        return True  # "P(2, 4)" for (2, 4), "about 4.1" for 4.1; else the other rules decide
     if (notation := _same_by_notation(canonical(pred), canonical(gold))) is not None:
         return notation
     if (chained := relations.same(canonical(pred), canonical(gold), lambda p, g: match_one(p, g, strict))) is not None:

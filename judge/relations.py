@@ -1,11 +1,12 @@
 """Chains of order relations: "a > b > c" is "c < b < a", "M < O" is "O > M".
 
 A chain is read from its smallest side: one written from the largest (> ≥) is turned around, and "="
-joins items that are equal, in any order (a > b = c is c = b < a). Two chains are the same when they
-have the same links in the same places and every item matches: a strict link (<) never answers a
-non-strict one (≤), and an item moved is another chain. A chain that mixes directions (a < b > c) is not
-read. Sets of numbers written as inequalities of one variable are judge/intervals.py's; this module
-reads the chains it leaves (orders of names, of quantities, of formulas). Texts are canonical
+joins items that are equal, in any order (a > b = c is c = b < a). Two chains of the same items are the
+same when they have the same links in the same places: a strict link (<) never answers a non-strict one
+(≤). Chains of other items are left to the other rules (an item moved is another chain; x + 1 > 3 is
+x > 2 rewritten, which math-verify decides). A chain that mixes directions (a < b > c) is not read.
+Sets of numbers written as inequalities of one variable are judge/intervals.py's; this module reads the
+chains it leaves (orders of names, of quantities, of formulas). Texts are canonical
 (judge.match.canonical: \\geq, \\geqslant and ⩾ are ≥).
 """
 from __future__ import annotations
@@ -76,14 +77,14 @@ def _same_group(pred: tuple[str, ...], gold: tuple[str, ...], item_match: Callab
 
 
 def same(pred: str, gold: str, item_match: Callable[[str, str], bool]) -> bool | None:
-    """Whether two chains (canonical text) say the same thing, items compared by `item_match(pred, gold)`;
-    None when either is not a chain."""
+    """Whether two chains (canonical text) of the same items say the same thing, items compared by
+    `item_match(pred, gold)`; None when either is not a chain, or their items differ."""
     if not (_ORDER.search(gold) and _ORDER.search(pred)):  # most answers: no sign of order at all
         return None
     g, p = chain(gold), chain(pred)
     if g is None or p is None:
         return None
     (p_groups, p_links), (g_groups, g_links) = p, g
-    if p_links != g_links or len(p_groups) != len(g_groups):
-        return False
-    return all(_same_group(a, b, item_match) for a, b in zip(p_groups, g_groups))
+    if len(p_groups) != len(g_groups) or not all(_same_group(a, b, item_match) for a, b in zip(p_groups, g_groups)):
+        return None  # other items: another chain, or the same relation rewritten (x + 1 > 3), for math-verify
+    return p_links == g_links  # the same items: every link must be as strict as the gold's
