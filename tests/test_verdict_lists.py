@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from judge import relations
 from judge.intervals import read
 from judge.match import canonical
 from judge.parts import order_free
@@ -369,3 +370,14 @@ STRICTNESS_IN_PARTS = [
 def test_the_strictness_of_an_end_is_checked_inside_the_parts_of_a_gold(gold, right, wrong):
     assert boxed(gold, right) is True
     assert boxed(gold, wrong) is False
+
+
+def test_a_chain_decides_only_where_its_items_are_the_gold_s():
+    """Other items are another chain or the same relation rewritten, which the other rules decide."""
+    def same_text(p, g):
+        return p == g
+    assert relations.same("c < b < a", "a > b > c", same_text) is True
+    assert relations.same("c ≤ b < a", "a > b > c", same_text) is False
+    assert relations.same("x + 1 > 3", "x > 2", same_text) is None
+    assert relations.same("a > c > b", "a > b > c", same_text) is None
+    assert relations.same("a, b, c", "a > b > c", same_text) is None
