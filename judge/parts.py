@@ -26,6 +26,11 @@ def split_parts(answer: str) -> list[str]:
     (not inside brackets). Arrows are "→" here: judge.match.canonical writes ->, ⟶ and \\rightarrow so."""
     if not _MAY_SPLIT.search(answer):  # no separator anywhere: one part (most answers)
         return [answer.strip(" .。")] if answer.strip(" .。") else []
+    return list(_split(answer))
+
+
+@lru_cache(maxsize=100_000)  # a list's parts are asked for by every rule that reads lists
+def _split(answer: str) -> tuple[str, ...]:
     parts, depth, start, i = [], 0, 0, 0
     while i < len(answer):
         ch = answer[i]
@@ -46,7 +51,7 @@ def split_parts(answer: str) -> list[str]:
                 continue
         i += 1
     parts.append(answer[start:])
-    return [p.strip(" .。") for p in parts if p.strip(" .。")]
+    return tuple(p.strip(" .。") for p in parts if p.strip(" .。"))
 
 
 def _index(label: str, roman: bool) -> int:
