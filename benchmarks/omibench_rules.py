@@ -22,8 +22,9 @@ The answers:
     below, each with the verdict a careful reader gives: exact in \\boxed{}; reformatted (an "Answer:" line
     without the box, delimiters dropped, a number written with one more decimal zero); an option by its letter
     in words or by its text; "is" made "is not"; a word made its opposite; the last number stated off by one;
-    the parts in another order; another option, by letter or text; the gold named in the reasoning and
-    rejected, another answer given.
+    the parts in another order (right where the two parts moved carry their labels: "(2) …, (1) …",
+    "B - x, A - y"); another option, by letter or text; the gold named in the reasoning and rejected,
+    another answer given.
 (b) hand-written responses to answers of every shape (numbers and units, scientific notation, fractions,
     formulas, words, yes/no, sequences, several parts, option letters and texts).
 
@@ -173,6 +174,15 @@ def opposite(gold: str) -> str | None:
     return None
 
 
+
+_PART_LABEL = re.compile(r"^\s*\$?\s*(?:\(\w{1,4}\)|\w{1,4}\)|[A-Za-z][^\s:=–-]{0,11}(?: [A-Za-z][^\s:=–-]{0,11}){0,2}\s*(?:[:=–]|\s-\s|-(?=\S)))")
+
+
+def labelled(parts: list[str]) -> bool:
+    """Whether each part opens with a label of its own ("(1) 90", "a) 6", "B - neutral", "$H_e$: 9.0")."""
+    return all(_PART_LABEL.match(part) for part in parts)
+
+
 def release_cases(records: list[Record]) -> list[Case]:
     cases: list[Case] = []
     for rec in records:
@@ -194,7 +204,10 @@ def release_cases(records: list[Record]) -> list[Case]:
                 cases.append((kind, rec, boxed(wrong), False))
         if len(rec["answer"]) > 1 and rec["answer"][0] != rec["answer"][1]:
             swapped = [rec["answer"][1], rec["answer"][0], *rec["answer"][2:]]
-            cases.append(("parts reordered", rec, boxed(", ".join(swapped)), False))
+            if labelled(rec["answer"][:2]):  # "(2) …, (1) …", "B - x, A - y": every part keeps its label
+                cases.append(("labelled parts reordered", rec, boxed(", ".join(swapped)), True))
+            else:
+                cases.append(("parts reordered", rec, boxed(", ".join(swapped)), False))
         cases.append(("named, then another", rec, f"One might answer {plain(gold)} here, but that overlooks a "
                                                   f"step.\nSo the final answer is \\boxed{{{UNRELATED}}}", False))
     return cases

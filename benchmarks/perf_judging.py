@@ -12,12 +12,14 @@ from benchmarks.perf_data import judging_set
 
 def clear_judge_caches() -> None:
     """Forget every verdict and reading the rule judge has cached, so a measurement starts cold."""
-    from judge import chem, extract, formula, intervals, match, mathverify, parts, text, units
+    from judge import (alternatives, chem, extract, formula, intervals, match, matchings, mathverify, nuclear, parts,
+                       ratios, relations, sequences, text, units)
 
     for cached in (mathverify.read, match.math_equal, match.canonical, match.parse_number, formula.read, extract.clean,
                    extract._extract_answer, extract.strip_decoration, match.normalize_text, match.squash,
                    match.is_textual, parts.labelled_parts, parts.order_free, text.words, units.split, chem.species,
-                   chem.equation, chem.configuration, intervals.read):
+                   chem.equation, chem.configuration, intervals.read, sequences.items, matchings.read, relations.chain,
+                   alternatives.read, nuclear.term, nuclear.equation, ratios.read):
         cached.cache_clear()
 
 

@@ -5,7 +5,9 @@ and \\ce{SO4^2-}; ·OH, •OH, OH^{•} and \\cdot OH (the radical dot). An equa
 \\rightarrow, ⟶, ->, =, ⇌ or <=>, and its terms may come in any order on each side, but every species
 and every coefficient must be the same, and the two sides stay apart. A species is compared as written
 (C₂H₅OH is not CH₃OCH₃) except that the order of its atoms does not matter when it has one atom other
-than hydrogen (HO• = •OH, NH₃ = H₃N), which cannot make an isomer. Element symbols are checked where
+than hydrogen (HO• = •OH, NH₃ = H₃N), which cannot make an isomer, and that a small molecule written
+atom by atom is the chain of its bonds read either way (NCO⁻ = OCN⁻, ClO⁻ = OCl⁻, HClO = HOCl), so
+that another chain of the same atoms is an isomer (HNC is not HCN, fulminate CNO⁻ is not cyanate OCN⁻). Element symbols are checked where
 "=" could also be an equation of mathematics.
 
 An electron configuration is a count of electrons per subshell: [Ar] 3d⁶ 4s² = 1s² 2s² 2p⁶ 3s² 3p⁶ 4s²
@@ -18,10 +20,12 @@ from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
 
-ELEMENTS = frozenset("""H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge
+# The elements by atomic number (SYMBOLS[Z - 1]), and deuterium's own symbol.
+SYMBOLS = tuple("""H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge
 As Se Br Kr Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy Ho Er
 Tm Yb Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No Lr Rf
-Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv Ts Og D""".split())
+Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv Ts Og""".split())
+ELEMENTS = frozenset(SYMBOLS) | {"D"}
 
 _ARROWS = r"→|⟶|⇌|⇄|⟷|↔|<=>|<->|->|\\rightleftharpoons|\\longrightarrow|\\rightarrow|\\to\b"
 _ARROW = re.compile(rf"\s*(?:{_ARROWS}|(?<![=<>!])=(?![=>]))\s*")  # an equation's arrow, or "=" between sides
@@ -225,4 +229,24 @@ def same(pred: str, gold: str) -> bool | None:
         return True
     if p[1:] != g[1:] or _composition(p[0]) != _composition(g[0]):
         return False
-    return None
+    return _same_chain(p[0], g[0])
+
+
+_HYPOHALOUS = re.compile(r"H(F|Cl|Br|I)O")  # HClO, written in the order of the oxyacids, is HOCl
+
+
+def _chain(formula: str) -> tuple[str, ...] | None:
+    """The atoms of a small molecule written one by one in the order they are bonded (2 to 4 atoms, no
+    counts: HCN, OCN, HOCl), or None."""
+    atoms = tuple(re.findall(r"[A-Z][a-z]?", _HYPOHALOUS.sub(r"HO\1", formula)))
+    return atoms if 2 <= len(atoms) <= 4 and "".join(atoms) == _HYPOHALOUS.sub(r"HO\1", formula) else None
+
+
+def _same_chain(pred: str, gold: str) -> bool | None:
+    """The same atoms in another order: the same species when both are chains read in opposite directions
+    (NCO⁻ = OCN⁻, OCl⁻ = ClO⁻), another one when they are chains bonded otherwise (HNC is not HCN, CNO⁻
+    not OCN⁻); None for larger formulas, where only a chemist can tell."""
+    a, b = _chain(pred), _chain(gold)
+    if a is None or b is None:
+        return None
+    return a == b or a == b[::-1]

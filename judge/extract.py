@@ -174,7 +174,29 @@ def answer_candidates(text: str, prefer_tag: bool = False, max_parts: int = 1) -
         if keys:
             out.append(text[keys[-1].end():])  # "Final answers:\n(1) …\n(2) …"
         out.append(re.split(r"\n\s*\n", text.strip())[-1])  # the last paragraph
+        lines = answer_lines(text)  # "Answer (1): 6" … reasoning … "Answer (2): 7"
+        out += ["; ".join(lines[-m:]) for m in range(2, min(len(lines), max_parts) + 1)]
     return list(dict.fromkeys(strip_decoration(c) for c in out if c and c.strip()))
+
+
+# A line that states the answer to one part: "Answer: 6", "(1) Answer: 6", "**Answer (b):** 7", "Part 2
+# answer: 7", "Final answer to part (ii): 8".
+_LABEL = r"(?:part\s+\(?(\w{1,4})\)?|\((\w{1,4})\)|(\w{1,4})\))"
+_ANSWER_LINE = re.compile(
+    rf"^[\s#>-]*(?:{_LABEL}[.:]?\s*)?(?:final\s+)?answers?(?:\s+(?:to\s+|for\s+)?{_LABEL})?\s*[:：]\s*(\S.*)$", re.I)
+
+
+def answer_lines(text: str) -> list[str]:
+    """The answer every answer line states, in order, with its part's label when the line names one
+    ("(1) 6"): the parts of an answer given on lines of their own with reasoning between them."""
+    out = []
+    for line in text.replace("**", "").splitlines():
+        m = _ANSWER_LINE.match(line)
+        if m:
+            label = next((g for g in m.groups()[:6] if g), None)
+            value = strip_decoration(m.group(7))
+            out.append(f"({label}) {value}" if label else value)
+    return out
 
 
 def unwrap_latex(s: str) -> str:

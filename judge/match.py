@@ -14,8 +14,14 @@ answers by similarity — with the guards the authors' scorer lacks:
   a closed form is compared without its unit (50/√2 m = 25√2);
 - an interval and its inequality are one set (judge/intervals.py); chemistry is compared as chemistry:
   species, equations and electron configurations (judge/chem.py);
-- a multi-part gold needs every part, in order, however the parts are separated (judge/parts.py), or
-  in any order where the question asks for a set.
+- a multi-part gold needs every part, in order, however the parts are separated (judge/parts.py,
+  judge/sequences.py), or in any order where the question asks for a set and the gold does not order it;
+  labelled parts and matchings ("A–4, B–3") pair by label in any order (judge/matchings.py), and the
+  values one quantity may take ("x = 1 or x = 2", "1 ± √2") are a set (judge/alternatives.py);
+- ratios by all their terms, scaled or not (judge/ratios.py: 2 : 4 : 6 is 1 : 2 : 3, 1 : 6 is not);
+- chains of relations read either way (judge/relations.py: c < b < a is a > b > c); a point's name or
+  a word of approximation before a value is read through (judge/labels.py); amino acids and true/false
+  verdicts have one meaning however written (judge/lexicon.py), as do nuclides (judge/nuclear.py).
 A crash inside math-verify is a `MatchError`: the verdict becomes a judge error, not a wrong answer.
 Where math-verify's verdict is certain without asking it, it is not asked: formulas of a closed grammar
 are read directly (judge/formula.py), and a sentence that cannot be the gold's formula is not parsed
@@ -26,7 +32,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from judge import chem, formula, intervals, units
+from judge import (alternatives, chem, formula, intervals, labels, lexicon, matchings, nuclear, ratios, relations,
+                   sequences, units)
 from judge.errors import MatchError  # noqa: F401  (re-exported: what answer checking raises)
 from judge.extract import clean, option_letters, strip_decoration, unwrap_latex
 from judge.numbers import EPS, numbers_close  # noqa: F401  (EPS re-exported)
@@ -35,9 +42,12 @@ from judge.text import same_phrase, words
 
 _PUNCT = re.compile(r"[.,?!;:，。？！；：]+(?=\s|$)|(?<=\s)[.,?!;:，。？！；：]+")
 _SPACING = re.compile(r"\\[ ,;:!]|\\q?quad\b|~|\\left\b|\\right\b")
-_SYMBOLS = {"times": "×", "cdot": "·", "approx": "≈", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥",
-            "neq": "≠", "ne": "≠", "pm": "±", "%": "%", "to": "→", "rightarrow": "→", "longrightarrow": "→"}
-_SYMBOL = re.compile(r"\\(times|cdot|approx|leq?|geq?|neq?|pm|%|to|(?:long)?rightarrow)(?![A-Za-z])")
+_SYMBOLS = {"times": "×", "cdot": "·", "approx": "≈", "leq": "≤", "le": "≤", "leqslant": "≤", "geq": "≥", "ge": "≥",
+            "geqslant": "≥", "lt": "<", "gt": ">", "neq": "≠", "ne": "≠", "pm": "±", "%": "%", "to": "→",
+            "rightarrow": "→", "longrightarrow": "→"}
+_SYMBOL = re.compile(r"\\(times|cdot|approx|[lg]eqslant|leq?|geq?|[lg]t|neq?|pm|%|to|(?:long)?rightarrow)(?![A-Za-z])")
+# One spelling of each sign: minus signs and dashes as "-", every "at least" / "at most" as ≥ / ≤.
+_SIGNS = str.maketrans({"−": "-", "–": "-", "⩾": "≥", "≧": "≥", "⩽": "≤", "≦": "≤"})
 # Arrows written in text ("A -> B", "A ⟶ B") as the one arrow; "<->" and "<=>" are left whole.
 _ARROWS = re.compile(r"(?<![<\-])-+>|⟶")
 # Math delimiters inside an answer: "(1) $90$; (2) $\alpha$", "$H_e$: 9.0".
@@ -67,11 +77,12 @@ _MAY_BE_SET = re.compile(r"[<>≤≥∞]|^[(\[].*[)\]]$")
 @lru_cache(maxsize=100_000)
 def canonical(s: str) -> str:
     """One spelling of an answer: NFKC, superscripts as exponents, LaTeX wrappers and spacing removed,
-    operators as symbols (\\times → ×), minus signs and dashes as "-", decoration stripped."""
+    operators as symbols (\\times → ×, \\geqslant and ⩾ → ≥), minus signs and dashes as "-", decoration
+    stripped."""
     s = _SPACING.sub(" ", unwrap_latex(_INLINE_MATH.sub("", clean(s))))
     s = _BRACED_COMMA.sub(lambda m: ("," if len(m.group(1)) == 3 else ".") + m.group(1), s)
     s = _SYMBOL.sub(lambda m: _SYMBOLS[m.group(1)], s)
-    return strip_decoration(_ARROWS.sub("→", s.replace("−", "-").replace("–", "-")))
+    return strip_decoration(_ARROWS.sub("→", s.translate(_SIGNS)))
 
 
 @lru_cache(maxsize=100_000)
@@ -213,16 +224,21 @@ def _values_before_units(pred: str, gold: str) -> tuple[str, str] | tuple[()] | 
 
 
 def _same_by_notation(pred: str, gold: str) -> bool | None:
-    """Answers (canonical text) whose notation says what they are: chemistry (judge/chem.py), or sets
-    written as intervals or inequalities (judge/intervals.py). None when neither reads them both."""
+    """Answers (canonical text) whose notation says what they are: chemistry (judge/chem.py), nuclear
+    equations and particles (judge/nuclear.py), or sets written as intervals or inequalities
+    (judge/intervals.py), ratios (judge/ratios.py). None when none of them reads them both."""
+    if (decided := ratios.same(pred, gold)) is not None:
+        return decided
     if re.search(r"[A-Z]|\d[spdf]", gold):
         decided = chem.same(pred, gold)
         if decided is not None:
             return decided
+    if (decided := nuclear.same(pred, gold)) is not None:
+        return decided
     if _MAY_BE_SET.search(gold) or _MAY_BE_SET.search(pred):
         a, b = intervals.read(pred), intervals.read(gold)
         if a is not None and b is not None:
-            return intervals.same_set(a, b)
+            return intervals.same_set(a, b)  # None: ends of letters not decided there
     return None
 
 
@@ -233,14 +249,20 @@ def match_one(pred: str | None, gold: str, strict: bool = False) -> bool:
     exact-match stage of Think360's cascade."""
     if pred is None or not normalize_text(pred):
         return False
+    if (amino_acid := lexicon.same_amino_acid(canonical(pred), canonical(gold))) is not None:
+        return amino_acid  # L = Leu = leucine
     if re.fullmatch(r"[A-Z]", gold.strip()):  # a letter (a region, a point, an inline option): "(A)", "Option A"
         return option_letters(pred, 26) == [gold.strip()]
     if (yes_no := _yes_no(gold)) is not None:
         return _yes_no(pred, leading=True) == yes_no
     if squash(pred) == squash(gold):
         return True
+    if (through := labels.read_through(canonical(pred), canonical(gold))) and match_one(*through, strict):
+        return True  # "P(2, 4)" for (2, 4), "about 4.1" for 4.1; else the other rules decide
     if (notation := _same_by_notation(canonical(pred), canonical(gold))) is not None:
         return notation
+    if (chained := relations.same(canonical(pred), canonical(gold), lambda p, g: match_one(p, g, strict))) is not None:
+        return chained  # "c < b < a" for "a > b > c"
     if normalize_text(pred) == normalize_text(gold) and not case_sensitive(gold):
         return True
     gold_rel, pred_rel = _relation(gold), _relation(pred)
@@ -295,24 +317,63 @@ def match_answer(pred: str | None, golds: list[str], strict: bool = False, unord
     set of items, for a question that asks for one, see judge.parts.order_free).
 
     The gold list is joined and split again like the response, so "(1) 90; (2) α" answers the gold
-    ["(1) 90", "(2) α"] as well as a response with its parts in any separator or in several boxes. A
-    chemical equation is compared whole (judge/chem.py), never as the parts its arrow separates."""
+    ["(1) 90", "(2) α"] as well as a response with its parts in any separator or in several boxes, and
+    labelled parts may come in any order ("(2) α; (1) 90"). A chemical equation is compared whole
+    (judge/chem.py), never as the parts its arrow separates."""
     if pred is None:
         return False
     gold = ", ".join(golds)
     if match_one(pred, gold, strict):
         return True
-    gold_labels, pred_labels = labelled_parts(canonical(gold)), labelled_parts(canonical(pred))
+    gold, pred = canonical(gold), canonical(pred)
+    gold_labels = labelled_parts(gold)
+    pred_labels = (labelled_parts(pred) or labelled_parts(pred, any_order=True)) if gold_labels else None
     if gold_labels and pred_labels:
-        return ([n for n, _ in gold_labels] == [n for n, _ in pred_labels]
-                and all(_parts_match(split_parts(p), split_parts(g), strict)
-                        for (_, p), (_, g) in zip(pred_labels, gold_labels)))
-    if "→" in canonical(gold) and chem.equation(canonical(gold)) is not None:
+        answered = dict(pred_labels)
+        return (sorted(answered) == [n for n, _ in gold_labels]
+                and all(_parts_match(split_parts(answered[n]), split_parts(g), strict)
+                        or _list_match(answered[n], g, strict, unordered) for n, g in gold_labels))
+    if "→" in gold and (chem.equation(gold) is not None or nuclear.equation(gold) is not None):
         return False
-    gold_parts = flat_parts(canonical(gold))
-    if unordered and not gold_labels and not any(re.search(r"[:=]", part) for part in gold_parts):
-        # a set of items; not when an item names a group or a variable ("Lipophilic: 1, 3; Hydrophilic:
-        # 2, 4"), whose other items belong to it by their place
+    return _list_match(pred, gold, strict, unordered)
+
+
+def _list_match(pred: str, gold: str, strict: bool, unordered: bool) -> bool:
+    """A list (canonical text) against a gold list: a labelled matching pair by pair (judge/matchings.py,
+    each label's list of members a set), alternatives as a set (judge/alternatives.py: "x = 1 or x = 2",
+    "1 ± √2"), true/false verdicts as verdicts (judge/lexicon.py), a set of items where the question asks
+    for one and the gold does not order it (judge/sequences.py), else item by item in order, with any
+    separator."""
+    paired = matchings.same(pred, gold, lambda p, g: match_one(p, g, strict) or _list_match(p, g, strict, True))
+    if paired is not None:
+        return paired
+    if (alternative := _same_alternatives(pred, gold, strict)) is not None:
+        return alternative
+    gold_parts = flat_parts(gold)
+    if len(gold_parts) > 1 and (verdicts := lexicon.truths(gold_parts)) is not None:
+        return lexicon.truths(flat_parts(pred)) == verdicts
+    if (unordered and not sequences.ordered(gold) and not labelled_parts(gold)
+            and not any(re.search(r"[:=]", part) for part in gold_parts)):
+        # a set of items; not when an item names a part, a group or a variable ("Lipophilic: 1, 3;
+        # Hydrophilic: 2, 4"), whose other items belong to it by their place
         items = set_items(gold_parts)
-        return len(items) > 1 and _same_items(set_items(flat_parts(canonical(pred))), items, strict)
-    return len(gold_parts) > 1 and _parts_match(flat_parts(canonical(pred)), gold_parts, strict)
+        return len(items) > 1 and _same_items(set_items(flat_parts(pred)), items, strict)
+    if len(gold_parts) > 1 and _parts_match(flat_parts(pred), gold_parts, strict):
+        return True
+    gold_items = sequences.items(gold)  # "A → E → D" answered "A - E - D", "A, then E, then D"
+    return len(gold_items) > 1 and _parts_match(list(sequences.items(pred)), list(gold_items), strict)
+
+
+def _same_alternatives(pred: str, gold: str, strict: bool) -> bool | None:
+    """Two lists of alternatives (judge/alternatives.py) as sets of values; None unless the gold lists
+    alternatives, or the answer does by its form and the gold is a list of plain values (1, 2)."""
+    g, p = alternatives.read(gold), alternatives.read(pred)
+    if g is None:
+        if not alternatives.signals(pred) or any(re.search(r"[:=]", part) for part in flat_parts(gold)):
+            return None
+        g = (None, tuple(flat_parts(gold)))
+    if p is None:
+        p = (None, tuple(flat_parts(pred)))
+    if g[0] and p[0] and g[0] != p[0]:
+        return False  # the values of another quantity
+    return len(g[1]) > 1 and _same_items(list(p[1]), list(g[1]), strict)

@@ -26,6 +26,11 @@ def split_parts(answer: str) -> list[str]:
     (not inside brackets). Arrows are "→" here: judge.match.canonical writes ->, ⟶ and \\rightarrow so."""
     if not _MAY_SPLIT.search(answer):  # no separator anywhere: one part (most answers)
         return [answer.strip(" .。")] if answer.strip(" .。") else []
+    return list(_split(answer))
+
+
+@lru_cache(maxsize=100_000)  # a list's parts are asked for by every rule that reads lists
+def _split(answer: str) -> tuple[str, ...]:
     parts, depth, start, i = [], 0, 0, 0
     while i < len(answer):
         ch = answer[i]
@@ -46,7 +51,7 @@ def split_parts(answer: str) -> list[str]:
                 continue
         i += 1
     parts.append(answer[start:])
-    return [p.strip(" .。") for p in parts if p.strip(" .。")]
+    return tuple(p.strip(" .。") for p in parts if p.strip(" .。"))
 
 
 def _index(label: str, roman: bool) -> int:
@@ -58,18 +63,28 @@ def _index(label: str, roman: bool) -> int:
     return ord(label) - ord("a") + 1 if len(label) == 1 else 0  # "ii" among letters: no sequence
 
 
+def _depth(text: str, end: int) -> int:
+    """How many brackets are open before position `end` (a label's lone ")" closes none: "a) 6, b) 7")."""
+    depth = 0
+    for ch in text[:end]:
+        depth = depth + 1 if ch in "([{" else max(0, depth - 1) if ch in ")]}" else depth
+    return depth
+
+
 @lru_cache(maxsize=100_000)
-def labelled_parts(text: str) -> tuple[tuple[int, str], ...] | None:
+def labelled_parts(text: str, any_order: bool = False) -> tuple[tuple[int, str], ...] | None:
     """(part number, body) for a text whose parts carry labels numbered 1, 2, 3… (or a, b, c… or i, ii,
-    iii…) in order; None when the text has fewer than two such labels. Text before the first label
-    ("Answer:") is not part of any part."""
-    found = list(_LABEL.finditer(text))
-    roman = len(found) >= 2 and all(m.group(1).lower() in _ROMAN for m in found) and found[0].group(1).lower() == "i"
+    iii…) in order — with `any_order`, in any order ("(2) 7; (1) 6") —; None when the text has fewer than
+    two such labels. Text before the first label ("Answer:") is not part of any part."""
+    found = [m for m in _LABEL.finditer(text) if _depth(text, m.start()) == 0]  # not the "4)" of "(2,4)"
+    labels = [m.group(1).lower() for m in found]
+    roman = len(found) >= 2 and all(label in _ROMAN for label in labels) and (
+        "i" in labels if any_order else labels[0] == "i")
     kinds = {"digit" if m.group(1).isdigit() else "letter" for m in found}
     if len(found) < 2 or len(kinds) > 1:
         return None
     numbers = [_index(m.group(1), roman) for m in found]
-    if numbers != list(range(1, len(found) + 1)):
+    if (sorted(numbers) if any_order else numbers) != list(range(1, len(found) + 1)):
         return None
     bodies = [text[m.end():nxt.start()] for m, nxt in zip(found, found[1:])] + [text[found[-1].end():]]
     # a part ends where the next label starts, without the separator written before that label
@@ -91,6 +106,9 @@ _SET_WORDING = re.compile(
     r"|\ball (?:the )?(?:possible |real )?(?:solutions|roots)\b"
     r"|\ball (?:that|which) (?:apply|applies|are|is)\b|\bas many as (?:apply|appropriate|needed)\b"
     r"|\bwhich (?:of the following|of these|of them|ones|two|three|four|statements?|options?|numbers?)\b"
+    # "Which compounds are achiral?": a plural asked for with a plural verb names the members of a set
+    r"|\bwhich (?:[a-z-]+ ){0,2}?[a-z-]+s (?:are|were|have|can|could|will|would|do|may|might|must|should|show|"
+    r"contain|undergo|react|form|give|exhibit|belong|possess|lack)\b"
     r"|\b(?:numbers|letters|labels) of (?:all )?(?:the )?(?:correct|true|false|incorrect|right|wrong)\b"
     r"|\bgive the (?:numbers|letters|labels)\b"
     r"|\bmore than one (?:answer|option|choice)\b|\bin any order\b|\border (?:does not|doesn't) matter\b"
@@ -102,6 +120,9 @@ _ORDER_WORDING = re.compile(
     r"sequence|\bin (?:a |the )?sequence\b|\brespectively\b|\bcoordinates?\b|\bpairs?\b|\btuple"
     r"|\bascending|\bdescending|\bincreasing|\bdecreasing|\bfrom (?:the )?(?:smallest|largest|highest|lowest"
     r"|least|most|first|fastest|slowest|strongest|weakest)\b|\bfirst\b[^.?!]{0,60}\bthen\b|\bchronolog"
+    # "from left to right", "from top to bottom", "from the most to the least stable", "from N- to C-terminus"
+    r"|\bfrom (?:the )?(?:left|right|top|bottom|start|beginning|end|inside|outside|[a-z]+est|most|least|more|less"
+    r"|high|low|[nc]-?terminus|[35]['′]?)\b[^.?!]{0,40}?\bto\b"
     r"|\bstep by step\b|排序|顺序|依次|先后", re.I)
 _ANY_ORDER = re.compile(r"\bin any order\b|\border (?:does not|doesn't) matter\b", re.I)
 

@@ -127,7 +127,7 @@ class RuleJudge:
     rule (judge/omibench_c1.py). `score(record, response)` gives the verdict fields."""
 
     name: str = "rules"
-    version: str = "rules-3"  # bump when rule scoring changes meaning, so earlier verdicts are redone
+    version: str = "rules-4"  # bump when rule scoring changes meaning, so earlier verdicts are redone
     score: Scorer = score
     prompts: tuple[str, ...] = ()
 

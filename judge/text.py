@@ -18,7 +18,8 @@ from functools import lru_cache
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 # A number keeps its minus sign ("-7" is not "7"); a hyphen after a word or digit ("x-7", "3-4") is no sign.
-_TOKEN = re.compile(rf"(?<![\w.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?|[{_CJK}]|[^\W\d_{_CJK}]+")
+# Signs of order are words too: "a ≤ b" is not "a < b", and an answer read as text keeps them.
+_TOKEN = re.compile(rf"(?<![\w.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?|[{_CJK}]|[^\W\d_{_CJK}]+|[<>≤≥≠]")
 _CONTRACTIONS = [(re.compile(p), r) for p, r in (
     (r"\bcan't\b|\bcannot\b", "can not"), (r"\bwon't\b", "will not"), (r"\bshan't\b", "shall not"),
     (r"n't\b", " not"))]
@@ -51,7 +52,8 @@ def _spelling(word: str) -> str:
 
 @lru_cache(maxsize=100_000)
 def words(text: str) -> tuple[str, ...]:
-    """The words and numbers of a normalised text, contractions expanded ("cannot" → "can not")."""
+    """The words, numbers and signs of order of a normalised text, contractions expanded ("cannot" →
+    "can not")."""
     for pattern, repl in _CONTRACTIONS:
         text = pattern.sub(repl, text)
     return tuple(_TOKEN.findall(text))
