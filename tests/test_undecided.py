@@ -136,3 +136,11 @@ def test_every_gold_of_the_demo_sets_decides_against_itself(tmp_path):
             gold = "".join(r["answer"]) if r["answer_type"] == "mcq" else ", ".join(r["answer"])
             v = score(r, f"So the final answer is \\boxed{{{gold}}}")
             assert v.get("status", "ok") == "ok" and v["correct"] is True, (bench, r["id"], gold, v)
+
+
+def test_a_judge_run_summary_gives_the_careful_range():
+    from judge.run import describe, summarize
+    s = summarize([{"status": "ok", "correct": True}, {"status": "undecided", "correct": None},
+                   {"status": "ok", "correct": False}])
+    assert (s["accuracy"], s["accuracy_hi"], s["undecided"], s["scored"]) == (1 / 3, 2 / 3, 1, 2)
+    assert "to 66.67% with the undecided right" in describe(s) and "1 undecided" in describe(s)
