@@ -12,10 +12,12 @@ from analysis.inputs import Run, load_run
 from analysis.reference import beside_paper
 from analysis.stats import COUNTS, rule_disagreement
 
-PUBLISHED, CAREFUL = "omibench_c1", "rules"
+PUBLISHED, CAREFUL, CASCADE = "omibench_c1", "rules", "careful_cascade"
 # The paper's ACC is its published rule (Appendix C.1), so "ACC" is that judge's and the number set beside the
-# paper's; the careful rule judge's accuracy stands beside it, and RULE_GAP counts where the two differ.
-METRICS = {"ACC": PUBLISHED, "ACC careful": CAREFUL, "GPTScore": "omibench_gptscore"}
+# paper's; the careful rule judge's accuracy stands beside it (a range where it leaves answers undecided), and
+# RULE_GAP counts where the two differ. "ACC careful cascade" is the careful rule with GPTScore's judge model
+# deciding only the undecided answers (judge/careful_cascade.py): one number, shown where it was run.
+METRICS = {"ACC": PUBLISHED, "ACC careful": CAREFUL, "ACC careful cascade": CASCADE, "GPTScore": "omibench_gptscore"}
 RULE_METRICS = ("ACC", "ACC careful")
 RULE_GAP = "ACC: published rule (C.1) vs careful rule, on the same answers"
 RULES_NOTE = ("ACC is OMIBench's published rule (Appendix C.1: LCS ratio ≥ 0.75, numbers within 1e-4; judge "
