@@ -151,7 +151,7 @@ class RuleJudge:
 RULES, OMIBENCH_C1 = "rules", "omibench_c1"
 # The judges that ask no model (judge/judges.py registers them with the others; `main` offers them).
 RULE_JUDGES = (RuleJudge(),
-               RuleJudge(OMIBENCH_C1, "omibench_c1-1", omibench_c1.score))  # OMIBench's ACC as C.1 publishes it
+               RuleJudge(OMIBENCH_C1, "omibench_c1-2", omibench_c1.score))  # OMIBench's ACC as C.1 publishes it
 
 
 def _score_pair(pair: tuple[dict[str, Any], str], scorer: Scorer = score) -> dict[str, Any]:
