@@ -66,9 +66,9 @@ def _option_reason(rec: dict[str, Any], candidate: str) -> str | None:
     texts = [choices[ord(x) - ord("A")] for x in gold if ord(x) - ord("A") < len(choices)]
     if not texts or len(texts) < len(gold) or any(_IMAGE.search(t) or not _in_words(t) for t in texts):
         return None  # an option that is a picture, a number or a formula is named by its letter or its text only
-    said = frozenset(_content(candidate))
     if _ALL_OPTIONS.search(normalize_text(candidate)) and len(gold) < len(choices):
-        return None
+        return None  # "all of the above" where the gold is not every option
+    said = frozenset(_content(candidate))
     others = [c for i, c in enumerate(choices) if chr(ord("A") + i) not in gold]
     if any(_content(c) and set(_content(c)) <= said for c in others) and \
             not all(set(_content(t)) <= said for t in texts):
@@ -88,6 +88,7 @@ def _in_words(text: str) -> bool:
 
 @lru_cache(maxsize=100_000)
 def _words_reason(pred: str, gold: str, unordered: bool) -> str | None:
+    """IN_WORDS when no rule contradicts the gold in a predicted answer (both as written), else None."""
     p, g = normalize_text(pred), normalize_text(gold)
     if not p or not _in_words(pred):
         return None  # a number or a formula does not answer a question whose answer is in words

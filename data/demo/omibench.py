@@ -1,6 +1,6 @@
 """OMIBench demo set, written in the official release format (``test.jsonl`` + ``images/``).
 
-Fourteen small multi-image problems drawn with Pillow (dots, grids, polygons, bar charts, labels),
+Fifteen small multi-image problems drawn with Pillow (dots, grids, polygons, bar charts, labels),
 each with its exact answer, a short solution and one exact caption per image, so a text-only model can
 answer from the captions. The items deliberately exercise every quirk of the real release that the
 converter must handle:
@@ -10,7 +10,8 @@ converter must handle:
 - tags out of order; a file name repeated within one record;
 - multi-letter golds both as ``["CD"]`` and as ``["C", "A"]``;
 - a ``has_inline_choices`` open item with a letter gold;
-- ``known_issue``, ``img_category`` and an unknown field (``source``), which land in ``extra``.
+- ``known_issue``, ``img_category`` and an unknown field (``source``), which land in ``extra``;
+- an open answer in words, which a response may give in other words.
 
 Generation is deterministic: no randomness, fixed drawing parameters.
 """
@@ -197,6 +198,12 @@ def _items(img: Images) -> list[dict[str, Any]]:
         question="Is the number of dots in [IMAGE2] equal to the number in [IMAGE0] plus the number in [IMAGE1]?",
         image_list=[img.dots(2), img.dots(3), img.dots(5)], choice_list=["Yes", "No"], answer=["A"],
         solution="2 + 3 = 5, the number of dots in [IMAGE2]; so yes (A).")
+    # An answer in words: the same answer may be written in other words ("unchanged", "it does not change").
+    add(subject="Physics", answer_type="open", img_category="labels",
+        question="[IMAGE0] shows the reading of a spring balance holding a ball on the table, and [IMAGE1] its "
+                 "reading after the ball is carried to a shelf. How does the reading change?",
+        image_list=[img.label("5 N", "A label reading '5 N'."), img.label("5 N", "A label reading '5 N'.")],
+        answer=["It stays the same"], solution="Both readings are 5 N: the weight of the ball does not change.")
     return items
 
 
