@@ -151,6 +151,12 @@ def _items(img: Images) -> list[dict[str, Any]]:
         image_list=[img.dots(3), img.dots(5), img.dots(2), img.dots(4)],
         choice_list=["[IMAGE0]", "[IMAGE1]", "[IMAGE2]", "[IMAGE3]"], answer=["CD"],
         solution="The options show 3, 5, 2 and 4 dots; 2 and 4 are even, so C and D.")
+    # An answer in words: the same answer may be written in other words ("unchanged", "it does not change").
+    add(subject="Physics", answer_type="open", img_category="labels",
+        question="[IMAGE0] shows the reading of a spring balance holding a ball on the table, and [IMAGE1] its "
+                 "reading after the ball is carried to a shelf. How does the reading change?",
+        image_list=[img.label("5 N", "A label reading '5 N'."), img.label("5 N", "A label reading '5 N'.")],
+        answer=["It stays the same"], solution="Both readings are 5 N: the weight of the ball does not change.")
     # Multi-letter gold as separate strings, out of order; tags inside text options.
     add(subject="Physics", answer_type="mcq", img_category="labels",
         question="[IMAGE0] and [IMAGE1] show two resistors. Which statements are true? Choose all that apply.",
@@ -198,12 +204,6 @@ def _items(img: Images) -> list[dict[str, Any]]:
         question="Is the number of dots in [IMAGE2] equal to the number in [IMAGE0] plus the number in [IMAGE1]?",
         image_list=[img.dots(2), img.dots(3), img.dots(5)], choice_list=["Yes", "No"], answer=["A"],
         solution="2 + 3 = 5, the number of dots in [IMAGE2]; so yes (A).")
-    # An answer in words: the same answer may be written in other words ("unchanged", "it does not change").
-    add(subject="Physics", answer_type="open", img_category="labels",
-        question="[IMAGE0] shows the reading of a spring balance holding a ball on the table, and [IMAGE1] its "
-                 "reading after the ball is carried to a shelf. How does the reading change?",
-        image_list=[img.label("5 N", "A label reading '5 N'."), img.label("5 N", "A label reading '5 N'.")],
-        answer=["It stays the same"], solution="Both readings are 5 N: the weight of the ball does not change.")
     return items
 
 
