@@ -161,7 +161,8 @@ def verdict_view(v: dict[str, Any] | None, judge: str, main: bool, stale: str | 
         return {"judge": judge, "main": main, "model": None, "status": current.UNJUDGED, "extracted": None,
                 "reply": None, "stale": stale}
     return {"judge": judge, "main": main, "model": (v.get("judge") or {}).get("model"),
-            **{k: v.get(k) for k in ("status", "correct", "score", "labels", "subtypes", "flags", "error", "stage")},
+            **{k: v.get(k) for k in ("status", "correct", "score", "labels", "subtypes", "flags", "error", "stage",
+                                     "reason")},
             "extracted": None if v.get("extracted") is None else str(v["extracted"]), "reply": v.get("raw_judge_reply"),
             "stale": None}
 

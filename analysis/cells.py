@@ -5,7 +5,12 @@ A count column often reaches a table as floats: a pivot or a merge that meets a 
 column of ints into float64 (think360.T1's `count` beside its `percent`). A column is read as counts when it
 has an integer dtype, or when its name ends with what it counts (COUNT_WORDS) and every value it holds is whole. A
 long-form table (a `measure` column naming what each row holds) has count rows instead: there the whole
-numbers of a row whose measure is a count are counts."""
+numbers of a row whose measure is a count are counts.
+
+A range is two columns in the .csv, its lower end `<name>` and its upper end `<name>_hi` (or `<name> hi` in a
+table whose columns are words: "ACC careful Total hi"), and one cell in the .md, the terminal and the HTML report,
+"42.80–45.10" where the ends differ, else the one number (the careful accuracy with undecided answers,
+analysis/stats.py)."""
 from __future__ import annotations
 
 import numbers
@@ -105,9 +110,37 @@ def numeric_columns(df: pd.DataFrame) -> list[bool]:
 
 
 def as_text(df: pd.DataFrame) -> pd.DataFrame:
-    """Every cell as the tables write it (cell_text), counts whole."""
-    mask = count_mask(df)
-    out = pd.DataFrame(index=df.index, columns=df.columns, dtype=object)
-    for k in range(df.shape[1]):
-        out.iloc[:, k] = [cell_text(v, bool(c)) for v, c in zip(df.iloc[:, k].astype(object), mask.iloc[:, k])]
+    """Every cell as the tables write it (cell_text), counts whole, a range's two columns as one (`ranges`)."""
+    upper = ranges(df)
+    shown = df.drop(columns=list(upper.values()))
+    mask = count_mask(shown)
+    out = pd.DataFrame(index=shown.index, columns=shown.columns, dtype=object)
+    for k in range(shown.shape[1]):
+        out.iloc[:, k] = [cell_text(v, bool(c)) for v, c in zip(shown.iloc[:, k].astype(object), mask.iloc[:, k])]
+    for lower, hi in upper.items():
+        k = list(shown.columns).index(lower)
+        out.iloc[:, k] = [range_text(lo, h) or text for lo, h, text in zip(df[lower], df[hi], out.iloc[:, k])]
     return out
+
+
+HI = ("_hi", " hi")  # the endings of a range's upper-end column
+
+
+def ranges(df: pd.DataFrame) -> dict[str, str]:
+    """Each range's lower-end column → its upper-end column (module doc)."""
+    names = {c for c in df.columns if isinstance(c, str)}
+    return {c[:-len(e)]: c for c in df.columns if isinstance(c, str) for e in HI
+            if c.endswith(e) and c[:-len(e)] in names}
+
+
+def shown_columns(df: pd.DataFrame) -> pd.DataFrame:
+    """The table as its .md and HTML show it: without the upper ends of its ranges (their lower ends show both)."""
+    return df.drop(columns=list(ranges(df).values()))
+
+
+def range_text(lo: Any, hi: Any) -> str | None:
+    """"lo–hi" when both ends are numbers written differently; None when they make one number (or none)."""
+    if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) and not pd.isna(v) for v in (lo, hi)):
+        return None
+    a, b = cell_text(lo), cell_text(hi)
+    return f"{a}–{b}" if a != b else None

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.cells import EMPTY_CELL, cell_text, count_mask, numeric_columns
+from analysis.cells import EMPTY_CELL, cell_text, count_mask, numeric_columns, range_text, ranges, shown_columns
 
 # |ours − paper| relative to |paper|: within 5 % "close", within 20 % "near", beyond "far". Relative, because
 # the tables hold accuracies in points, fractions and correlations alike.
@@ -62,9 +62,11 @@ SUMMARY_ROWS = {"Total", "Overall", "All", "ALL"}
 def table(df: pd.DataFrame, caption: str = "") -> str:
     """A DataFrame as an HTML table in a box that scrolls sideways on its own (its first column stays), its
     columns sorted by a click on their heading (SORT_SCRIPT), a summary row (SUMMARY_ROWS) kept last; a `diff`
-    column beside `ours` and `paper` is coloured by size."""
+    column beside `ours` and `paper` is coloured by size; a range's two columns as one cell (analysis.cells)."""
     if df.empty:
         return "<p class='muted'>(empty)</p>"
+    upper, full = ranges(df), df
+    df = shown_columns(df)
     cols = list(df.columns)
     coloured = {"ours", "paper", "diff"} <= set(cols)
     numeric = numeric_columns(df)
@@ -76,6 +78,8 @@ def table(df: pd.DataFrame, caption: str = "") -> str:
         cells = []
         for k, c in enumerate(cols):
             td = cell(rec[k], bool(counted[r, k]), numeric[k])
+            if c in upper and (span := range_text(rec[k], full[upper[c]].iloc[r])):  # a range: lo–hi, sorted by lo
+                td = f"<td class='num' data-v='{float(rec[k])!r}'>{span}</td>"
             if coloured and c == "diff" and (kind := diff_class(rec[cols.index("ours")], rec[cols.index("paper")])):
                 td = td.replace("<td class='num'", f"<td class='num {kind}'", 1)
             cells.append(td)

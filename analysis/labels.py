@@ -26,6 +26,7 @@ from analysis.table import ROOT, Context, MissingInputs
 from analysis.table_experiments import how_to_run
 from infer.experiment_spec import Sample
 from judge.current import UNJUDGED
+from judge.status import UNDECIDED
 from judge.human_labels import HumanLabel, human_labels
 
 STATES = ["labelled", "no_error", "judge_error", "not_labelled", "disagreed"]
@@ -37,8 +38,8 @@ NOTE = ("Only the answers the correctness verdict failed (scored, not correct) c
         "judge_error + not_labelled + disagreed. Shares (%) are "
         "of the `labelled` answers (one class or more); no_error: the labeller found none; judge_error: an unreadable "
         "label reply; not_labelled: no label verdict of that outcome (rerun the labelling judge); disagreed: "
-        "annotators without a majority; human: labelled by people; unjudged: an answer with a correctness judge error "
-        "or no current correctness verdict, not known to have failed, left out. judge_calls and judge_tokens are what the labelling judge spent on the runs read: it "
+        "annotators without a majority; human: labelled by people; unjudged: an answer with a correctness judge error, "
+        "an undecided careful verdict or no current correctness verdict, not known to have failed, left out. judge_calls and judge_tokens are what the labelling judge spent on the runs read: it "
         "labels every answered response, passed ones too.")
 
 
@@ -96,7 +97,7 @@ def failed_answers(ctx: Context, table_id: str, bench: str, settings: list[str],
     outside = {k for a in population.itertuples(index=False) if (k := _human_key(a, human))} - used
     answers = answers.assign(**{k: [r[k] for r in rows] for k in ("state", "source", "labels", "subtypes")})
     by = ["model", "setting"]
-    unknown = df["status"].isin(["judge_error", UNJUDGED])  # not known to have failed
+    unknown = df["status"].isin(["judge_error", UNJUDGED, UNDECIDED])  # not known to have failed
     runs = (df.assign(judged=1, unjudged=unknown).groupby(by)[["judged", "unjudged"]].sum()
             .join(label.reindex(columns=[*by, "judge_calls", "judge_tokens"]).groupby(by).sum(), how="outer")
             .fillna(0).astype(int)

@@ -11,8 +11,9 @@ from analysis.data_location import shown_named
 from analysis.inputs import DataFile, Run, read_run, shown
 from analysis.stats import flagged, truncated
 from judge.current import UNJUDGED
+from judge.status import UNDECIDED
 
-COUNTS = ("items", "scored", "no_response", "judge_error", "unjudged", "flagged", "truncated")
+COUNTS = ("items", "scored", "undecided", "no_response", "judge_error", "unjudged", "flagged", "truncated")
 
 # The one rule by which a table that has a paper's LLM judge and the rule judge reads a model (table.Context.judged).
 JUDGE_POLICY = ("per model, the paper's LLM judge ({llm}) when it scored at least one verdict of each of the "
@@ -64,7 +65,8 @@ class Provenance:
             judge, c = r.judge_asked or {}, counts(r)
             out.append(f"{shown(r.path)} (judge {judge.get('name')} {judge.get('model') or ''} prompt "
                        f"{judge.get('prompt_sha')}; data {_data(r)}; {c['items']} answers read: "
-                       f"{c['no_response']} no response, {c['judge_error']} judge errors, {c['unjudged']} unjudged, "
+                       + (f"{c['undecided']} undecided, " if c["undecided"] else "")
+                       + f"{c['no_response']} no response, {c['judge_error']} judge errors, {c['unjudged']} unjudged, "
                        f"{c['flagged']} flagged as addressing the judge, {c['truncated']} cut at the token limit "
                        "with no final answer)")
         if self.judges:
@@ -92,6 +94,7 @@ def counts(run: Run) -> dict[str, int]:
     the token limit with no final answer."""
     df = read_run(run)
     status = df["status"]
-    return {"items": len(df), "scored": int(status.eq("ok").sum()), "no_response": int(status.eq("no_response").sum()),
+    return {"items": len(df), "scored": int(status.eq("ok").sum()), "undecided": int(status.eq(UNDECIDED).sum()),
+            "no_response": int(status.eq("no_response").sum()),
             "judge_error": int(status.eq("judge_error").sum()), "unjudged": int(status.eq(UNJUDGED).sum()),
             "flagged": int(flagged(df).sum()), "truncated": int(truncated(df).sum())}

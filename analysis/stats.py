@@ -8,6 +8,9 @@ Two accuracies, both in %:
               outcome, record or judge; judge/current.py) is not correct. This is the papers' accuracy
               (correct over all N items), so it is the main number and the one set beside the paper's.
   acc_scored  correct / scored: over the verdicts the judge scored (status ok) only.
+An answer the careful rule judge left `undecided` (judge/status.py: only a reader can tell) is neither correct
+nor a failure: `acc` counts it not correct, the lower end of the careful accuracy, and `acc_hi` counts it
+correct, the upper end; the tables write the two as one range (analysis/cells.py), with `undecided` beside.
 """
 from __future__ import annotations
 
@@ -15,9 +18,15 @@ import numpy as np
 import pandas as pd
 
 from judge.current import UNJUDGED
+from judge.status import UNDECIDED
 
 # What the counts beside every accuracy mean.
-BESIDE_NOTE = ("acc_scored = correct / scored verdicts only. flagged: responses that addressed the judge "
+BESIDE_NOTE = ("acc_scored = correct / scored verdicts only. undecided: answers in words the careful rule judge "
+               "could not decide (a paraphrase, a synonym, an option's text reworded: no rule accepts them and none "
+               "contradicts the gold), neither correct nor failures; acc counts them not correct (the lower end, so "
+               "comparisons with the papers stay meaningful) and acc_hi correct, and the .md writes the careful "
+               "accuracy as the range acc–acc_hi where any is undecided (the .csv keeps the two columns). "
+               "flagged: responses that addressed the judge "
                "(judge/injection.py); an LLM judge's verdict of one is replaced by the rule judge's. truncated: "
                "responses cut at the token limit (max_tokens) with no final answer stated (no \\boxed{}, answer tag "
                "or \"Answer:\" line), whatever their verdict; an empty one is also under no_response.")
@@ -29,8 +38,9 @@ ACC_NOTE = ("Accuracy (acc, %) = correct / every item × sample run (`judged`): 
             "set beside the paper's. " + BESIDE_NOTE)
 # What the tables show beside `acc`: the accuracy over scored verdicts, its denominator, the failures, the
 # responses flagged as addressing the judge and those cut at the token limit.
-BESIDE = ["acc_scored", "judged", "scored", "no_response", "judge_error", "unjudged", "flagged", "truncated"]
-COUNTS = BESIDE[1:]  # the counts of accuracy_table, integers
+BESIDE = ["acc_hi", "acc_scored", "judged", "scored", "undecided", "no_response", "judge_error", "unjudged", "flagged",
+          "truncated"]
+COUNTS = BESIDE[2:]  # the counts of accuracy_table, integers
 
 
 def counted_correct(df: pd.DataFrame) -> pd.Series:
@@ -57,14 +67,15 @@ def flagged(df: pd.DataFrame) -> pd.Series:
 
 
 def accuracy(df: pd.DataFrame) -> dict[str, float]:
-    """acc and acc_scored (%) of a group of judged rows, with the counts: judged (the denominator of
-    acc: every answer, unjudged ones too), scored (of acc_scored), no_response, judge_error, unjudged, flagged
+    """acc, acc_hi and acc_scored (%) of a group of judged rows, with the counts: judged (the denominator of
+    acc: every answer, unjudged ones too), scored (of acc_scored), undecided, no_response, judge_error, unjudged, flagged
     (responses that addressed the judge, judge/injection.py: an LLM judge's verdict of one is the rule judge's;
     0 when the rows do not say) and truncated (cut at the token limit with no final answer)."""
-    right, ok = counted_correct(df), df["status"].eq("ok")
+    right, ok, undecided = counted_correct(df), df["status"].eq("ok"), df["status"].eq(UNDECIDED)
     out = {"acc": 100 * right.mean() if len(df) else np.nan,
+           "acc_hi": 100 * (right | undecided).mean() if len(df) else np.nan,
            "acc_scored": 100 * right[ok].mean() if ok.any() else np.nan,
-           "judged": len(df), "scored": int(ok.sum()),
+           "judged": len(df), "scored": int(ok.sum()), "undecided": int(undecided.sum()),
            "no_response": int(df["status"].eq("no_response").sum()),
            "judge_error": int(df["status"].eq("judge_error").sum()),
            "unjudged": int(df["status"].eq(UNJUDGED).sum()), "flagged": int(flagged(df).sum()),
@@ -73,21 +84,22 @@ def accuracy(df: pd.DataFrame) -> dict[str, float]:
 
 
 def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """`accuracy` per group: acc, acc_scored and the counts.
+    """`accuracy` per group: acc, acc_hi, acc_scored and the counts.
 
     Repeated samples count as they are (micro-average over item × sample), which for a fixed number
     of repeats per item equals the mean of the per-repeat accuracies.
     """
     counts = COUNTS
     if df.empty:
-        return pd.DataFrame(columns=[*by, "acc", "acc_scored", *counts])
+        return pd.DataFrame(columns=[*by, "acc", *BESIDE])
     # `accuracy` of every group at once: sums of per-row indicators, so no group is split off as a frame
-    rows = df[by].assign(right=counted_correct(df), scored=df["status"].eq("ok"),
+    rows = df[by].assign(right=counted_correct(df), scored=df["status"].eq("ok"), undecided=df["status"].eq(UNDECIDED),
                          no_response=df["status"].eq("no_response"), judge_error=df["status"].eq("judge_error"),
                          unjudged=df["status"].eq(UNJUDGED), flagged=flagged(df), truncated=truncated(df))
     groups = rows.groupby(by, dropna=False)
     sums, judged = groups.sum(), groups.size()
     out = pd.DataFrame({"acc": 100 * (sums["right"] / judged),
+                        "acc_hi": 100 * ((sums["right"] + sums["undecided"]) / judged),
                         "acc_scored": (100 * (sums["right"] / sums["scored"])).where(sums["scored"] > 0),
                         "judged": judged, **{c: sums[c] for c in counts[1:]}}).reset_index()
     return out.astype({c: int for c in counts})
@@ -99,21 +111,23 @@ def mean_of_repeats(df: pd.DataFrame, by: list[str], run: list[str]) -> pd.DataF
     and repeats the distinct sample_idx of its run (`run` ⊆ `by`, e.g. model and setting; a group pooling
     several settings counts an item once per setting). An item a repeat never judged (an incomplete repeat)
     counts as not correct there and is counted in `missing`. With every repeat complete this is
-    accuracy_table's acc."""
+    accuracy_table's acc; `acc_hi` counts the undecided answers correct, as accuracy_table's."""
     if not set(run) <= set(by):
         raise ValueError(f"the run {run} must be among the groups {by}")
     if df.empty:
-        return pd.DataFrame(columns=[*by, "acc", "repeats", "missing"])
+        return pd.DataFrame(columns=[*by, "acc", "acc_hi", "repeats", "missing"])
     repeats = df.groupby(run, dropna=False)["sample_idx"].nunique().rename("repeats").reset_index()
     item = df["id"].astype(str)
     if "setting" in df.columns and "setting" not in by:
         item = item + "\x00" + df["setting"].astype(str)
-    groups = df[by].assign(item=item, right=counted_correct(df)).groupby(by, dropna=False)
-    out = pd.DataFrame({"right": groups["right"].sum(), "items": groups["item"].nunique(),
+    groups = df[by].assign(item=item, right=counted_correct(df), undecided=df["status"].eq(UNDECIDED)).groupby(
+        by, dropna=False)
+    out = pd.DataFrame({"right": groups["right"].sum(), "undecided": groups["undecided"].sum(),
+                        "items": groups["item"].nunique(),
                         "judged": groups.size()}).reset_index().merge(repeats, on=run, how="left")
     expected = out["items"] * out["repeats"]
-    return out.assign(acc=100 * out["right"] / expected, missing=(expected - out["judged"]).astype(int))[
-        [*by, "acc", "repeats", "missing"]]
+    return out.assign(acc=100 * out["right"] / expected, acc_hi=100 * (out["right"] + out["undecided"]) / expected,
+                      missing=(expected - out["judged"]).astype(int))[[*by, "acc", "acc_hi", "repeats", "missing"]]
 
 
 ANSWER_KEY = ("model", "setting", "id", "sample_idx", "outcome")  # what makes one answer, as far as a frame says
@@ -122,47 +136,63 @@ ANSWER_KEY = ("model", "setting", "id", "sample_idx", "outcome")  # what makes o
 def rule_disagreement(a: pd.DataFrame, b: pd.DataFrame, by: list[str], names: tuple[str, str]) -> pd.DataFrame:
     """Two rule judges' verdicts of the same answers (a paper's published rule and the careful one), per group.
 
-    For names (x, y): `acc_x`, `acc_y` (%, each over its own verdicts, a failure not correct, as `acc`);
-    over the answers both judged, `both_judged`, `only_x_correct` and `only_y_correct` (the verdicts on
-    which they disagree, in each direction); `x_missing`: answers y judged and x did not (x has no current
+    For names (x, y): `acc_x`, `acc_y` (%, each over its own verdicts, a failure not correct, as `acc`) and
+    `acc_x_hi`, `acc_y_hi` (an undecided answer correct, as `acc_hi`); over the answers both judged,
+    `both_judged`, `only_x_correct` and `only_y_correct` (the verdicts on which they disagree, in each direction:
+    one correct, the other decided not correct), `x_undecided` and `y_undecided` (the answers one could not decide:
+    no disagreement, and no agreement either); `x_missing`: answers y judged and x did not (x has no current
     verdict of them: unjudged, or no row), `y_missing` the reverse. An answer is the same in both when every
     field of ANSWER_KEY the two frames carry agrees (a verdict of an earlier raw outcome is another answer)."""
     x, y = names
     a, b = (f[~f["status"].eq(UNJUDGED)] if "status" in f else f for f in (a, b))
     key = list(dict.fromkeys([*by, *(c for c in ANSWER_KEY if c in a.columns and c in b.columns)]))
-    cols = [*by, f"acc_{x}", f"acc_{y}", "both_judged", f"only_{x}_correct", f"only_{y}_correct",
-            f"{x}_missing", f"{y}_missing"]
+    cols = [*by, f"acc_{x}", f"acc_{x}_hi", f"acc_{y}", f"acc_{y}_hi", "both_judged", f"only_{x}_correct",
+            f"only_{y}_correct", f"{x}_undecided", f"{y}_undecided", f"{x}_missing", f"{y}_missing"]
     if a.empty and b.empty:
         return pd.DataFrame(columns=cols)
     if a.empty or b.empty:  # one judge alone: no answer to pair, so no key to match (a million of them is slow)
         one = b if a.empty else a
+        mine, none = _judged_as(one), np.full(len(one), np.nan)
         m = one[by].reset_index(drop=True).assign(
-            _a=np.nan if a.empty else counted_correct(a).to_numpy(),
-            _b=counted_correct(b).to_numpy() if a.empty else np.nan, _merge="right_only" if a.empty else "left_only")
+            _a=none if a.empty else mine, _b=mine if a.empty else none, _merge="right_only" if a.empty else "left_only")
     else:
         m = _outer_by_answer(a, b, key, by)
-    both, ra, rb = m["_merge"].eq("both"), m["_a"].isin([True]), m["_b"].isin([True])  # missing: not correct
-    rows = m[by].assign(has_a=m["_a"].notna(), has_b=m["_b"].notna(), ra=ra, rb=rb, both=both,
-                        only_a=both & ra & ~rb, only_b=both & rb & ~ra,
+    both = m["_merge"].eq("both")
+    ra, ua = m["_a"].eq(RIGHT), m["_a"].eq(UNDECIDED_CODE)  # missing: neither
+    rb, ub = m["_b"].eq(RIGHT), m["_b"].eq(UNDECIDED_CODE)
+    rows = m[by].assign(has_a=m["_a"].notna(), has_b=m["_b"].notna(), ra=ra, rb=rb, ha=ra | ua, hb=rb | ub, both=both,
+                        only_a=both & ra & ~rb & ~ub, only_b=both & rb & ~ra & ~ua, ua=both & ua, ub=both & ub,
                         a_missing=m["_merge"].eq("right_only"), b_missing=m["_merge"].eq("left_only"))
     s = rows.groupby(by, dropna=False).sum()
     out = pd.DataFrame({f"acc_{x}": (100 * s["ra"] / s["has_a"]).where(s["has_a"] > 0),
+                        f"acc_{x}_hi": (100 * s["ha"] / s["has_a"]).where(s["has_a"] > 0),
                         f"acc_{y}": (100 * s["rb"] / s["has_b"]).where(s["has_b"] > 0),
+                        f"acc_{y}_hi": (100 * s["hb"] / s["has_b"]).where(s["has_b"] > 0),
                         "both_judged": s["both"], f"only_{x}_correct": s["only_a"], f"only_{y}_correct": s["only_b"],
+                        f"{x}_undecided": s["ua"], f"{y}_undecided": s["ub"],
                         f"{x}_missing": s["a_missing"], f"{y}_missing": s["b_missing"]}).reset_index()
-    return out[cols].astype({c: int for c in cols[len(by) + 2:]})
+    return out[cols].astype({c: int for c in cols[len(by) + 4:]})
+
+
+RIGHT, WRONG, UNDECIDED_CODE = 1.0, 0.0, 2.0  # a verdict as rule_disagreement pairs it (NaN: no verdict)
+
+
+def _judged_as(df: pd.DataFrame) -> np.ndarray:
+    """Per row: RIGHT when counted correct, UNDECIDED_CODE when undecided, else WRONG (a failure is not correct)."""
+    return np.select([counted_correct(df).to_numpy(), df["status"].eq(UNDECIDED).to_numpy()],
+                     [RIGHT, UNDECIDED_CODE], WRONG)
 
 
 def _outer_by_answer(a: pd.DataFrame, b: pd.DataFrame, key: list[str], by: list[str]) -> pd.DataFrame:
-    """The outer merge of a's and b's answers on `key` (indicator `_merge`): `_a`, `_b` whether each counts
-    the answer correct (missing where it has no row), with the values of `by`."""
+    """The outer merge of a's and b's answers on `key` (indicator `_merge`): `_a`, `_b` how each judged the answer
+    (`_judged_as`; missing where it has no row), with the values of `by`."""
     # each key column as integer codes shared by both frames (equal values, missing ones too, get one code): an
     # outer merge sorts its keys, and sorting a million strings is most of a large table's time
     codes, values = {}, {}
     for c in key:
         codes[c], values[c] = pd.factorize(pd.concat([a[c], b[c]], ignore_index=True), use_na_sentinel=False)
-    left = pd.DataFrame({c: codes[c][:len(a)] for c in key}).assign(_a=counted_correct(a).to_numpy())
-    right = pd.DataFrame({c: codes[c][len(a):] for c in key}).assign(_b=counted_correct(b).to_numpy())
+    left = pd.DataFrame({c: codes[c][:len(a)] for c in key}).assign(_a=_judged_as(a))
+    right = pd.DataFrame({c: codes[c][len(a):] for c in key}).assign(_b=_judged_as(b))
     m = left.merge(right, on=key, how="outer", indicator=True)
     return pd.DataFrame({c: values[c].take(m[c].to_numpy()) for c in by}).assign(
         _a=m["_a"], _b=m["_b"], _merge=m["_merge"])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.cells import EMPTY_CELL, as_text, numeric_columns, with_whole_counts
+from analysis.cells import EMPTY_CELL, as_text, numeric_columns, shown_columns, with_whole_counts
 from analysis.inputs import ROOT, DataFile, MissingDataFile, MissingInputs, Run, chosen_runs, data_file, load
 from analysis.provenance import JudgeChoice, Provenance
 from infer import layout
@@ -99,10 +99,11 @@ class Table:
 
 def md_table(df: pd.DataFrame, tablefmt: str = "pipe") -> str:
     """Every cell written as the HTML report writes it (analysis.cells): counts whole, other numbers with two
-    decimals, a NaN cell (a setting not run, or a quantity undefined for the row) as EMPTY_CELL."""
+    decimals, a range's two columns as one cell, a NaN cell (a setting not run, or a quantity undefined for the
+    row) as EMPTY_CELL."""
     if df.empty:
         return "_(empty)_"
-    align = ["right" if numeric else "left" for numeric in numeric_columns(df)]
+    align = ["right" if numeric else "left" for numeric in numeric_columns(shown_columns(df))]
     return as_text(df).to_markdown(index=False, disable_numparse=True, colalign=align, tablefmt=tablefmt)
 
 

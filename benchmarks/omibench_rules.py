@@ -13,7 +13,8 @@ The rules:
   list, which the release cuts at commas; multiple choice takes the letters A–J of the whole text when it has
   one to five of them, else the last \\boxed{letter}, else the last "answer/option/choice X", "(X)" or
   standalone letter (any case) of the last five lines, else the option whose text appears last; it is right
-  when that string of letters is one gold entry. Its README lets the prediction be the whole model output
+  when that string of letters is one gold entry, of the release's own gold list ("CD" is one entry: C and D,
+  never C alone). Its README lets the prediction be the whole model output
   (`response`) or the final answer alone (its examples: "C", "\\boxed{…}"), so it is measured both ways:
   `released` on the whole response, `released-answer` on the last \\boxed{…} (else the last line).
 
@@ -97,15 +98,22 @@ def released_letters(prediction: str, choices: list[str]) -> str:
     return best
 
 
+def release_golds(rec: Record) -> list[str]:
+    """The gold list as the release writes it, which the released evaluator reads: our converter writes a
+    multi-select gold "CD" as the letters ["C", "D"], and the release's own is kept beside it (`release_answer`,
+    tests/data/README.md) where they differ."""
+    return rec.get("release_answer", rec["answer"])
+
+
 def released(rec: Record, prediction: str) -> bool:
-    if rec["answer_type"] == "mcq":
+    golds = release_golds(rec)
+    if rec["answer_type"] == "mcq":  # each gold entry is one answer: "CD" is C and D together, never C alone
         got = released_letters(prediction, rec["choices"])
-        golds = {"".join(dict.fromkeys(re.sub(r"[^A-Ja-j]", "", g).upper())) for g in rec["answer"]}
-        return bool(got) and got in golds
+        return bool(got) and got in {"".join(dict.fromkeys(re.sub(r"[^A-Ja-j]", "", g).upper())) for g in golds}
     said = released_normalize(prediction)
     if not said:
         return False
-    for gold in rec["answer"]:
+    for gold in golds:
         g = released_normalize(gold)
         if g and (said == g or (len(g) >= 3 and g in said)):
             return True
@@ -120,9 +128,15 @@ def final_answer_only(response: str) -> str:
     return boxes[-1] if boxes else (last_line(clean(response)) or "")
 
 
-RULES: dict[str, Callable[[Record, str], bool]] = {
+def careful(rec: Record, response: str) -> bool | None:
+    """The careful rule judge's verdict: None where it leaves the answer undecided (only a reader can tell)."""
+    verdict = rules.score(rec, response)
+    return None if verdict.get("status") == "undecided" else verdict["correct"] is True
+
+
+RULES: dict[str, Callable[[Record, str], bool | None]] = {
     "published": lambda rec, r: bool(omibench_c1.score(rec, r)["correct"]),
-    "careful": lambda rec, r: rules.score(rec, r)["correct"] is True,
+    "careful": careful,
     "released": released,
     "released-answer": lambda rec, r: released(rec, final_answer_only(r)),
 }
@@ -312,7 +326,8 @@ def judge_all(cases: list[Case]) -> list[dict[str, Any]]:
 
 def acceptance(rows: list[dict[str, Any]]) -> str:
     """Per answer kind: answers, the careful reader's verdict, and how many each rule accepts (wrong verdicts
-    in brackets)."""
+    in brackets: a right answer rejected or a wrong one accepted; the answers a rule leaves undecided are
+    neither, and are counted apart)."""
     kinds = list(dict.fromkeys(r["kind"] for r in rows))
     head = ["answer kind", "n", "reader says", *RULES]
     lines = [" | ".join(head), " | ".join("---" for _ in head)]
@@ -324,14 +339,18 @@ def acceptance(rows: list[dict[str, Any]]) -> str:
                 continue
             cells = [kind, str(len(part)), "right" if intended else "wrong"]
             for name in RULES:
-                accepted = sum(r[name] for r in part)
-                wrong = len(part) - accepted if intended else accepted
-                cells.append(f"{accepted} ({100 * accepted / len(part):.1f} %; {wrong} wrong)")
+                accepted = sum(r[name] is True for r in part)
+                wrong = sum(r[name] is (not intended) for r in part)
+                undecided = sum(r[name] is None for r in part)
+                cells.append(f"{accepted} ({100 * accepted / len(part):.1f} %; {wrong} wrong"
+                             + (f"; {undecided} undecided)" if undecided else ")"))
             lines.append(" | ".join(cells))
     totals = ["all", str(len(rows)), "—"]
     for name in RULES:
-        wrong = sum(r[name] != r["intended"] for r in rows)
-        totals.append(f"{sum(r[name] for r in rows)} accepted; {wrong} wrong verdicts")
+        wrong = sum(r[name] is (not r["intended"]) for r in rows)
+        undecided = sum(r[name] is None for r in rows)
+        totals.append(f"{sum(r[name] is True for r in rows)} accepted; {wrong} wrong verdicts"
+                      + (f"; {undecided} undecided" if undecided else ""))
     lines.append(" | ".join(totals))
     return "\n".join(lines)
 
@@ -342,7 +361,7 @@ def disagreements(rows: list[dict[str, Any]], examples: int) -> str:
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             for x, y in ((a, b), (b, a)):
-                hits = [r for r in rows if r[x] and not r[y]]
+                hits = [r for r in rows if r[x] is True and r[y] is False]  # an undecided verdict is neither
                 by_kind = Counter(r["kind"] for r in hits)
                 lines.append(f"{x} accepts, {y} rejects: {len(hits)}"
                              + (f" ({', '.join(f'{k} {n}' for k, n in by_kind.most_common())})" if hits else ""))

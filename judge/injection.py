@@ -29,6 +29,7 @@ from typing import Any
 
 from judge import rules
 from judge.extract import extract_answer, option_letters
+from judge.status import UNDECIDED
 
 # Decimal digits of other scripts (Arabic-Indic, Persian, Devanagari): never read as digits by the rule judge,
 # and flagged where a response's answer uses them.
@@ -158,12 +159,15 @@ def boundary(prompt: str, values: dict[str, str]) -> str:
 def distrusted(fields: dict[str, Any], record: dict[str, Any], response: str) -> dict[str, Any]:
     """An LLM judge's verdict fields of a flagged response, made to gain nothing: `correct` becomes the rule
     judge's verdict on the same response (judge/rules.py), the LLM judge's is kept in `llm_correct`. A rule
-    judge that gives none (its judge error) makes the verdict a judge error: counted, and not correct.
+    judge that gives none (its judge error) makes the verdict a judge error: counted, and not correct; one that
+    cannot decide makes it undecided, with the rule judge's reason (judge/status.py).
     Verdicts without a `correct` (scores, labels) and verdicts that are not `ok` are left as they are."""
     if fields.get("status", "ok") != "ok" or fields.get("correct") is None:
         return fields
     rule = rules.score(record, response)
     out = {**fields, "llm_correct": fields["correct"], "correct_by": "rules", "rule_extracted": rule.get("extracted")}
+    if rule.get("status") == UNDECIDED:
+        return {**out, "correct": None, "status": UNDECIDED, "reason": rule["reason"]}
     if rule.get("status", "ok") != "ok":
         return {**out, "correct": None, "status": "judge_error",
                 "error": f"flagged response: the LLM verdict is not trusted and the rule judge gave none: {rule.get('error')}"}

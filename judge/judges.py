@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from infer.ask import Ask
 from judge import grammars, parse, ratings, rules, taxonomy, tot
+from judge.careful_cascade import CarefulCascade
 from judge.mira_acc import MiraPublished
 from judge.reviewer import NO_TRACE, HintReview, ReasoningReview
 from judge.rules import OMIBENCH_C1, RULE_JUDGES, RULES
@@ -150,6 +151,7 @@ JUDGES = {j.name: j for j in (
     SingleCallJudge("morphobench_correctness", parse.morpho_json, final_answer=True,
                     grammar=grammars.MORPHO_CORRECTNESS),
     Think360Cascade(),
+    CarefulCascade(),  # the careful rules, and the protocol's judge model for what they leave undecided only
     ToTEval(),
     ReasoningReview(grammars=grammars.REVIEW),  # MorphoBench Completeness and Logical Coherence (B.4)
     HintReview(grammars=grammars.REVIEW, hint_check=grammars.hint_check),  # Hint Alignment, hint-bearing items (B.5)

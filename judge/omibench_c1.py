@@ -6,17 +6,21 @@ segments when not part of alphanumeric tokens." "Textual or equation answers. Ma
 longest common subsequence (LCS) ratio" — Eq. 6: Len(LCS(ŷ, y)) / max(Len(ŷ), Len(y)) ≥ α, α = 75 %.
 "Numeric answers. For numeric references, we parse both ŷ_i and y_i into floating-point numbers after
 removing units and non-numeric suffixes" — Eq. 7: |v̂ − v| ≤ ε, ε = 10⁻⁴. "Unparseable inputs default to
-normalized string matching." "Multiple-choice questions. [...] A prediction is deemed correct if the
+normalized string matching." "Multiple-choice questions. For predefined options, we extract predictions from
+model outputs via regex matching of boxed notation (e.g., \boxed{A}). A prediction is deemed correct if the
 extracted symbol matches either the gold label directly or, when unavailable, the corresponding option text."
+So a multiple-choice answer is read from its \boxed{} only: an unboxed "Answer: C" or a last line "C" states no
+prediction under C.1, and is wrong (the careful rule judge reads them).
 
 The ratio is over characters of the normalised strings (rapidfuzz's LCSseq normalized similarity is
 exactly Eq. 6). So this rule accepts "impossible" for "possible" (8/10) and "decreases" for "increases"
 (7/9): the careful rule judge (judge/rules.py) rejects them, and the tables count where the two differ.
 
 Where C.1 is silent (README, Protocol choices, "OMIBench rules"):
-- ŷ is the final answer the project reads (judge/extract.py): the last \\boxed{}, else the last "Answer:"
-  statement, else the last line; for a gold of several parts also the last boxes read together; the
-  answer counts when one of these readings matches.
+- for multiple choice, ŷ is the content of the last \\boxed{} (C.1 names boxed notation, not which box);
+- for an open answer, ŷ is the final answer the project reads (judge/extract.py): the last \\boxed{}, else the
+  last "Answer:" statement, else the last line; for a gold of several parts also the last boxes read together;
+  the answer counts when one of these readings matches.
 - a gold of several parts is compared whole: its parts joined by ", " (the release's original string).
 - both sides get the same clean-up before C.1's normalisation (NFKC, outer $…$ and emphasis, a final full
   stop), so a gold written "$x^2$" and an answer boxed as x^2 are the same string.
@@ -33,7 +37,7 @@ from typing import Any
 from rapidfuzz.distance import LCSseq
 
 from data.records import letters
-from judge.extract import answer_candidates, clean, extract_answer, option_letters, strip_decoration
+from judge.extract import answer_candidates, boxed_all, clean, option_letters, strip_decoration
 from judge.match import parse_number
 from judge.numbers import EPS
 from judge.mcq import gold_letters, is_mcq
@@ -93,11 +97,15 @@ def _mcq(rec: dict[str, Any], candidate: str | None) -> dict[str, Any]:
 
 def score(rec: dict[str, Any], response: str | None) -> dict[str, Any]:
     """Verdict fields for one response under C.1: `extracted` (ŷ), `correct`, `status`, and the `rule`
-    that decided (letter, option text, number, string, lcs) with the LCS `ratio` where it was used."""
+    that decided (letter, option text, number, string, lcs, no boxed answer, no answer) with the LCS `ratio`
+    where it was used."""
     text = clean(response or "")
     golds = rec["answer"]
-    if is_mcq(rec):
-        return {"status": "ok", **_mcq(rec, extract_answer(text))}
+    if is_mcq(rec):  # "regex matching of boxed notation": the last box, or no prediction
+        boxes = boxed_all(text)
+        if not boxes or not strip_decoration(boxes[-1]):
+            return {"status": "ok", "extracted": None, "correct": False, "rule": "no boxed answer"}
+        return {"status": "ok", **_mcq(rec, strip_decoration(boxes[-1]))}
     gold = ", ".join(golds)
     readings = answer_candidates(text, max_parts=len(flat_parts(gold)))
     if not readings:
@@ -105,3 +113,14 @@ def score(rec: dict[str, Any], response: str | None) -> dict[str, Any]:
     found = [(r, match(r, gold)) for r in readings]
     extracted, verdict = next(((r, v) for r, v in found if v["correct"]), found[0])
     return {"status": "ok", "extracted": extracted, **verdict}
+
+
+def score_prediction(rec: dict[str, Any], prediction: str) -> dict[str, Any]:
+    """C.1's match of a prediction given as it is, not read from a model's output (a person's answer, OMIBench
+    Table 8): a letter or an option's text for multiple choice, else the answer compared whole."""
+    text = strip_decoration(clean(prediction or ""))
+    if not text:
+        return {"status": "ok", "extracted": None, "correct": False, "rule": "no answer"}
+    if is_mcq(rec):
+        return {"status": "ok", **_mcq(rec, text)}
+    return {"status": "ok", "extracted": text, **match(text, ", ".join(rec["answer"]))}

@@ -19,11 +19,12 @@ from typing import Any, Callable
 from data.dataset import missing_data
 from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
 from data.records import letters
-from judge import omibench_c1, parallel, path_and_total
+from judge import omibench_c1, parallel, path_and_total, undecided
 from judge.extract import answer_candidates, clean, extract_answer, option_letters, strip_decoration
 from judge.match import MatchError, match_answer, match_one, normalize_text
 from judge.mcq import gold_letters, is_mcq
 from judge.parts import flat_parts, order_free, split_parts
+from judge.status import JUDGE_ERROR, UNDECIDED
 from judge.types import Item, Steps
 
 Scorer = Callable[[dict[str, Any], str | None], dict[str, Any]]  # (record, response) → verdict fields
@@ -88,8 +89,10 @@ def final_answer(rec: dict[str, Any], response: str | None) -> str | None:
 def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> dict[str, Any]:
     """Verdict fields for one response: `extracted` (what was read as the answer) and `correct`.
 
-    `strict`: textual answers must be the very same words, as in the exact-match stage of
-    Think360's cascade. If answer checking itself fails (a crash inside math-verify), the verdict is
+    An answer in words that no rule accepts and none contradicts is `status: undecided`, `correct` null,
+    with its `reason` (judge/undecided.py): only a reader can tell. `strict`: textual answers must be the
+    very same words, as in the exact-match stage of Think360's cascade, and an answer they are not is not
+    correct (never undecided). If answer checking itself fails (a crash inside math-verify), the verdict is
     `status: judge_error` with the reason, never a wrong answer.
     """
     final = clean(response or "")
@@ -100,6 +103,8 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
         predicted, errors = mcq_reading(rec, candidate)
         if predicted is None and errors:
             return {"extracted": candidate, "correct": None, "status": "judge_error", "error": errors[0]}
+        if predicted is None and not strict and (why := undecided.reason(rec, candidate)):
+            return undecided_verdict(candidate, why)
         return {"extracted": "".join(predicted) if predicted else candidate,
                 "correct": predicted is not None and predicted == gold_letters(golds)}
     if len(golds) == 1 and grid_cell(golds[0]):
@@ -118,7 +123,15 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
             errors.append(str(e))
     if errors:
         return {"extracted": candidate, "correct": None, "status": "judge_error", "error": errors[0]}
+    as_set = unordered and not re.search(r"[:=]", ", ".join(golds))  # as match_answer reads a set
+    if not strict and not path_and_number and (why := undecided.reason(rec, candidate, as_set)):
+        return undecided_verdict(candidate, why)
     return {"extracted": candidate, "correct": False}
+
+
+def undecided_verdict(extracted: str | None, why: str) -> dict[str, Any]:
+    """No rule decides: neither correct nor a failure (judge/status.py), with the reason."""
+    return {"extracted": extracted, "correct": None, "status": UNDECIDED, "reason": why}
 
 
 @dataclass(frozen=True)
@@ -138,7 +151,7 @@ class RuleJudge:
 RULES, OMIBENCH_C1 = "rules", "omibench_c1"
 # The judges that ask no model (judge/judges.py registers them with the others; `main` offers them).
 RULE_JUDGES = (RuleJudge(),
-               RuleJudge(OMIBENCH_C1, "omibench_c1-1", omibench_c1.score))  # OMIBench's ACC as C.1 publishes it
+               RuleJudge(OMIBENCH_C1, "omibench_c1-2", omibench_c1.score))  # OMIBench's ACC as C.1 publishes it
 
 
 def _score_pair(pair: tuple[dict[str, Any], str], scorer: Scorer = score) -> dict[str, Any]:
@@ -147,7 +160,7 @@ def _score_pair(pair: tuple[dict[str, Any], str], scorer: Scorer = score) -> dic
 
 def judge_predictions(records: list[dict[str, Any]], preds: dict[str, str | None],
                       scorer: Scorer = score) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    out, counts = [], {"scored": 0, "correct": 0, "missing": 0, "no_response": 0, "judge_error": 0}
+    out, counts = [], {"scored": 0, "correct": 0, "undecided": 0, "missing": 0, "no_response": 0, "judge_error": 0}
     answered = [(rec, preds[rec["id"]]) for rec in records if preds.get(rec["id"]) is not None]
     scores = iter(parallel.map_ordered(partial(_score_pair, scorer=scorer), answered))  # every core for a long file
     for rec in records:
@@ -161,8 +174,8 @@ def judge_predictions(records: list[dict[str, Any]], preds: dict[str, str | None
             continue
         verdict = {"status": "ok", **next(scores)}
         out.append({"id": rec["id"], **verdict})
-        if verdict["status"] == "judge_error":
-            counts["judge_error"] += 1
+        if verdict["status"] in (JUDGE_ERROR, UNDECIDED):  # neither is scored
+            counts[verdict["status"]] += 1
             continue
         counts["scored"] += 1
         counts["correct"] += bool(verdict["correct"])
@@ -211,11 +224,12 @@ def main(argv: list[str] | None = None) -> int:
     unmatched = [i for i in preds if i not in known]
     without = [r["id"] for r in records if r["id"] not in preds]
     write_jsonl_atomic(args.out, verdicts)
-    n, c = len(records), counts["correct"]
+    n, c, u = len(records), counts["correct"], counts["undecided"]
     acc = c / n if n else float("nan")
     scored = c / counts["scored"] if counts["scored"] else float("nan")
-    print(f"accuracy {acc:.2%} ({c}/{n} records; a record without a verdict counts as wrong); "
-          f"over scored predictions {scored:.2%} ({c}/{counts['scored']}); "
+    upper = f" to {(c + u) / n:.2%} with the {u} undecided answer(s) right" if u and n else ""
+    print(f"accuracy {acc:.2%}{upper} ({c}/{n} records; a record without a verdict counts as wrong); "
+          f"over scored predictions {scored:.2%} ({c}/{counts['scored']}); {u} undecided (only a reader can tell); "
           f"{counts['missing']} record(s) without a prediction, {counts['no_response']} prediction(s) without a "
           f"response, {counts['judge_error']} judge error(s), {len(unmatched)} prediction(s) matching no record")
     if unmatched:

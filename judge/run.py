@@ -39,6 +39,7 @@ from judge.current import outcome_sha  # noqa: F401  (where readers have found i
 from judge.extract import truncated
 from judge.judges import DEFAULT_JUDGES, JUDGES, RULES, asks_model
 from judge.llm import answer, judge_template
+from judge.status import UNDECIDED
 from judge.types import Item
 
 log = logging.getLogger(__name__)
@@ -105,10 +106,12 @@ def summarize(lines: list[dict[str, Any]], scores: tuple[str, ...] = (), unjudge
               truncated: int = 0) -> dict[str, Any]:
     """Counts of the current verdicts of a raw file's current outcomes (`unjudged`: those without one; `truncated`:
     those cut at the token limit with no final answer). accuracy: the papers' (correct over every item; a failure
-    or an unjudged outcome is not correct), accuracy_scored beside it; a process judge (`scores`: the fields of its
-    verdicts' score) gives the means of its scores over the answers it scored instead."""
+    or an unjudged outcome is not correct), accuracy_scored beside it; an answer the careful rule judge left
+    `undecided` is neither (judge/status.py): accuracy counts it not correct, accuracy_hi correct. A process judge
+    (`scores`: the fields of its verdicts' score) gives the means of its scores over the answers it scored instead."""
     ok = [v for v in lines if v["status"] == "ok"]
     correct = sum(1 for v in ok if v["correct"])
+    undecided = sum(1 for v in lines if v["status"] == UNDECIDED)
     items = len(lines) + unjudged
     values = {f: [v["score"][f] for v in ok if isinstance((v.get("score") or {}).get(f), (int, float))] for f in scores}
     labelled = any(v.get("labels") is not None for v in ok)  # a labelling judge (error taxonomies)
@@ -117,6 +120,8 @@ def summarize(lines: list[dict[str, Any]], scores: tuple[str, ...] = (), unjudge
             "label_counts": {x: labels.count(x) for x in sorted(set(labels))} if labelled else None,
             "accuracy": correct / items if items and not scores and not labelled else None,
             "accuracy_scored": correct / len(ok) if ok and not scores and not labelled else None,
+            "undecided": undecided,
+            "accuracy_hi": (correct + undecided) / items if items and not scores and not labelled else None,
             "score_means": {f: sum(x) / len(x) if x else None for f, x in values.items()} if scores else None,
             "no_response": sum(1 for v in lines if v["status"] == "no_response"),
             "judge_error": sum(1 for v in lines if v["status"] == "judge_error"),
@@ -141,8 +146,11 @@ def describe(s: dict[str, Any]) -> str:
     if s.get("label_counts") is not None:
         counts = ", ".join(f"{k} {n}" for k, n in s["label_counts"].items()) or "no error found"
         return f"labelled {s['scored']}/{s['items']} ({counts}); {failures}; {s['judge_calls']} judge calls"
-    return (f"accuracy {pct(s['accuracy'])} ({s['correct']}/{s['items']}, a failure counts as not correct); "
-            f"over scored {pct(s['accuracy_scored'])} ({s['correct']}/{s['scored']}); {failures}")
+    undecided = s.get("undecided") or 0
+    upper = f" to {pct(s.get('accuracy_hi'))} with the undecided right" if undecided else ""
+    return (f"accuracy {pct(s['accuracy'])}{upper} ({s['correct']}/{s['items']}, a failure counts as not correct); "
+            f"over scored {pct(s['accuracy_scored'])} ({s['correct']}/{s['scored']}); "
+            + (f"{undecided} undecided (only a reader can tell); " if undecided else "") + failures)
 
 
 # The fields of earlier verdicts a run needs: those its summary counts, and those that tell a judge error apart.

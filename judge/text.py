@@ -59,6 +59,15 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(_TOKEN.findall(text))
 
 
+fold = _spelling  # one word's spelling and inflection folded: "colours" → "color", "increased" → "increas"
+
+
+@lru_cache(maxsize=100_000)
+def folded(text: str) -> tuple[str, ...]:
+    """The words and numbers of a normalised text (`words`), each folded (`fold`)."""
+    return tuple(fold(w) for w in words(text))
+
+
 def same_phrase(pred: str, gold: str) -> bool:
     """Whether two normalised texts (lower case, see judge.match.normalize_text) say the same thing."""
     if pred == gold:

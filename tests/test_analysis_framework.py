@@ -88,7 +88,7 @@ def test_analysis_run_writes_the_paper_comparable_accuracy(tmp_path):
     assert pd.read_csv(table_file(res, "omibench.T2", "csv")).loc[0, "ACC Total"] == 25.0   # 1 of 4
     md = table_file(res, "omibench.T2", "md").read_text(encoding="utf-8")
     assert md_row(md, "ACC", "Total", "GPT-4o", "25.00", "24.05", "0.95")             # ours, paper, diff
-    assert md_row(md, "gpt-4o", "ACC", "25.00", "50.00", "4", "2", "1", "1")          # acc, acc_scored, counts
+    assert md_row(md, "gpt-4o", "ACC", "25.00", "50.00", "4", "2", "0", "1", "1")     # acc, acc_scored, counts
     assert stats.ACC_NOTE in md
     assert "Failures (not correct in every acc" in report_path(res, "md").read_text(encoding="utf-8")
 

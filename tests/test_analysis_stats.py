@@ -19,7 +19,8 @@ def verdicts(seed: int, correct_values: list, n: int = 300) -> pd.DataFrame:
         "model": [rng.choice(["a", "b", "c"]) for _ in range(n)],
         "setting": [rng.choice(["s1", "s2", None]) for _ in range(n)],
         "id": [f"q{rng.randint(0, 40)}" for _ in range(n)],
-        "status": [rng.choice(["ok", "ok", "ok", "no_response", "judge_error", "unjudged"]) for _ in range(n)],
+        "status": [rng.choice(["ok", "ok", "ok", "no_response", "judge_error", "unjudged", "undecided"])
+                   for _ in range(n)],
         "correct": [rng.choice(correct_values) for _ in range(n)],
         "flagged": [rng.choice([True, False, None]) for _ in range(n)],
     })
@@ -42,7 +43,8 @@ def test_accuracy_table_is_accuracy_of_each_group(seed, by, flagged):
     if not flagged:
         df = df.drop(columns="flagged")
     df.loc[df["model"] == "c", "status"] = "no_response"  # a group with nothing scored: acc_scored is NaN
-    counts = ["judged", "scored", "no_response", "judge_error", "unjudged", "flagged", "truncated"]  # rows that do not say: none
+    counts = ["judged", "scored", "undecided", "no_response", "judge_error", "unjudged", "flagged",
+              "truncated"]  # rows that do not say: none
     one_by_one = (df.groupby(by, dropna=False).apply(lambda g: pd.Series(accuracy(g)), include_groups=False)
                   .reset_index().astype({c: int for c in counts}))
     pd.testing.assert_frame_equal(accuracy_table(df, by), one_by_one, check_exact=True)

@@ -84,7 +84,8 @@ SETS = [
     (["a b c d"], "a b c", False),
     (["a b c d"], "a, b, c, e", False),
     (["Alphenal", "phenobarbital"], "phenobarbital and alphenal", True),
-    (["Alphenal", "phenobarbital"], "phenobarbital and barbital", False),
+    # two trivial names of drugs: whether barbital is alphenal only a reader can tell (undecided, not correct)
+    (["Alphenal", "phenobarbital"], "phenobarbital and barbital", None),
 ]
 
 
@@ -134,8 +135,9 @@ LOWER = [
     ("\\boxed{e}", ["C"], False),                            # beyond the options
     ("It is a cube.", ["A"], False),                         # the article is no option
     ("The answer is a cube", ["A"], False),
-    ("A cat is sitting on the mat.", ["A"], False),
-    ("so the shape is a\n\nfinal shape: a regular solid", ["A"], False),
+    # no option letter read; words that name no option by a rule: undecided, never correct
+    ("A cat is sitting on the mat.", ["A"], None),
+    ("so the shape is a\n\nfinal shape: a regular solid", ["A"], None),
     ("e.g. the octahedron", ["E"], False),                   # an abbreviation is no option
     ("All options", ["A"], False),
 ]

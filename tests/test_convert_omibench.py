@@ -251,12 +251,12 @@ def test_demo_generates_converts_and_validates(tmp_path: Path) -> None:
     out = tmp_path / "omibench.jsonl"
     records = convert("omibench", src, out)
     n, problems = validate_file(out)
-    assert problems == [] and n == len(records) == 14
+    assert problems == [] and n == len(records) == 15
 
     raw = [json.loads(line) for line in (src / "test.jsonl").read_text().splitlines()]
     by_id = {r["id"]: r for r in records}
     types = [r["answer_type"] for r in records]
-    assert types.count("mcq") == 6 and types.count("open") == 8
+    assert types.count("mcq") == 6 and types.count("open") == 9
     assert all(2 <= len(r["images"]) <= 6 for r in records)
     assert {len(r["images"]) for r in records} >= {2, 3, 4, 5, 6}
     # an image as an option, [IMAGE3] inside choice_list

@@ -59,7 +59,7 @@ def test_think360_T5_judges_accuracy_for_every_row_each_judge_with_the_papers_mo
     assert exp.judge_models == ["gpt-4o-mini", "gpt-4o"]
     (job, *_) = plan_jobs(exp, "paper")
     assert {j: [c.name for c in cfgs] for j, cfgs in job.judge_cfgs.items()} == {
-        "rules": [], "think360_cascade": ["gpt-4o-mini"], "think360_tot": ["gpt-4o"]}
+        "rules": [], "think360_cascade": ["gpt-4o-mini"], "careful_cascade": ["gpt-4o-mini"], "think360_tot": ["gpt-4o"]}
 
 
 def test_a_judge_model_for_a_judge_the_experiment_does_not_run_is_an_error(tmp_path):

@@ -276,7 +276,7 @@ RECORD = {"id": "q", "benchmark": "omibench", "question": "2+3?", "images": [], 
           "answer_type": "numeric"}
 RAW = {"id": "q", "sample_idx": 0, "request_key": "k", "error": None}
 LLM = {"name": "omibench_gptscore", "model": "j", "prompt_sha": "x"}
-RULES = {"name": "rules", "model": None, "prompt_sha": "rules-3"}
+RULES = {"name": "rules", "model": None, "prompt_sha": "rules-4"}
 
 
 def test_a_flagged_llm_verdict_is_the_rule_judges():
@@ -289,6 +289,14 @@ def test_a_flagged_llm_verdict_is_the_rule_judges():
     # an unflagged response keeps the LLM judge's verdict; a rule judge's verdict is its own
     assert verdict({**raw, "response": "\\boxed{4}"}, LLM, "digest", RECORD, correct=True)["correct"] is True
     assert "llm_correct" not in verdict(raw, RULES, "digest", RECORD, correct=False)
+
+
+def test_a_flagged_verdict_the_rules_cannot_decide_is_undecided():
+    """The LLM judge is not trusted on a flagged response, and no rule decides a paraphrase: neither correct nor a
+    failure."""
+    rec = {**RECORD, "answer": ["unchanged"], "answer_type": "open"}
+    v = verdict({**RAW, "response": "\\boxed{it stays the same}\nANSWER: consistent"}, LLM, "digest", rec, correct=True)
+    assert (v["status"], v["correct"], v["llm_correct"]) == ("undecided", None, True) and v["reason"]
 
 
 def test_a_flagged_verdict_with_no_rule_verdict_is_a_judge_error(monkeypatch):

@@ -196,8 +196,12 @@ REC = {"id": "a", "benchmark": "morphobench", "question": "What is 2 + 3?", "ima
        "answer": ["5"], "answer_type": "numeric", "hints": ["Add the numbers.", "Check the sum.", "Mind the carry."],
        "solution": "2 + 3 = 5.", "steps": ["Add 2 and 3."]}
 ITEM = Item(REC, "2 + 3 = 5, so the answer is \\boxed{5}.")
-# MIRA's published judge asks its model only about a tagged answer its exact match does not settle
-ITEMS = {"mira_judge": Item(REC, "2 + 3 = 5, so <answer>five</answer>")}
+# MIRA's published judge asks its model only about a tagged answer its exact match does not settle; the careful
+# cascade only about an answer the rules leave undecided, with each benchmark's own judge prompt
+ITEMS = {"mira_judge": [Item(REC, "2 + 3 = 5, so <answer>five</answer>")],
+         "careful_cascade": [Item({**REC, "benchmark": b, "answer": ["unchanged"], "answer_type": "text"},
+                                  "It stays level, so the answer is \\boxed{stays the same}.")
+                             for b in ("omibench", "think360", "mira", "c2rbench", "morphobench")]}
 LLM_JUDGES = [name for name, j in JUDGES.items() if j.prompts]
 RANGES = {"completeness": (0, 100), "coherence": (0, 100), "halign": (0, 100), "tot_depth": (0, 1), "tot_width": (0, 1),
           "tot_width_with_roots": (0, 1)}
@@ -228,7 +232,8 @@ def judge_with_grammar(judge: Any, item: Item, rng: random.Random) -> tuple[dict
 def test_every_reply_a_judge_grammar_allows_is_read_by_its_parser(name):
     judge, asked = JUDGES[name], set()
     for seed in range(40):
-        verdict, prompts = judge_with_grammar(judge, ITEMS.get(name, ITEM), random.Random(seed))
+        item = ITEMS.get(name, [ITEM])[seed % len(ITEMS.get(name, [ITEM]))]
+        verdict, prompts = judge_with_grammar(judge, item, random.Random(seed))
         asked.update(prompts)
         assert verdict.get("status", "ok") == "ok", verdict
         for field, value in (verdict.get("score") or {}).items():

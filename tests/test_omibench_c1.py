@@ -122,6 +122,27 @@ def test_mcq_by_boxed_letter():
     assert inline["correct"] is True
 
 
+def test_mcq_is_read_from_the_box_only():
+    """C.1: "we extract predictions from model outputs via regex matching of boxed notation (e.g., \\boxed{A})":
+    an unboxed letter states no prediction under C.1, while the careful rule judge still reads it."""
+    for response in ("Thinking.\nAnswer: B", "The answer is (B).", "Thinking.\nB"):
+        v = c1_verdict(["B"], response, answer_type="mcq", choices=OPTIONS)
+        assert v == {"status": "ok", "extracted": None, "correct": False, "rule": "no boxed answer"}, response
+        assert careful(["B"], response, answer_type="mcq", choices=OPTIONS) is True
+    assert c1_verdict(["B"], "Answer: A, then \\boxed{B}", answer_type="mcq", choices=OPTIONS)["correct"] is True
+    assert c1_verdict(["B"], "\\boxed{B} at first; \\boxed{A}", answer_type="mcq", choices=OPTIONS)["correct"] is False
+    assert c1_verdict(["B"], "Answer: increases", answer_type="mcq", choices=OPTIONS)["correct"] is False
+    assert c1_verdict(["B"], "Answer: (B)", has_inline_choices=True)["correct"] is False
+
+
+def test_a_prediction_given_as_such_is_matched_without_reading_a_box():
+    """A person's answer (Table 8) is the prediction itself: C.1 matches it as given."""
+    assert c1.score_prediction(rec(["B"], "mcq", OPTIONS), "B")["correct"] is True
+    assert c1.score_prediction(rec(["B"], "mcq", OPTIONS), "increases")["rule"] == "option text (lcs)"
+    assert c1.score_prediction(rec(["7"]), "7 cm")["correct"] is True
+    assert c1.score_prediction(rec(["7"]), " ")["correct"] is False
+
+
 def test_mcq_by_option_text():
     v = c1_verdict(["B"], "\\boxed{Increases.}", answer_type="mcq", choices=OPTIONS)
     assert (v["correct"], v["rule"], v["ratio"]) == (True, "option text (lcs)", 1.0)

@@ -40,7 +40,7 @@ window.BrowseParts = (function () {
       : v.score != null ? "score: " + JSON.stringify(v.score) : null;
     if (said) line.appendChild(el("span", "tag " + (typeof v.correct === "boolean" ? said : ""), said));
     if (v.subtypes && v.subtypes.length) line.appendChild(el("span", "muted", " subtypes: " + v.subtypes.join(", ")));
-    line.appendChild(el("span", v.status === "ok" ? "muted" : "bad", " status " + v.status));
+    line.appendChild(el("span", v.status === "ok" || v.status === "undecided" ? "muted" : "bad", " status " + v.status));
     if (v.stage) line.appendChild(el("span", "muted", " · stage " + v.stage));
     if (v.flags && v.flags.length) line.appendChild(el("span", "tag flagged", "flags: " + v.flags.join(", ")));
     box.appendChild(line);
@@ -51,6 +51,7 @@ window.BrowseParts = (function () {
     }
     if (v.stale) box.appendChild(el("div", "warn", "no current verdict: the last one " + v.stale));
     if (v.error) box.appendChild(el("div", "bad plain", v.error));
+    if (v.reason) box.appendChild(el("div", "plain", "undecided: " + v.reason));
     if (v.reply) box.appendChild(fold("judge reply", el("div", "text", v.reply)));
     return box;
   }

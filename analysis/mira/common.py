@@ -25,6 +25,7 @@ from analysis.table import Context, MissingInputs
 from analysis.table_experiments import how_to_run
 from data.converters.mira import DOMAINS, TASKS
 from judge.current import UNJUDGED
+from judge.status import UNDECIDED
 
 LEVELS = {"direct": "D", "cot_general": "T", "visual_cot": "V"}
 TASK_ORDER = [name for name, _, _ in TASKS]
@@ -73,7 +74,8 @@ def scoring_units(df: pd.DataFrame, sources: list[Run]) -> pd.DataFrame:
     A pair is correct only when every member is. It is a failure (not correct, counted; left out of
     acc_scored only) when a member failed or was not run at all (no_response), else when a member has no current
     verdict (unjudged) or an unreadable one (judge_error). It is flagged when a member's
-    response addressed the judge, truncated when a member's was cut at the token limit with no final answer, and
+    response addressed the judge, truncated when a member's was cut at the token limit with no final answer,
+    undecided (judge/status.py) when a member is and none is decided wrong, and
     `answered` (in acc.py's denominator) unless every member run has no response.
     """
     items: dict[str, tuple[str, str]] = {}
@@ -84,17 +86,19 @@ def scoring_units(df: pd.DataFrame, sources: list[Run]) -> pd.DataFrame:
     df["unit"] = [_unit(t, i, items.get(i, ("", i.rsplit("/", 1)[-1]))[1]) for t, i in zip(df["task"], df["id"])]
 
     keys = ["model", "setting", "judge", "sample_idx", "task", "domain", "unit"]
-    ok = df["status"].eq("ok")
-    df = df.assign(ok=ok, no_resp=df["status"].eq("no_response"), unjudged=df["status"].eq(UNJUDGED),
-                   right=ok & df["correct"].map(lambda v: v is True or v == 1), flagged=flagged(df),
-                   truncated=truncated(df))
+    ok, undecided = df["status"].eq("ok"), df["status"].eq(UNDECIDED)
+    right = ok & df["correct"].map(lambda v: v is True or v == 1)
+    df = df.assign(ok=ok | undecided, no_resp=df["status"].eq("no_response"), unjudged=df["status"].eq(UNJUDGED),
+                   right=right, undecided=undecided, wrong=ok & ~right, flagged=flagged(df), truncated=truncated(df))
     out = df.groupby(keys, dropna=False).agg(n=("id", "size"), ok=("ok", "all"), no_resp=("no_resp", "any"),
                                              answered=("no_resp", lambda s: not s.all()),
                                              unjudged=("unjudged", "any"), right=("right", "all"),
+                                             undecided=("undecided", "any"), wrong=("wrong", "any"),
                                              flagged=("flagged", "any"), truncated=("truncated", "any")).reset_index()
     missing = out["n"] < out["unit"].map(expected).fillna(out["n"])
-    out["status"] = np.select([out["no_resp"] | missing, out["unjudged"], out["ok"]],
-                              ["no_response", UNJUDGED, "ok"], "judge_error")
+    # a pair with a member decided wrong is wrong; else one with an undecided member is undecided
+    out["status"] = np.select([out["no_resp"] | missing, out["unjudged"], out["ok"] & out["undecided"] & ~out["wrong"],
+                               out["ok"]], ["no_response", UNJUDGED, UNDECIDED, "ok"], "judge_error")
     out["correct"] = out["right"] & out["status"].eq("ok")
     return out[keys + ["status", "correct", "flagged", "truncated", "answered", "n"]]
 

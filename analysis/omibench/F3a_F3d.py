@@ -61,6 +61,9 @@ def scores(ctx: Context, table_id: str) -> Scores:
             continue
         total = per_subject(df, metric).query("subject == 'Total'")
         ours.append(total.assign(benchmark=f"OMIBench {metric}")[["model", "benchmark", "acc"]].rename(columns={"acc": "score"}))
+        if total["acc_hi"].ne(total["acc"]).any():  # undecided answers: the range's upper end, shown with it
+            ours.append(total.assign(benchmark=f"OMIBench {metric} hi")[["model", "benchmark", "acc_hi"]]
+                        .rename(columns={"acc_hi": "score"}))
         sources += runs
     if not ours and frames:  # runs there, with answers, and no scored verdict: said as what they hold
         held = "; ".join(f"{metric}: " + ", ".join(f"{n} {status}" for status, n in df["status"].value_counts().items())
@@ -79,7 +82,8 @@ def scores(ctx: Context, table_id: str) -> Scores:
         raise MissingInputs(f"no model with an OMIBench {SETTING} run has a score in {path}")
     gap = rule_gap(frames, ["model"])
     notes = ([example_note] if example_note else []) + rule_gap_notes(gap, ["model"])
-    table = table.reindex(columns=[*omi, *BENCHMARKS]).reset_index().rename_axis(columns=None)
+    ends = [x for c in omi for x in (c, f"{c} hi") if x in table]
+    table = table.reindex(columns=[*ends, *BENCHMARKS]).reset_index().rename_axis(columns=None)
     return Scores(table, omi, sources, gap, notes)
 
 

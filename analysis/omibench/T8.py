@@ -18,8 +18,9 @@ from judge import omibench_c1, rules
 
 IDS = ["omibench.T8"]
 ANSWERS = EXTERNAL / "human_answers.csv"
-# A human answer without a grader's verdict is graded by each rule: C.1's (the paper's ACC) and the careful one.
-GRADED = {"ACC": ("correct", omibench_c1.score), "ACC careful": ("correct_careful", rules.score)}
+# A human answer without a grader's verdict is graded by each rule: C.1's (the paper's ACC; a person's answer is the
+# prediction itself, not a model output whose box C.1 reads) and the careful one.
+GRADED = {"ACC": ("correct", omibench_c1.score_prediction), "ACC careful": ("correct_careful", rules.score)}
 
 
 def load_answers(path: Path, recs: dict[str, dict]) -> tuple[pd.DataFrame, list[str]]:

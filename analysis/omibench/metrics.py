@@ -12,18 +12,24 @@ from analysis.inputs import Run, load_run
 from analysis.reference import beside_paper
 from analysis.stats import COUNTS, rule_disagreement
 
-PUBLISHED, CAREFUL = "omibench_c1", "rules"
+PUBLISHED, CAREFUL, CASCADE = "omibench_c1", "rules", "careful_cascade"
 # The paper's ACC is its published rule (Appendix C.1), so "ACC" is that judge's and the number set beside the
-# paper's; the careful rule judge's accuracy stands beside it, and RULE_GAP counts where the two differ.
-METRICS = {"ACC": PUBLISHED, "ACC careful": CAREFUL, "GPTScore": "omibench_gptscore"}
+# paper's; the careful rule judge's accuracy stands beside it (a range where it leaves answers undecided), and
+# RULE_GAP counts where the two differ. "ACC careful cascade" is the careful rule with GPTScore's judge model
+# deciding only the undecided answers (judge/careful_cascade.py): one number, shown where it was run.
+METRICS = {"ACC": PUBLISHED, "ACC careful": CAREFUL, "ACC careful cascade": CASCADE, "GPTScore": "omibench_gptscore"}
 RULE_METRICS = ("ACC", "ACC careful")
 RULE_GAP = "ACC: published rule (C.1) vs careful rule, on the same answers"
 RULES_NOTE = ("ACC is OMIBench's published rule (Appendix C.1: LCS ratio ≥ 0.75, numbers within 1e-4; judge "
               "omibench_c1), the quantity of the paper's ACC, so it is the one set beside the paper's; ACC careful "
               "is the careful rule judge (rules), which rejects what C.1 accepts by mistake (\"impossible\" for "
-              "\"possible\"). Under '" + RULE_GAP + "': acc_c1 and acc_careful, the answers only one of them "
-              "accepts (only_c1_correct, only_careful_correct) and the answers one of them has not judged "
-              "(c1_missing, careful_missing).")
+              "\"possible\"), and leaves undecided what only a reader can tell (a paraphrase, a synonym, an option's "
+              "text reworded): ACC careful is then the range from counting every undecided answer wrong (acc, the "
+              "number compared) to counting it right (acc_hi), with `undecided` beside it; C.1 decides everything, "
+              "as published. Under '" + RULE_GAP + "': acc_c1 and acc_careful (each with its _hi end), the answers "
+              "only one of them accepts while the other decides them wrong (only_c1_correct, only_careful_correct), "
+              "the answers the careful rule left undecided (careful_undecided) and the answers one of them has not "
+              "judged (c1_missing, careful_missing).")
 
 
 def rule_gap(frames: Mapping[str, pd.DataFrame], by: list[str]) -> pd.DataFrame:
@@ -80,11 +86,15 @@ def rule_gap_of_runs(runs: list[Run]) -> pd.DataFrame:
 
 def beside_paper_rules(long: pd.DataFrame, table_id: str, keys: list[str], **kw) -> pd.DataFrame:
     """analysis.reference.beside_paper (the paper's ACC beside ours by its own rule, C.1), with the careful
-    rule's value on the same answers in `ours_careful` of each ACC row: a gap the careful rule closes or
-    widens is the matcher's, not the model's."""
+    rule's value on the same answers in `ours_careful` of each ACC row (`ours_careful_hi` its upper end with
+    undecided answers, shown as one range): a gap the careful rule closes or widens is the matcher's, not the
+    model's."""
     out = beside_paper(long, table_id, keys, **kw)
     other = ["model", *(k for k in keys if k != "metric")]
-    careful = long.loc[long["metric"] == "ACC careful", [*other, kw.get("value", "acc")]].drop_duplicates(other)
-    out = out.merge(careful.rename(columns={kw.get("value", "acc"): "ours_careful"}), on=other, how="left")
-    out["ours_careful"] = out["ours_careful"].where(out["metric"] == "ACC")
+    value = kw.get("value", "acc")
+    ends = {value: "ours_careful", **({"acc_hi": "ours_careful_hi"} if value == "acc" and "acc_hi" in long else {})}
+    careful = long.loc[long["metric"] == "ACC careful", [*other, *ends]].drop_duplicates(other)
+    out = out.merge(careful.rename(columns=ends), on=other, how="left")
+    for column in ends.values():
+        out[column] = out[column].where(out["metric"] == "ACC")
     return out

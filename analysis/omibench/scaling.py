@@ -22,7 +22,8 @@ analysis.inputs.current_lines reads them (`id`, `sample_idx`, `extracted`, `corr
 failure (`no_response`), a judge failure (`judge_error`) or a sample with no current verdict (`unjudged`) has
 no answer read, so it is never a vote; like every failure in the papers' accuracies it is not correct
 (`failed_sample`). The `*_scored` columns leave failed samples out instead, and both kinds
-are counted in their own columns.
+are counted in their own columns. A sample the careful rule judge left `undecided` has its answer read: it is a
+vote, and not counted correct (the lower end of the careful accuracy, as everywhere).
 """
 from __future__ import annotations
 
@@ -35,11 +36,13 @@ import pandas as pd
 
 from analysis.omibench.votes import vote_key
 from judge.current import UNJUDGED
+from judge.status import UNDECIDED
 
 PAPER_KS = (1, 3, 4, 8, 16)                                  # OMIBench Eq. (12)
 PAPER_BUDGETS = (512, 1024, 2048, 4096, 8192, 16384)         # OMIBench Eq. (11)
 SATURATION_THRESHOLD = 0.5                                   # OMIBench H.2, absolute GPTScore points
-STATUSES = ("ok", "no_response", "judge_error", UNJUDGED)
+STATUSES = ("ok", UNDECIDED, "no_response", "judge_error", UNJUDGED)
+VOTES = ("ok", UNDECIDED)  # an undecided sample has an answer read: a vote, its correct null (never counted correct)
 
 Sample = tuple[int, str | None, bool | None]             # (sample_idx, vote key, correct)
 
@@ -216,7 +219,7 @@ def parallel_scaling(verdicts: Mapping[tuple[str, int], dict[str, Any]], records
     for item, lines in by_item.items():
         rec, drawn[item], usable[item] = records[item], [], []
         for idx, v in sorted(lines.items()):
-            if v.get("status", "ok") == "ok":
+            if v.get("status", "ok") in VOTES:
                 usable[item].append((idx, vote_key(extracted_of.get((item, idx)), rec), v.get("correct")))
                 drawn[item].append(usable[item][-1])
             else:

@@ -13,7 +13,7 @@ import pandas as pd
 from analysis.inputs import Run, current_lines
 from analysis.omibench.metrics import METRICS, RULE_GAP, RULES_NOTE, rule_gap_notes, rule_gap_of_runs
 from analysis.omibench.runs import BENCH, SAMPLING, SETTING, run_records, runs_named, sampling_runs
-from analysis.omibench.scaling import PAPER_KS, failed_sample, maj_at_k
+from analysis.omibench.scaling import PAPER_KS, VOTES, failed_sample, maj_at_k
 from analysis.omibench.votes import vote_key
 from analysis.provenance import Provenance
 from analysis.stats import counted_correct, mcnemar, paired_permutation
@@ -51,7 +51,7 @@ def majority(run: Run, answers: Run | None) -> tuple[pd.Series, pd.Series, int]:
     extracted = {key: v.get("extracted") for key, v in current_lines(answers or run).items()}
     samples: dict[str, list] = {}
     for (item, idx), v in sorted(lines.items()):
-        ok = v.get("status", "ok") == "ok"
+        ok = v.get("status", "ok") in VOTES  # an undecided sample is a vote, not counted correct
         samples.setdefault(item, []).append((idx, vote_key(extracted.get((item, idx)), recs[item]), v.get("correct"))
                                             if ok else failed_sample(idx))
     drawn = 1 + max((idx for _, idx in lines), default=0)

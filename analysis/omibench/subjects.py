@@ -16,18 +16,20 @@ SIZES = {"Biology": 251, "Chemistry": 217, "Mathematics": 430, "Physics": 424}  
 def micro_total(by_subject: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     """Total per group: the subject accuracies weighted by the subject's size (§4.1 "micro-averaged").
 
-    acc is weighted by the judged items (so the total is correct / all items, failures not correct, as
-    the paper's Eq. 5 over N), acc_scored by the scored ones. Written as a weighted mean so that the same
-    code reproduces the paper's totals from its subject columns (tests weight them by Figure 2's sizes).
+    acc (and acc_hi, its upper end with undecided answers) is weighted by the judged items (so the total is
+    correct / all items, failures not correct, as the paper's Eq. 5 over N), acc_scored by the scored ones.
+    Written as a weighted mean so that the same code reproduces the paper's totals from its subject columns
+    (tests weight them by Figure 2's sizes).
     """
     counts = [c for c in COUNTS if c in by_subject]
+    rates = [c for c in ("acc", "acc_hi") if c in by_subject]
     rows = []
     for key, g in by_subject.groupby(by, dropna=False):
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
-        row.update(acc=_weighted(g, "acc", "judged"), acc_scored=_weighted(g, "acc_scored", "scored"),
+        row.update({c: _weighted(g, c, "judged") for c in rates}, acc_scored=_weighted(g, "acc_scored", "scored"),
                    **{c: int(g[c].sum()) for c in counts})
         rows.append(row)
-    return pd.DataFrame(rows, columns=[*by, "acc", "acc_scored", *counts])
+    return pd.DataFrame(rows, columns=[*by, *rates, "acc_scored", *counts])
 
 
 def _weighted(g: pd.DataFrame, acc: str, size: str) -> float:
@@ -60,13 +62,32 @@ def subject_columns(present: list[str], metrics: list[str]) -> list[str]:
 
 
 def subject_wide(long_df: pd.DataFrame, index: list[str]) -> pd.DataFrame:
-    """One row per every combination of the `index` values, columns `subject_columns`."""
+    """One row per every combination of the `index` values, columns `subject_columns`; beside a column whose
+    accuracy is a range in some row (undecided answers), its upper end "<column> hi" (`with_upper_ends`)."""
     wide = long_df.pivot_table(index=index, columns=["metric", "subject"], values="acc", aggfunc="first",
                                dropna=False)
     wide.columns = [f"{m} {s}" for m, s in wide.columns]
     metrics = [m for m in METRICS if m in set(long_df["metric"])]
     cols = [c for c in subject_columns(list(long_df["subject"].dropna().unique()), metrics) if c in wide]
-    return wide[cols].reset_index()
+    return with_upper_ends(wide[cols].reset_index(), long_df, index)
+
+
+def with_upper_ends(wide: pd.DataFrame, long: pd.DataFrame, index: list[str]) -> pd.DataFrame:
+    """`wide` ("<metric> <subject>" columns of `long`'s acc) with "<metric> <subject> hi" after each column where
+    `long`'s acc_hi differs from its acc in some row: the .md shows the two as one range (analysis.cells)."""
+    if "acc_hi" not in long:
+        return wide
+    ranged = long[long["acc_hi"].notna() & long["acc_hi"].ne(long["acc"])]
+    if ranged.empty:
+        return wide
+    hi = long.drop_duplicates([*index, "metric", "subject"]).set_index([*index, "metric", "subject"])["acc_hi"]
+    hi = hi.unstack(["metric", "subject"])
+    hi.columns = [f"{m} {s}" for m, s in hi.columns]
+    wanted = {f"{m} {s}" for m, s in zip(ranged["metric"], ranged["subject"])}
+    hi = hi[[c for c in wide.columns if c in wanted and c in hi.columns]].reset_index()
+    out = wide.merge(hi, on=index, how="left", suffixes=("", " hi"))
+    order = [x for c in wide.columns for x in ([c, f"{c} hi"] if c in wanted else [c])]
+    return out[order]
 
 
 def subject_wide_present(long: pd.DataFrame, index: list[str]) -> pd.DataFrame:
@@ -79,4 +100,4 @@ def subject_wide_present(long: pd.DataFrame, index: list[str]) -> pd.DataFrame:
     cols = [(m, s) for s in order for m in METRICS if (m, s) in t.columns]
     t = t[cols]
     t.columns = [f"{m} {s}" for m, s in cols]
-    return t.reset_index()
+    return with_upper_ends(t.reset_index(), long, index)

@@ -1,6 +1,6 @@
 """OMIBench demo set, written in the official release format (``test.jsonl`` + ``images/``).
 
-Fourteen small multi-image problems drawn with Pillow (dots, grids, polygons, bar charts, labels),
+Fifteen small multi-image problems drawn with Pillow (dots, grids, polygons, bar charts, labels),
 each with its exact answer, a short solution and one exact caption per image, so a text-only model can
 answer from the captions. The items deliberately exercise every quirk of the real release that the
 converter must handle:
@@ -10,7 +10,8 @@ converter must handle:
 - tags out of order; a file name repeated within one record;
 - multi-letter golds both as ``["CD"]`` and as ``["C", "A"]``;
 - a ``has_inline_choices`` open item with a letter gold;
-- ``known_issue``, ``img_category`` and an unknown field (``source``), which land in ``extra``.
+- ``known_issue``, ``img_category`` and an unknown field (``source``), which land in ``extra``;
+- an open answer in words, which a response may give in other words.
 
 Generation is deterministic: no randomness, fixed drawing parameters.
 """
@@ -150,6 +151,12 @@ def _items(img: Images) -> list[dict[str, Any]]:
         image_list=[img.dots(3), img.dots(5), img.dots(2), img.dots(4)],
         choice_list=["[IMAGE0]", "[IMAGE1]", "[IMAGE2]", "[IMAGE3]"], answer=["CD"],
         solution="The options show 3, 5, 2 and 4 dots; 2 and 4 are even, so C and D.")
+    # An answer in words: the same answer may be written in other words ("unchanged", "it does not change").
+    add(subject="Physics", answer_type="open", img_category="labels",
+        question="[IMAGE0] shows the reading of a spring balance holding a ball on the table, and [IMAGE1] its "
+                 "reading after the ball is carried to a shelf. How does the reading change?",
+        image_list=[img.label("5 N", "A label reading '5 N'."), img.label("5 N", "A label reading '5 N'.")],
+        answer=["It stays the same"], solution="Both readings are 5 N: the weight of the ball does not change.")
     # Multi-letter gold as separate strings, out of order; tags inside text options.
     add(subject="Physics", answer_type="mcq", img_category="labels",
         question="[IMAGE0] and [IMAGE1] show two resistors. Which statements are true? Choose all that apply.",
