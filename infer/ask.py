@@ -139,7 +139,7 @@ def answer(asks: Sequence[tuple[dict[str, Any], Ask]], render: Callable[[dict[st
         by_key.setdefault(key, Request(rec["id"], 0, key, lambda m=messages: m, setting=f"{log.stage}:{ask.prompt}",
                                        extra=extra))
     parse_of = {k: asks[i][1].parse for i, k in enumerate(keys) if k is not None}
-    with AppendLog(log.path) as out:
+    with AppendLog(log.path, shared=True) as out:  # runs judging other settings append beside this one
         latest = read_log(log.path, by_key)
         settled = _settle(by_key, parse_of, latest, cfg, params, log, reask, out.write)
     return [failures[i] if k is None else _reply(settled[k], asks[i][1], reask) for i, k in enumerate(keys)]

@@ -3,6 +3,9 @@
 A fixed pool of workers per endpoint pulls requests from a shared queue, so a slow answer holds one
 slot and never a batch (refill scheduling). Failures are retried with exponential backoff and jitter,
 honouring Retry-After; what still fails is returned as an error with its reason, never dropped.
+A failure that is the endpoint's and not the request's (a wrong model name, a refused key, an overloaded
+gateway), met by GIVE_UP_AFTER requests in a row, stops the run early with GaveUp: the requests not yet
+answered are not sent or retried and have no line, so a rerun sends them.
 """
 from __future__ import annotations
 
@@ -24,6 +27,38 @@ from infer.config import THINK_MARKERS
 log = logging.getLogger(__name__)
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+# Causes that say the endpoint cannot serve any request, unlike a 400 or 413 about one request's content: met by
+# GIVE_UP_AFTER finished requests in a row (no success between them), the run stops instead of sending the rest.
+GIVE_UP_AFTER = 20
+ITEM_CAUSES = ("HTTP 400", "HTTP 413", "HTTP 422", "cannot build the request")
+
+
+class GaveUp(RuntimeError):
+    """A run stopped early: the endpoint failed every one of the last GIVE_UP_AFTER requests the same way."""
+
+
+class _Abandoned(Exception):
+    """A request dropped unanswered, before a retry, because its run gave up: no line is written for it."""
+
+
+class Streak:
+    """Requests failed in a row with the same endpoint-wide cause; `gave_up` once there are GIVE_UP_AFTER."""
+
+    def __init__(self, limit: int = GIVE_UP_AFTER):
+        self.limit, self.cause, self.count, self.error = limit, None, 0, ""
+        self.gave_up: GaveUp | None = None
+
+    def add(self, result: dict[str, Any]) -> None:
+        causes = result.get("attempt_errors") or []
+        cause = causes[-1] if result.get("error") and causes else None
+        if cause is None or cause in ITEM_CAUSES:
+            self.cause, self.count = None, 0
+            return
+        self.count = self.count + 1 if cause == self.cause else 1
+        self.cause, self.error = cause, str(result["error"])[:200]
+        if self.count >= self.limit and self.gave_up is None:
+            self.gave_up = GaveUp(f"stopped after {self.count} requests in a row failed with {cause} "
+                                  f"({self.error}); the requests not answered were not sent, a rerun sends them")
 @functools.lru_cache(maxsize=None)
 def _reasoning_patterns(markers: tuple[str, str]) -> tuple[re.Pattern, re.Pattern]:
     """A block between the markers (to the end if unclosed), and the text before a lone closing marker: a chat
@@ -154,6 +189,7 @@ class ChatClient:
         self.retry = retry
         self.secrets = tuple(s for s in (api_key, *secrets) if s and s != "EMPTY")
         self.markers = tuple(markers)  # the model's reasoning tags (split_reasoning)
+        self.streak = Streak()  # of the current run
 
     def scrub(self, text: str) -> str:
         """Secrets out of a text, also a secret's beginning cut off at the end of an excerpt."""
@@ -218,6 +254,8 @@ class ChatClient:
                 if attempts > self.retry.max_retries:
                     out = self._failure(e)
                     break
+                if self.streak.gave_up:  # the run stopped: waiting to retry would only delay saying so
+                    raise _Abandoned
                 await asyncio.sleep(self.retry.delay(attempts, e.retry_after))
             except FatalError as e:
                 causes.append(e.cause)
@@ -247,11 +285,12 @@ class ChatClient:
         """
         pending = iter(items)
         stopped: list[Exception] = []  # what ended a stream of items early (a bad line of the data file it reads)
+        self.streak = streak = Streak()
         connector = aiohttp.TCPConnector(limit=0, enable_cleanup_closed=True)
         async with aiohttp.ClientSession(connector=connector, timeout=self.timeout) as session:
 
             async def worker(endpoint: int) -> None:
-                while not stopped:  # a shared iterator: each free worker takes the next item
+                while not stopped and not streak.gave_up:  # a shared iterator: each free worker takes the next item
                     try:
                         item = next(pending)
                     except StopIteration:
@@ -267,7 +306,11 @@ class ChatClient:
                                   "latency_s": 0.0, "elapsed_s": 0.0, "attempts": 0,
                                   "attempt_errors": ["cannot build the request"]}
                     else:
-                        result = await self.complete(session, body, endpoint)
+                        try:
+                            result = await self.complete(session, body, endpoint)
+                        except _Abandoned:
+                            return
+                    streak.add(result)
                     maybe = on_result(item, result)
                     if asyncio.iscoroutine(maybe):
                         await maybe
@@ -278,3 +321,5 @@ class ChatClient:
             await asyncio.gather(*(worker(i % len(self.urls)) for i in range(n_workers)))
         if stopped:
             raise stopped[0]
+        if streak.gave_up:
+            raise streak.gave_up

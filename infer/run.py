@@ -24,6 +24,7 @@ from data.jsonl import DataError, write_json_atomic
 from data.dataset import Scan, read_records, scan_records
 from data.records import BENCHMARKS
 from infer.calls import checked_endpoints, send, servers
+from infer.client import GaveUp
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.manifest import base_manifest, sha256_file
 from infer.icl import DEFAULT_SHOTS, SEED as ICL_SEED
@@ -313,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
                      setting)
         counts = run(args.bench, args.data, cfg, setting, args.results, limit=args.limit, n=args.n,
                      node=node_from(args), dry_run=args.dry_run)
-    except (DataError, ConfigError, TemplateError, LockedError, ValueError) as e:
+    except (DataError, ConfigError, TemplateError, LockedError, ValueError, GaveUp) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     path = printed(raw_path(args.results, args.bench, cfg.name, setting))

@@ -19,18 +19,21 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from data.jsonl import DataError, write_json_atomic
 from data.records import BENCHMARKS
 from infer.ask import Cost, drive
+from infer.client import GaveUp
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.interrupt import exits_cleanly
 from infer.layout import judged_path, manifest_of, printed, raw_path, recorded, stands_for
 from infer.manifest import base_manifest, sha256_file
 from infer.preflight import EndpointDown
+from infer.request import describe_causes
 from data.dataset import missing_data, read_records
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
@@ -125,10 +128,27 @@ def summarize(lines: list[dict[str, Any]], scores: tuple[str, ...] = (), unjudge
             "score_means": {f: sum(x) / len(x) if x else None for f, x in values.items()} if scores else None,
             "no_response": sum(1 for v in lines if v["status"] == "no_response"),
             "judge_error": sum(1 for v in lines if v["status"] == "judge_error"),
+            "judge_error_causes": _causes(v.get("error") for v in lines if v["status"] == "judge_error"),
             "unjudged": unjudged,
             "flagged": sum(1 for v in lines if v.get("flags")), "truncated": truncated,
             "judge_calls": sum(v.get("judge_calls") or 0 for v in lines),
             "judge_tokens": sum(v.get("judge_tokens") or 0 for v in lines)}
+
+
+def _causes(errors: Iterable[Any]) -> dict[str, int]:
+    """Judge errors by cause, counted: a failed call's status or reason without its exception's name and the
+    reply's excerpt ("FatalError: HTTP 404: {…}" is "HTTP 404")."""
+    counts: dict[str, int] = {}
+    for error in errors:
+        cause = re.sub(r"^\w+(?:Error|Gave\w*): ", "", str(error)).split(": ")[0][:80]
+        counts[cause] = counts.get(cause, 0) + 1
+    return counts
+
+
+def none_succeeded(s: dict[str, Any]) -> bool:
+    """Whether a judge run judged items now and could give none of them a verdict: every verdict is a judge error
+    (its command then exits non-zero, as infer.run does when none of its requests succeeded)."""
+    return s["judged_now"] > 0 and s["judge_error"] > 0 and s["scored"] == 0 and not s["undecided"]
 
 
 def describe(s: dict[str, Any]) -> str:
@@ -302,12 +322,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {e}", file=sys.stderr)
             status, down = 1, True
             continue
-        except (DataError, ConfigError, TemplateError, LockedError, ValueError) as e:
+        except (DataError, ConfigError, TemplateError, LockedError, ValueError, GaveUp) as e:
             print(f"error: {e}", file=sys.stderr)
-            status = 1
+            status, down = 1, down or isinstance(e, GaveUp)
             continue
         print(f"{printed(judged_path(args.results, args.bench, args.model, args.setting, judge))}: {describe(s)}; "
               f"{s['judged_now']} judged now")
+        if none_succeeded(s):
+            print(f"error: {judge}: none of the {s['judged_now']} items judged now got a verdict: "
+                  f"{describe_causes(s['judge_error_causes'])}", file=sys.stderr)
+            status = 1
     return status
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from data.jsonl import write_jsonl_atomic
+from infer.client import GIVE_UP_AFTER, GaveUp, Streak
 from infer.config import load_model_config
 from infer.layout import judge_cache_path, judged_path, raw_path
 from infer.preflight import EndpointDown
@@ -172,6 +173,90 @@ def test_a_failed_judge_call_keeps_each_attempt_in_the_verdict(tmp_path, scripte
     (call,) = v["failed_calls"]
     assert call["attempts"] == 3 and call["attempt_errors"] == ["HTTP 503", "HTTP 500", "HTTP 500"]
     assert call["elapsed_s"] > 0
+
+
+@pytest.mark.parametrize("status", [404, 503])  # a wrong judge model name; an overloaded gateway
+def test_a_judge_run_whose_every_call_fails_stops_early_and_exits_non_zero_with_one_line(tmp_path, scripted_server,
+                                                                                          status):
+    srv = scripted_server(script=lambda body, attempt: Reply.error(status))  # /models answers; every chat fails
+    results = tmp_path / "results"
+    data, _ = write_data(tmp_path, 200), write_raw(results, 200)
+    judge_cfg = write_config(tmp_path, [srv.base_url], name="judge", max_retries=6, backoff_base=0.05)
+    done, took = python(*judge_args(data, judge_cfg, results))
+    assert done.returncode == 1 and took < 6 * QUICK, (took, done.stderr[-2000:])
+    errors = [x for x in done.stderr.splitlines() if x.startswith("error")]
+    assert len(errors) == 1 and errors[0].startswith(f"error: stopped after {GIVE_UP_AFTER} requests in a row "
+                                                     f"failed with HTTP {status} ("), errors
+    assert errors[0].endswith("the requests not answered were not sent, a rerun sends them")
+    concurrency = load_model_config(judge_cfg).concurrency
+    calls = [b for b in srv.requests if b]  # the check's empty body aside
+    tries = 1 if status == 404 else 7
+    assert len({json.dumps(b) for b in calls}) <= GIVE_UP_AFTER + concurrency  # not the 200 items' calls
+    assert len(calls) <= (GIVE_UP_AFTER + concurrency) * tries
+
+
+def test_an_inference_run_whose_every_request_fails_alike_stops_early_and_a_rerun_sends_the_rest(tmp_path,
+                                                                                                   scripted_server):
+    srv = scripted_server(script=lambda body, attempt: Reply.error(404))
+    data, cfg, results = write_data(tmp_path, 150), write_config(tmp_path, [srv.base_url]), tmp_path / "results"
+    done, _ = python(*infer_args(data, cfg, results))
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1].startswith(f"error: stopped after {GIVE_UP_AFTER} requests in a row")
+    written = lines(raw_path(results, "omibench", "m", SETTING))
+    assert GIVE_UP_AFTER <= len(written) < 150 and all(x["error"] for x in written)  # the others were not sent
+    srv.script = lambda body, attempt: None  # the endpoint is fixed: the rerun answers every request
+    done, _ = python(*infer_args(data, cfg, results))
+    assert done.returncode == 0 and "sent 150 (150 ok, 0 failed)" in done.stdout, done.stdout + done.stderr[-2000:]
+
+
+def test_a_judge_run_where_no_item_got_a_verdict_exits_non_zero_naming_the_cause(tmp_path, scripted_server):
+    srv = scripted_server(script=lambda body, attempt: Reply.error(404))  # fewer items than stop a run early
+    results = tmp_path / "results"
+    data, _ = write_data(tmp_path, 3), write_raw(results, 3)
+    judge_cfg = write_config(tmp_path, [srv.base_url], name="judge")
+    done, _ = python(*judge_args(data, judge_cfg, results))
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert done.stderr.strip().splitlines()[-1] == \
+        "error: omibench_gptscore: none of the 3 items judged now got a verdict: 3 × HTTP 404"
+    assert "judge error(s)" in done.stdout  # the summary is still printed, its errors counted
+
+    # the same items judged again with a judge that answers: a verdict each, exit 0
+    srv.script = lambda body, attempt: Reply.ok("consistent")
+    done, _ = python(*judge_args(data, judge_cfg, results))
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_streak_of_failures_about_the_requests_content_or_broken_by_a_success_does_not_stop_a_run():
+    streak = Streak(limit=3)
+    failed = {"error": "FatalError: HTTP 400: too long", "attempt_errors": ["HTTP 400"]}
+    for _ in range(5):
+        streak.add(failed)  # one request's content: another request may be fine
+    assert streak.gave_up is None
+    down = {"error": "RetryableError: HTTP 503: busy", "attempt_errors": ["HTTP 503"] * 7}
+    for result in (down, down, {"error": None, "attempt_errors": []}, down, down, {**down, "attempt_errors": ["HTTP 502"]}):
+        streak.add(result)  # a success, then another cause, each starts the count anew
+    assert streak.gave_up is None
+    streak.add({**down, "attempt_errors": ["HTTP 502"]})
+    streak.add({**down, "attempt_errors": ["HTTP 502"]})
+    assert isinstance(streak.gave_up, GaveUp) and "3 requests in a row failed with HTTP 502" in str(streak.gave_up)
+
+
+def test_two_judge_runs_of_other_settings_with_one_judge_model_both_finish(tmp_path, scripted_server):
+    srv = scripted_server(script=lambda body, attempt: Reply.ok("consistent"), latency=0.05)
+    results, data = tmp_path / "results", write_data(tmp_path, 30)
+    raw = write_raw(results, 30)
+    raw_path(results, "omibench", "m", "direct").write_bytes(raw.read_bytes())
+    judge_cfg = write_config(tmp_path, [srv.base_url], name="judge")
+    runs = [subprocess.Popen([sys.executable, "-m", *map(str, judge_args(data, judge_cfg, results)[:-2]), "--setting",
+                              setting, "--results", results], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True) for setting in (SETTING, "direct")]
+    outs = [p.communicate(timeout=120) for p in runs]
+    assert [p.returncode for p in runs] == [0, 0], [err[-2000:] for _, err in outs]
+    for setting in (SETTING, "direct"):
+        verdicts = lines(judged_path(results, "omibench", "m", setting, "omibench_gptscore"))
+        assert len(verdicts) == 30 and all(v["status"] == "ok" for v in verdicts)
+    cache = lines(judge_cache_path(results, "judge"))
+    assert len({x["request_key"] for x in cache}) == 30 <= len(cache)  # the same calls: paid by one run or both
 
 
 # --- a run whose requests failed -----------------------------------------------------------------------
