@@ -3,11 +3,13 @@ keys of a large log (a judge run over a cache of 10⁶ calls) reads those lines 
 
 The log stays the truth, a file a person can read and append to (infer/store.py AppendLog); the index
 (`<log>.index`, SQLite) is a cache of it that may be deleted at any time. It holds, for every key, the offset
-of its last complete line, and how far the log was read: the byte size, the line count and the fingerprint of
-the bytes read (infer/file_print.py). Reading brings it up to date from there, so the log is read whole once and
-afterwards only what was appended. A log that was not only appended to — shorter than indexed, or replaced by
-another file of any size, which the size alone does not show — is indexed again from the start, and so is one
-whose line at an indexed offset is not of its key.
+of its last complete line, and how far the log was read: the byte size, the line count, the fingerprint of
+the bytes read (infer/file_print.py) and how many keys it indexed. Reading brings it up to date from there, so the
+log is read whole once and afterwards only what was appended. A log that was not only appended to — shorter than
+indexed, or replaced by another file of any size, which the size alone does not show — is indexed again from the
+start, and so is one whose line at an indexed offset is not of its key. The index is checked too, since a miss in
+it means "never asked" and would send a call again: one holding fewer keys than it counted (rows lost, as
+`synchronous=OFF` allows in a crash) is made anew, and so is one SQLite cannot read at all (a torn page).
 
 A line not ending in a newline is being written, or was cut by a crash: it is not indexed (AppendLog cuts it
 before writing). Any other line that does not parse is an error naming it, as infer.store.load_latest says.
@@ -68,26 +70,30 @@ class LogIndex:
         db.execute("CREATE TABLE IF NOT EXISTS line (key TEXT PRIMARY KEY, offset INTEGER) WITHOUT ROWID")
         # `tail` holds the fingerprint of the part read (it held its last 64 bytes before): under its first name, an
         # index that an earlier version of this module reads, or that it wrote, is not refused but made anew
-        db.execute("CREATE TABLE IF NOT EXISTS read (size INTEGER, lines INTEGER, tail BLOB)")
+        db.execute("CREATE TABLE IF NOT EXISTS read (size INTEGER, lines INTEGER, tail BLOB, keys INTEGER)")
         return db
+
+    def _keys(self) -> int:
+        return self.db.execute("SELECT count(*) FROM line").fetchone()[0]
 
     def close(self) -> None:
         self.db.close()
 
     def update(self) -> None:
         """Index what was appended since the last reader (all of it if the log changed otherwise)."""
-        row = self.db.execute("SELECT size, lines, tail FROM read").fetchone()
-        if row is not None and self.path.stat().st_size == row[0]:
+        row = self.db.execute("SELECT size, lines, tail, keys FROM read").fetchone()
+        if row is not None and self.path.stat().st_size == row[0] and self._keys() == row[3]:
             with open(self.path, "rb") as f:
                 if fingerprint(f, row[0]) == row[2]:
                     return  # nothing appended
         self.db.execute("BEGIN IMMEDIATE")  # one reader indexes; another waits and then finds it done
         try:
-            done, lines, seen = self.db.execute("SELECT size, lines, tail FROM read").fetchone() or (0, 0, None)
+            done, lines, seen, keys = (self.db.execute("SELECT size, lines, tail, keys FROM read").fetchone()
+                                       or (0, 0, None, 0))
             with open(self.path, "rb") as f:
-                if done and fingerprint(f, done) != seen:
-                    log.info("%s: not only appended to since it was indexed (shorter, or another file); "
-                             "indexing it again", self.path)
+                if done and (fingerprint(f, done) != seen or self._keys() != keys):
+                    log.info("%s: not only appended to since it was indexed (shorter, or another file), or its "
+                             "index lost rows; indexing it again", self.path)
                     self.db.execute("DELETE FROM line")
                     done, lines = 0, 0
                 end, batch = done, []
@@ -100,7 +106,7 @@ class LogIndex:
                 self.db.executemany("INSERT OR REPLACE INTO line VALUES (?, ?)", batch)
                 seen = fingerprint(f, end)
             self.db.execute("DELETE FROM read")
-            self.db.execute("INSERT INTO read VALUES (?, ?, ?)", (end, lines, seen))
+            self.db.execute("INSERT INTO read VALUES (?, ?, ?, ?)", (end, lines, seen, self._keys()))
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -121,17 +127,26 @@ def latest_lines(path: Path, keys: Iterable[str], fast: Fast, slow: Slow) -> dic
     if not keys or not path.exists() or path.stat().st_size == 0:  # nothing to index (a log just made: no index)
         return {}
     for attempt in (1, 2):
-        index = _open(path, fast, slow)
         try:
-            index.update()
-            offsets = index.offsets(keys)
-        finally:
-            index.close()
+            offsets = _offsets(path, keys, fast, slow)
+        except sqlite3.DatabaseError as e:  # a torn page, a table of an older layout: a cache, made anew
+            log.info("%s: its index cannot be read (%s); indexing it again", path, e)
+            index_of(path).unlink(missing_ok=True)
+            offsets = _offsets(path, keys, fast, slow)
         found = _read_at(path, offsets, slow)
         if found is not None:
             return found
         index_of(path).unlink(missing_ok=True)  # an offset no longer holds its key: the log was rewritten
     raise RuntimeError(f"{path}: its index disagrees with it even when made anew")
+
+
+def _offsets(path: Path, keys: Iterable[str], fast: Fast, slow: Slow) -> dict[str, int]:
+    index = _open(path, fast, slow)
+    try:
+        index.update()
+        return index.offsets(keys)
+    finally:
+        index.close()
 
 
 def _open(path: Path, fast: Fast, slow: Slow) -> LogIndex:

@@ -207,3 +207,48 @@ def test_an_index_of_the_earlier_form_is_made_anew(tmp_path):
 def dumped(x: dict) -> bytes:
     """A line as AppendLog writes it."""
     return (dumps(x) + "\n").encode()
+
+
+def test_an_index_with_a_torn_page_is_made_anew(tmp_path):
+    """A page of the index overwritten (a crash mid-write): SQLite says "malformed"; the index is a cache, made anew."""
+    path = tmp_path / "j.jsonl"
+    write(path, *[line(f"k{i}", f"r{i}" + LONG) for i in range(2000)])
+    assert replies(path, ["k7"]) == {"k7": "r7" + LONG}
+    index = index_of(path)
+    data = bytearray(index.read_bytes())
+    assert len(data) > 3 * 4096
+    data[4096:3 * 4096] = b"\xff" * (2 * 4096)  # the root of a table and what follows it
+    index.write_bytes(bytes(data))
+    assert replies(path, ["k7", "k1999"]) == {"k7": "r7" + LONG, "k1999": "r1999" + LONG}
+
+
+def test_an_index_that_lost_rows_is_not_trusted_for_a_miss(tmp_path):
+    """Rows of a valid index deleted (synchronous=OFF and a crash): every key the log holds is still found, so no
+    call is made again for it."""
+    path = tmp_path / "j.jsonl"
+    write(path, *[line(f"k{i}", f"r{i}") for i in range(300)])
+    keys = [f"k{i}" for i in range(300)]
+    assert len(replies(path, keys)) == 300
+    db = sqlite3.connect(index_of(path))
+    db.execute("DELETE FROM line WHERE key IN (SELECT key FROM line LIMIT 100)")
+    db.commit()
+    db.close()
+    assert replies(path, keys) == {f"k{i}": f"r{i}" for i in range(300)}
+
+
+def test_two_runs_with_one_judge_model_append_to_its_log_side_by_side(tmp_path):
+    """A shared log (a judge model's, written by runs judging different settings) takes both writers; a run's own
+    raw file still refuses a second writer."""
+    path = tmp_path / "j.jsonl"
+    with AppendLog(path, shared=True) as a, AppendLog(path, shared=True) as b:
+        for i in range(50):
+            a.write(line(f"a{i}", "x" * 20_000))  # longer than one write's buffer: still one line each
+            b.write(line(f"b{i}", "y"))
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert len(lines) == 100 and {x["request_key"] for x in lines} == {f"{n}{i}" for n in "ab" for i in range(50)}
+    with AppendLog(tmp_path / "raw.jsonl"):
+        try:
+            with AppendLog(tmp_path / "raw.jsonl"):
+                raise AssertionError("a second writer of a run's own file was let in")
+        except LockedError:
+            pass
