@@ -92,6 +92,8 @@ def check_record(rec: dict[str, Any]) -> list[tuple[str, str]]:
 
     if not rec["id"].strip():
         probs.append(("id", "empty"))
+    if not rec["question"].strip():  # nothing to ask: a converter's field mapping is wrong, or the source's text lost
+        probs.append(("question", "empty"))
     if rec["benchmark"] not in BENCHMARKS:
         probs.append(("benchmark", f"unknown benchmark {rec['benchmark']!r} (known: {', '.join(BENCHMARKS)})"))
     if rec["answer_type"] not in ANSWER_TYPES:

@@ -162,6 +162,7 @@ def good() -> dict:
     ({"captions": ["only one"]}, "captions", "1 captions for 2 images"),
     ({"has_inline_choices": "yes"}, "has_inline_choices", "true/false"),
     ({"id": ""}, "id", "non-empty"),
+    ({"question": " "}, "question", "empty"),
     ({"solution": ["s"]}, "solution", "expected a string"),
 ])
 def test_malformed_record_names_file_line_field(tmp_path: Path, change: dict, field: str, words: str) -> None:

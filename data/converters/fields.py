@@ -105,6 +105,14 @@ class Item:
             return None
         return value
 
+    def text(self, name: str) -> str | None:
+        """Field `name` as text that says something (a question): as `string`, and an empty text is reported."""
+        value = self.string(name)
+        if value is not None and not value.strip():
+            self.fail(self.get(name)[0] or name, "empty")
+            return None
+        return value
+
     def identifier(self, name: str, numbers: str = "integer") -> str:
         """Field `name` as a record id: a non-empty string or a number (`numbers`: 'integer' or 'number')."""
         key, value = self.get(name)

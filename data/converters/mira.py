@@ -215,7 +215,7 @@ def _convert_record(item: Item, base: Path, folder: str | None, images: Images,
 
     task, domain = _task_and_domain(item, folder)
     rid = item.identifier("id", numbers="number")
-    question = item.string("question")
+    question = item.text("question")
     inputs, _ = item_images(item, "image", images, base, lambda rel: _find_image(base, "image", rel))
     if item.value("cot") is not None:
         cot, _ = item_images(item, "cot", images, base, lambda rel: _find_image(base, "cot", rel), required=False)

@@ -133,7 +133,7 @@ def _convert_record(item: Item, folder: Path, images: _Images) -> dict[str, Any]
         return None
 
     rid = item.identifier("id")
-    question = item.string("question")
+    question = item.text("question")
     answer_type = _answer_type(item)
     listed = item.value("image_list")
     names = _string_list(item, "image_list", listed) if listed is not None or not embedded else None

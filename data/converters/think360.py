@@ -148,7 +148,7 @@ def _convert_record(item: Item, base: Path, images: Images) -> dict[str, Any] | 
         return None
 
     rid = item.identifier("id")
-    question = item.string("question")
+    question = item.text("question")
     refs, _ = item_images(item, "images", images, base, lambda rel: base / rel if (base / rel).is_file() else None,
                           index_one=False)
     choices = item.options("choices")
