@@ -150,14 +150,15 @@ def shared_file_conflicts(experiments: list[Experiment]) -> list[str]:
 
 
 def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = False) -> dict[str, Any]:
-    counts = infer_run.run(job.exp.benchmark, job.data, job.cfg, job.setting, results, limit=job.limit, n=job.n,
-                           stands_for=job.stands_for, node=node, dry_run=dry_run)
+    p = infer_run.plan_run(job.exp.benchmark, job.data, job.cfg, job.setting, results, limit=job.limit, n=job.n,
+                           stands_for=job.stands_for)
     if dry_run:
+        dry = infer_run.preview(p, node)
         # every judge model, configured or not: what it would cost is known before its endpoint is
-        estimate = cost.estimate_run(job.exp.benchmark, job.data, job.cfg, job.setting, counts["pending"],
-                                     counts["params"], job.judges, job.judge_cfgs, results,
-                                     node.gpu_memory_gb if node else GPU_MEMORY_GB)
-        return {"to send": counts["to_send"], "servers": "; ".join(counts["servers"]) or "none", "cost": estimate}
+        estimate = cost.estimate_run(job.exp.benchmark, job.data, job.cfg, job.setting, dry.pending, dry.params,
+                                     job.judges, job.judge_cfgs, results, node.gpu_memory_gb if node else GPU_MEMORY_GB)
+        return {"to send": dry.to_send, "servers": "; ".join(dry.servers) or "none", "cost": estimate}
+    counts = infer_run.report(p, *infer_run.execute(p, node))
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
     causes = [describe_causes(counts["failed_by_cause"])] if counts["failed"] else []
     causes += [f"{counts['unrenderable']} unrenderable"] if counts["unrenderable"] else []
