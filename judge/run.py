@@ -33,7 +33,7 @@ from infer.interrupt import exits_cleanly
 from infer.layout import judged_path, manifest_of, printed, raw_path, recorded, stands_for
 from infer.manifest import base_manifest, sha256_file
 from infer.preflight import EndpointDown
-from infer.request import describe_causes
+from infer.request import answered, describe_causes
 from data.dataset import missing_data, read_records
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
@@ -201,7 +201,7 @@ def to_judge(bench: str, data: Path, model: str, setting: str, judge: str, resul
     out_path = judged_path(results, bench, model, setting, judge)
     existing = load_latest(out_path, key=current.verdict_key, keep=KEPT) if out_path.exists() else {}
     wanted = {k: current.wanted_key(r, digests[r["id"]], judge_id) for k, r in raw.items()}
-    return [(records[r["id"]], r) for r in needs_verdict(raw, existing, wanted) if current.answered(r)]
+    return [(records[r["id"]], r) for r in needs_verdict(raw, existing, wanted) if answered(r)]
 
 
 def run(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = Path("results"),
@@ -235,17 +235,17 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
         wanted = {k: current.wanted_key(r, digests[r["id"]], judge_id) for k, r in raw.items()}
         todo = needs_verdict(raw, existing, wanted)
         new: list[dict[str, Any]] = []
-        answered = []
+        to_judge = []
         for r in todo:
-            if current.answered(r):
-                answered.append(r)
+            if answered(r):
+                to_judge.append(r)
             else:
                 new.append(verdict(r, judge_id, digests[r["id"]], status="no_response", error=current.no_response(r)))
         declared = declared_reasoning(raw_manifest)
         items = [Item(records[r["id"]], r["response"], r.get("reasoning"),
-                      (r.get("usage") or {}).get("reasoning_tokens"), declared) for r in answered]
+                      (r.get("usage") or {}).get("reasoning_tokens"), declared) for r in to_judge]
         fields = judge_all(spec, items, judge_cfg, data.parent, results, prompts)
-        new += [verdict(r, judge_id, digests[r["id"]], records[r["id"]], **f) for r, f in zip(answered, fields)]
+        new += [verdict(r, judge_id, digests[r["id"]], records[r["id"]], **f) for r, f in zip(to_judge, fields)]
         for v in new:
             key = current.verdict_key(v)
             before = existing.get(key)

@@ -19,6 +19,7 @@ from pathlib import Path
 from data.jsonl import DataError, read_jsonl, write_jsonl_atomic
 from infer.config import ConfigError, load_model_config
 from infer.layout import raw_path
+from infer.request import answered
 from infer.run import run
 from infer.store import load_latest
 
@@ -39,7 +40,7 @@ def caption(bench: str, data: Path, model: Path, out: Path, results: Path = Path
     captioned, missing = [], 0
     for rec in records:
         line = raw.get(rec["id"])
-        if rec["images"] and line and line.get("error") is None and (line.get("response") or "").strip():
+        if rec["images"] and line and answered(line):
             rec = {**rec, "captions": [line["response"].strip()]}
         elif rec["images"]:
             missing += 1
