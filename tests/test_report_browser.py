@@ -18,7 +18,7 @@ from data.jsonl import write_jsonl_atomic
 from infer.layout import report_path, tables_dir
 from tests.scripted_server import Reply, ScriptedServer
 
-CHROMIUM = "/usr/bin/chromium"  # Debian's package, installed by the test command (setup.sh --with-browser)
+CHROMIUM = "/usr/bin/chromium"  # Debian's package, installed by the test command (setup.sh --tests)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 SUBJECTS = ["Mathematics", "Physics", "Chemistry", "Biology"]
