@@ -17,7 +17,7 @@ from typing import Any, Iterable
 from analysis.data_location import named_data, shown_named
 from analysis.inputs import DataFile, read_json, shown
 from analysis.unreadable import Unreadable
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS
 from infer import layout
 from infer.manifest import git_state, sha256_file
 

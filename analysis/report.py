@@ -24,11 +24,10 @@ from analysis.provenance import counts as provenance_counts
 from analysis.reference import load_reference, paper_of
 from analysis.table import Context, Table, markdown, md_table, relative
 from analysis.unreadable import DATA_PROBLEMS, one_line
+from data.benchmarks import BENCHMARKS, paper_name
 from data.jsonl import write_text_atomic
 from infer import layout
 
-PAPERS = {"think360": "Think360°", "omibench": "OMIBench", "mira": "MIRA", "c2rbench": "C²RBench",
-          "morphobench": "MorphoBench"}
 KINDS = {"T": 0, "S": 1, "F": 2}  # a paper's tables, then its supplementary tables, then its figures
 FAILURE_COUNTS = ("no_response", "judge_error", "unjudged", "flagged", "truncated")
 
@@ -47,7 +46,7 @@ class Outcome:
 def order(table_id: str) -> tuple:
     """Sort key: paper in the papers' order, then T1, T2 … S1 … F1 …, then the rest by name."""
     bench, _, name = table_id.partition(".")
-    paper = list(PAPERS).index(bench) if bench in PAPERS else len(PAPERS)
+    paper = list(BENCHMARKS).index(bench) if bench in BENCHMARKS else len(BENCHMARKS)
     m = re.match(r"([TSF])(\d+)(.*)", name)
     return (paper, KINDS[m[1]], int(m[2]), m[3]) if m else (paper, len(KINDS), 0, name)
 
@@ -142,14 +141,14 @@ def _header_md(o: Origin) -> list[str]:
     parts = [f"> **{o.banner()}**\n"] if o.banner() else []
     parts += [f"- **{what}**: {value}" for what, value in o.rows()]
     parts += ["\n| benchmark | data | file | sha256 | runs |", "|:--|:--|:--|:--|--:|"]
-    parts += [f"| {PAPERS.get(d.bench, d.bench)} | {d.kind} | `{d.path}` | {d.digest()} | {d.runs} |" for d in o.data]
+    parts += [f"| {paper_name(d.bench)} | {d.kind} | `{d.path}` | {d.digest()} | {d.runs} |" for d in o.data]
     return parts + [""]
 
 
 def _header_html(o: Origin) -> str:
     banner = f"<p id='banner' role='note'>{H.esc(o.banner())}</p>" if o.banner() else ""
     rows = "".join(f"<tr><th>{H.esc(what)}</th><td>{H.esc(value)}</td></tr>" for what, value in o.rows())
-    data = pd.DataFrame([(PAPERS.get(d.bench, d.bench), d.kind, d.path, d.digest(16), d.runs) for d in o.data],
+    data = pd.DataFrame([(paper_name(d.bench), d.kind, d.path, d.digest(16), d.runs) for d in o.data],
                         columns=["benchmark", "data", "file", "sha256 (first 16 hex digits)", "runs"])
     return (f"<section id='header'>{banner}<table class='facts'>{rows}</table>"
             "<p>The data each benchmark ran on (from the runs' manifests; a data-only table's file as it read it):</p>"
@@ -203,12 +202,12 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
         parts.append("- **Models**: " + ", ".join(f"[{m}](#{slug(m)})" for m in models))
     for bench, ids in _by_paper(outcomes).items():
         links = [f"[{i}](#{slug(i)})" if outcomes[i].state == "ok" else f"{i} (not built)" for i in ids]
-        parts.append(f"- **{PAPERS.get(bench, bench)}**: " + ", ".join(links))
+        parts.append(f"- **{paper_name(bench)}**: " + ", ".join(links))
     if lacking:
         parts += ["\n## Not built\n", *[f"- **{i}** ({state}) {doc}: {msg}" for i, state, doc, msg in lacking]]
     parts += _models_md(tables)
     for bench, ids in _by_paper(outcomes).items():
-        parts.append(f"\n# {PAPERS.get(bench, bench)}\n")
+        parts.append(f"\n# {paper_name(bench)}\n")
         for table_id in ids:
             o = outcomes[table_id]
             if o.state != "ok" or o.table is None:
@@ -220,7 +219,7 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
                  + ("\n".join(f"- {f}" for f in failures) or "None.") + "\n")
     if compare_links:
         parts.append("\n# One item across runs\n" + "\n".join(
-            f"- [{PAPERS.get(b, b)}]({link}): each item's responses of every model and setting side by side"
+            f"- [{paper_name(b)}]({link}): each item's responses of every model and setting side by side"
             for b, link in sorted(compare_links.items(), key=lambda x: order(x[0] + "."))) + "\n")
     if run_links:
         parts.append("\n# Runs (item browsers)\n" + "\n".join(f"- [{'/'.join(k)}]({link})"
@@ -271,7 +270,7 @@ def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, Mo
     models_toc, models = _models_html(built_tables(outcomes))
     toc, body = [models_toc], []
     for bench, ids in _by_paper(outcomes).items():
-        name = PAPERS.get(bench, bench)
+        name = paper_name(bench)
         items = []
         for i in ids:
             o = outcomes[i]
@@ -303,7 +302,7 @@ def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, Mo
     if run_links:
         tail.append("<section id='runs'><h2>Runs</h2>" + (
             "<p>One item's responses across every model and setting, side by side: " + ", ".join(
-                f"<a class='compare' href='{H.esc(link)}'>{H.esc(PAPERS.get(b, b))}</a>"
+                f"<a class='compare' href='{H.esc(link)}'>{H.esc(paper_name(b))}</a>"
                 for b, link in sorted(compare_links.items(), key=lambda x: order(x[0] + "."))) + "</p>"
             if compare_links else "") + "<ul>" + "".join(
             f"<li><a href='{H.esc(link)}'>{H.esc('/'.join(k))}</a></li>" for k, link in sorted(run_links.items()))

@@ -33,7 +33,7 @@ from analysis.table_experiments import RUNS_OF, how_to_run, nearest, tables_read
 from analysis.table import Context, MissingDataFile, MissingInputs, relative, terminal, write
 from analysis.unreadable import DATA_PROBLEMS, one_line
 from infer import layout
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS, get as benchmark
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ def registry() -> dict[str, ModuleType]:
     are the helpers that paper's tables share)."""
     found: dict[str, ModuleType] = {}
     for bench in BENCHMARKS:
-        package = importlib.import_module(f"analysis.{bench}")
+        package = importlib.import_module(benchmark(bench).module_of("tables"))
         for info in pkgutil.iter_modules(package.__path__):
             module = importlib.import_module(f"{package.__name__}.{info.name}")
             for table_id in getattr(module, "IDS", ()):

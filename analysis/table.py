@@ -14,7 +14,7 @@ from analysis.cells import EMPTY_CELL, as_text, numeric_columns, shown_columns, 
 from analysis.inputs import ROOT, DataFile, MissingDataFile, MissingInputs, Run, chosen_runs, data_file, load
 from analysis.provenance import JudgeChoice, Provenance
 from infer import layout
-from judge.judges import DEFAULT_JUDGES, RULES, asks_model
+from judge.judges import RULES, asks_model, default_judges
 
 __all__ = ["EMPTY_CELL", "ROOT", "Context", "MissingDataFile", "MissingInputs", "Table", "terminal", "write"]
 
@@ -50,7 +50,7 @@ class Context:
         judge. One judge per model,
         since a table compares a model's settings with one another; a model with no rule-judge verdicts keeps
         the LLM judge's (its failures are counted). `how`: how to make the runs, for the MissingInputs message."""
-        llm = next(j for j in DEFAULT_JUDGES[bench] if asks_model(j))
+        llm = next(j for j in default_judges(bench) if asks_model(j))
         frames = {j: load(self.results, bench, settings, j) for j in (llm, RULES)}
         # (model, setting) pairs each judge has verdicts of, and those the LLM judge scored one of
         ran = {j: set(f[["model", "setting"]].drop_duplicates().itertuples(index=False, name=None))

@@ -46,7 +46,7 @@ from pathlib import Path
 start = time.perf_counter()
 from analysis import inputs, run
 from analysis.read_ahead import read_ahead
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS
 modules = run.registry()
 imported = time.perf_counter()
 results = Path(sys.argv[1])

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from data.jsonl import DataError, bulk_read, parse_line, problem
-from data.records import BENCHMARKS, RELEASE_FILE, check_record
+from data.benchmarks import BENCHMARKS, get as benchmark
+from data.records import check_record
 
 
 def line_digest(line: bytes) -> str:
@@ -40,7 +41,7 @@ def how_to_make(path: Path, bench: str | None = None) -> str:
         return "bash run_all.sh makes the demo sets"
     bench = bench or (Path(path).parent.name if Path(path).parent.name in BENCHMARKS else "<benchmark>")
     convert = f"python -m data.convert {bench} --src <release folder> --out {path}"
-    if bench in BENCHMARKS and Path(path).name == RELEASE_FILE[bench]:  # where data.download writes it
+    if bench in BENCHMARKS and Path(path).name == benchmark(bench).release_file:  # where data.download writes it
         out = "" if Path(path).parent == Path("data", bench) else f" --out {Path(path).parent}"
         return (f"fetch and convert the official release first: python -m data.download {bench}{out} "
                 f"(or, from a release you have: {convert})")

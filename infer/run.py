@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from data.jsonl import DataError, write_json_atomic
 from data.dataset import Scan, read_records, scan_records
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS
 from infer.calls import checked_endpoints, send, servers
 from infer.client import GaveUp
 from infer.config import ConfigError, ModelConfig, load_model_config

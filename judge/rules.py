@@ -16,6 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
+from data.benchmarks import BENCHMARKS, get as benchmark
 from data.dataset import missing_data
 from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
 from data.records import letters
@@ -79,11 +80,16 @@ def grid_cell(text: str | None) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
+def answer_tag(rec: dict[str, Any]) -> bool:
+    """Whether the record's benchmark asks for <answer></answer> (MIRA), so the tag is read before a box."""
+    return rec.get("benchmark") in BENCHMARKS and benchmark(rec["benchmark"]).answer_tag
+
+
 def final_answer(rec: dict[str, Any], response: str | None) -> str | None:
     """The final answer a response states (the last \\boxed{}, the answer tag MIRA asks for, an "Answer:"
     line, else the last line), read from its final text only: what the papers' judges compare with
     the gold (C²RBench Fig. 6, MorphoBench Eq. 16)."""
-    return extract_answer(clean(response or ""), prefer_tag=rec["benchmark"] == "mira")
+    return extract_answer(clean(response or ""), prefer_tag=answer_tag(rec))
 
 
 def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> dict[str, Any]:
@@ -96,7 +102,7 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
     `status: judge_error` with the reason, never a wrong answer.
     """
     final = clean(response or "")
-    prefer_tag = rec["benchmark"] == "mira"  # MIRA asks for <answer></answer>
+    prefer_tag = answer_tag(rec)
     candidate = final_answer(rec, response)
     golds = rec["answer"]
     if is_mcq(rec):

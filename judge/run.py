@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from data.jsonl import DataError, write_json_atomic
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS
 from infer.ask import Cost, drive
 from infer.client import GaveUp
 from infer.config import ConfigError, ModelConfig, load_model_config
@@ -40,7 +40,7 @@ from infer.templates import PROMPTS, TemplateError
 from judge import current, injection, parallel
 from judge.current import outcome_sha  # noqa: F401  (where readers have found it)
 from judge.extract import truncated
-from judge.judges import DEFAULT_JUDGES, JUDGES, RULES, asks_model
+from judge.judges import JUDGES, asks_model, default_judges
 from judge.llm import answer, judge_template
 from judge.status import UNDECIDED
 from judge.types import Item
@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--judge-model", type=Path, help="model config of the LLM judge")
     ap.add_argument("--results", type=Path, default=Path("results"))
     args = ap.parse_args(argv)
-    judges = DEFAULT_JUDGES.get(args.bench, [RULES]) if args.judge == ["default"] else args.judge
+    judges = default_judges(args.bench) if args.judge == ["default"] else args.judge
     raw_file = raw_path(args.results, args.bench, args.model, args.setting)
     for missing, why in ((args.data, missing_data(args.data, args.bench)), (raw_file, no_raw(raw_file))):
         if not missing.is_file():  # every judge needs it: said once

@@ -13,7 +13,7 @@ import pytest
 
 from data.files import read_yaml
 from data.jsonl import write_jsonl_atomic
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS
 from infer.experiment_spec import EXPERIMENTS, PAPER_MODELS
 from infer.layout import adaptation_log_path, judged_dir, raw_dir, raw_path, report_path
 from pipeline import demo, experiments, sweep_totals

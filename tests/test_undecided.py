@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from data.demo.__main__ import build as build_demo
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS
 from judge.rules import judge_predictions, score
 
 GOLDS = Path(__file__).parent / "data" / "omibench_release_golds.jsonl"

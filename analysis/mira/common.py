@@ -23,7 +23,7 @@ from analysis.reference import beside_paper
 from analysis.stats import BESIDE, BESIDE_NOTE, accuracy_table, flagged, truncated
 from analysis.table import Context, MissingInputs
 from analysis.table_experiments import how_to_run
-from data.converters.mira import DOMAINS, TASKS
+from data.benchmarks.mira import DOMAINS, TASKS
 from judge.current import UNJUDGED
 from judge.status import UNDECIDED
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from data.benchmarks import think360
 from analysis.plot import draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.table import Context, MissingInputs, Table
@@ -56,8 +57,8 @@ def build(table_id: str, ctx: Context) -> Table:
     if not any(common.as_list(r.get("skills")) for r in recs):
         raise MissingInputs("the Think360 data file has no `skills` field (convert the release with its "
                             "cognitive-capability annotations)")
-    freq, matrix = co_occurrence(recs, "skills", common.SKILLS)
-    q_freq, q_matrix = co_occurrence(recs, "question_type", common.QUESTION_TYPES)
+    freq, matrix = co_occurrence(recs, "skills", think360.SKILLS)
+    q_freq, q_matrix = co_occurrence(recs, "question_type", think360.QUESTION_TYPES)
     path = draw(figure, freq, matrix, path=ctx.figure(table_id))
     table = freq.merge(matrix.reset_index(names="category"), on="category")
     return Table(

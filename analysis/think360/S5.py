@@ -11,7 +11,7 @@ from analysis.reference import beside_paper, paper_order
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
 from analysis.think360 import common
-from judge.judges import DEFAULT_JUDGES
+from judge.judges import default_judges
 
 IDS = ["think360.S5"]
 INPUTS = {"IQ": "direct+temp0.7", "IO": "direct+temp0.7+io", "CQ": "direct+temp0.7+caption",
@@ -73,7 +73,7 @@ def build(table_id: str, ctx: Context) -> Table:
     if len(as_caption):
         notes.append(f"IQ of {', '.join(as_caption)} was run as {INPUTS['IQ']}+caption (a text-only model: the demo "
                      "replaces images by captions), so its IQ is the CQ condition, not Image+Question.")
-    if any(ctx.runs(common.BENCH, [INPUTS["IQ"] + "+text"], j) for j in DEFAULT_JUDGES[common.BENCH]):
+    if any(ctx.runs(common.BENCH, [INPUTS["IQ"] + "+text"], j) for j in default_judges(common.BENCH)):
         notes.append("The demo also runs direct+temp0.7+text (question only); Fig. S5 has no such condition, "
                      "so it is not read.")
     both = table.dropna(subset=["IO", "IQ"])

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from data.benchmarks import think360
 from analysis.plot import bars, draw, empty_panel, save_figure, subplots
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
@@ -54,10 +55,10 @@ def figure(table: pd.DataFrame, types: list[str], path: Path) -> None:
 
 def build(table_id: str, ctx: Context) -> Table:
     df, provenance = common.verdicts(ctx, [SETTING], table_id)
-    summary = common.by_group(df, "question_type", "question_type", common.QUESTION_TYPES)
+    summary = common.by_group(df, "question_type", "question_type", think360.QUESTION_TYPES)
     overall = summary[summary["question_type"] == "ALL"].set_index("model")
     table = summary.pivot_table(index="model", columns="question_type", values="acc", aggfunc="first", dropna=False)
-    types = [t for t in common.QUESTION_TYPES if t in table] + sorted(set(table) - {"ALL", *common.QUESTION_TYPES})
+    types = [t for t in think360.QUESTION_TYPES if t in table] + sorted(set(table) - {"ALL", *think360.QUESTION_TYPES})
     table = table[["ALL", *types]].reset_index().rename_axis(columns=None)
     table.insert(1, "judge", table["model"].map(overall["judge"]))
     table.insert(2, "time_s", table["model"].map(overall["time"]))

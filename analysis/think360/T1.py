@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from data.benchmarks import think360
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
@@ -38,9 +39,9 @@ def statistics(recs: list[dict]) -> pd.DataFrame:
     paper_kinds = list(dict.fromkeys(FREE_FORM.values()))
     for kind in [k for k in paper_kinds if k in found] + sorted(set(found.index) - set(paper_kinds)):
         counted("Answer Type", f"Free-form: {kind}", int(found[kind]), len(free))
-    for section, field, order in (("Difficulty Tier", "difficulty", common.TIERS),
-                                  ("Cognitive Capability/Skill", "skills", common.SKILLS),
-                                  ("Question Type", "question_type", common.QUESTION_TYPES)):
+    for section, field, order in (("Difficulty Tier", "difficulty", think360.TIERS),
+                                  ("Cognitive Capability/Skill", "skills", think360.SKILLS),
+                                  ("Question Type", "question_type", think360.QUESTION_TYPES)):
         # Skills and question types are non-exclusive: an item counts once in each of its categories.
         found = pd.Series([c for r in recs for c in common.as_list(r.get(field))], dtype=str).value_counts()
         rows.append((section, "categories", "count", len(found)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from data.benchmarks import think360
 from analysis.reference import beside_paper, paper_order
 from analysis.stats import ACC_NOTE, BESIDE, repeat_mean_std
 from analysis.table import Context, Table
@@ -19,7 +20,7 @@ def wide(summary: pd.DataFrame, index: list[str], table_id: str) -> pd.DataFrame
     """Columns "<capability> <metric>" in the paper's order; rows in the paper's model order."""
     long = common.to_long(summary, [c for c in index if c != "model"] + ["capability"])
     out = long.pivot(index=index, columns=["capability", "metric"], values="score")  # one value per cell
-    caps = [c for c in ["ALL", *common.SKILLS] if c in out.columns.get_level_values(0)]
+    caps = [c for c in ["ALL", *think360.SKILLS] if c in out.columns.get_level_values(0)]
     out = out[[(c, m) for c in caps for m in common.METRICS.values() if (c, m) in out.columns]]
     out.columns = [f"{c} {m}" for c, m in out.columns]
     out = out.reset_index()

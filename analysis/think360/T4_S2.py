@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from data.benchmarks import think360
 from analysis.reference import beside_paper, paper_order
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
@@ -39,7 +40,7 @@ def build(table_id: str, ctx: Context) -> Table:
     long["judge"] = long["model"].map(judge_of)
 
     table = long.pivot(index=["model", "judge", "cot"], columns=["capability", "metric"], values="score")
-    caps = [c for c in ["ALL", *common.SKILLS] if c in table.columns.get_level_values(0)]
+    caps = [c for c in ["ALL", *think360.SKILLS] if c in table.columns.get_level_values(0)]
     table = table[[(c, m) for c in caps for m in common.METRICS.values() if (c, m) in table.columns]]
     table.columns = [f"{c} {m}" for c, m in table.columns]
     table = table.reset_index()

@@ -13,7 +13,7 @@ from analysis.provenance import Provenance
 from analysis.stats import accuracy_table, mean_of_repeats
 from analysis.table import Context
 from analysis.table_experiments import how_to_run
-from data.converters.think360 import QUESTION_TYPES, SKILLS, TIERS  # noqa: F401  (re-exported: the paper's order)
+from data.benchmarks.think360 import SKILLS
 
 BENCH = "think360"
 PAPER_NAME = "Think360°"   # the `model` of data-only tables, so that beside_paper can match them

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from data.convert import convert
 from data.jsonl import DataError
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS, get as benchmark
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ def build(out: Path, benchmarks: list[str]) -> dict[str, Path]:
         official = out / "official" / bench
         shutil.rmtree(official, ignore_errors=True)
         official.mkdir(parents=True)
-        src = importlib.import_module(f"data.demo.{bench}").generate(official)
+        src = importlib.import_module(benchmark(bench).module_of("demo")).generate(official)
         target = out / f"{bench}.jsonl"
         records = convert(bench, src, target)
         log.info("%s: %d demo items -> %s", bench, len(records), target)
