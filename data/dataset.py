@@ -9,6 +9,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from data.jsonl import DataError, bulk_read, parse_line, problem
 from data.benchmarks import BENCHMARKS, get as benchmark
+from data.checkout import is_demo_data
 from data.records import check_record
 
 
@@ -37,7 +38,7 @@ def missing_data(path: Path, bench: str | None = None) -> str:
 
 def how_to_make(path: Path, bench: str | None = None) -> str:
     """What makes a data file: the demo sets, or the official release fetched and converted (data/README.md)."""
-    if "demo/build" in Path(path).as_posix():
+    if is_demo_data(path):
         return "bash run_all.sh makes the demo sets"
     bench = bench or (Path(path).parent.name if Path(path).parent.name in BENCHMARKS else "<benchmark>")
     convert = f"python -m data.convert {bench} --src <release folder> --out {path}"

@@ -46,6 +46,7 @@ from typing import Any, Iterator
 
 from data.files import file_version
 from data.jsonl import bulk_read, write_json_atomic
+from data.checkout import ROOT
 from infer.request import answers
 from infer.config import ModelConfig
 from infer.layout import inputs_cache_of
@@ -53,7 +54,6 @@ from infer.prompting import Prompter
 from infer.resume_state import Outcome, State
 
 log = logging.getLogger(__name__)
-ROOT = Path(__file__).resolve().parent.parent
 # The code a request depends on: every module of infer/ and the data modules that read and check records.
 # Any change to them makes every record be rendered once more (and the cache above keeps that to one rerun).
 CODE = (ROOT / "infer", ROOT / "data")

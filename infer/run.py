@@ -380,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=1, help="samples per record")
     ap.add_argument("--max-tokens", type=int, help="the token budget, written into the setting as +max<N>")
     ap.add_argument("--temperature", type=float, help="the temperature, written into the setting as +temp<X>")
-    ap.add_argument("--results", type=Path, default=Path("results"))
+    ap.add_argument("--results", type=Path, default=RESULTS)
     add_node_args(ap)
     ap.add_argument("--dry-run", action="store_true", help="print what would be sent and the servers that would "
                     "be started (their commands), then stop: nothing is written or started")

@@ -30,7 +30,7 @@ from infer.ask import Cost, drive
 from infer.client import GaveUp
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.interrupt import exits_cleanly
-from infer.layout import judged_path, manifest_of, printed, raw_path, recorded, stands_for
+from infer.layout import RESULTS, judged_path, manifest_of, printed, raw_path, recorded, stands_for
 from infer.manifest import base_manifest, sha256_file
 from infer.preflight import EndpointDown
 from infer.request import answered, describe_causes
@@ -38,7 +38,7 @@ from data.dataset import missing_data, read_records
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
 from judge import current, injection, parallel
-from judge.current import outcome_sha  # noqa: F401  (where readers have found it)
+from judge.current import outcome_sha
 from judge.extract import truncated
 from judge.judges import JUDGES, asks_model, default_judges
 from judge.llm import answer, judge_template
@@ -184,7 +184,7 @@ def needs_verdict(raw: dict[Any, dict[str, Any]], existing: dict[Any, dict[str, 
     return [r for k, r in raw.items() if existing.get(wanted[k], {}).get("status") in (None, "judge_error")]
 
 
-def to_judge(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = Path("results"),
+def to_judge(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = RESULTS,
              judge_cfg: ModelConfig | None = None, *, prompts: Path = PROMPTS
              ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """The answered raw lines `run` would judge now, each with its record, read without writing anything (a
@@ -204,7 +204,7 @@ def to_judge(bench: str, data: Path, model: str, setting: str, judge: str, resul
     return [(records[r["id"]], r) for r in needs_verdict(raw, existing, wanted) if answered(r)]
 
 
-def run(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = Path("results"),
+def run(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = RESULTS,
         judge_cfg: ModelConfig | None = None, *, prompts: Path = PROMPTS) -> dict[str, Any]:
     """Judge every current outcome of the raw file that has no current verdict (judge/current.py); return the
     summary of the file's current verdicts."""
@@ -298,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--judge", required=True, nargs="+",
                     help=f"one or more of: {', '.join(JUDGES)}; or 'default' for the paper's own judges")
     ap.add_argument("--judge-model", type=Path, help="model config of the LLM judge")
-    ap.add_argument("--results", type=Path, default=Path("results"))
+    ap.add_argument("--results", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
     judges = default_judges(args.bench) if args.judge == ["default"] else args.judge
     raw_file = raw_path(args.results, args.bench, args.model, args.setting)

@@ -281,6 +281,7 @@ def test_agreement_of_files_that_do_not_exist_is_an_error_not_an_empty_compariso
 
 def test_the_demo_profile_without_the_demo_sets_says_to_make_them(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(experiments, "ROOT", tmp_path)  # a checkout where run_all.sh has not made them yet
+    monkeypatch.setattr(experiments, "DEMO_BUILD", tmp_path / "data" / "demo" / "build")
     results = tmp_path / "results"
     totals = sweep_totals.Totals()  # as pipeline.demo calls it, through the command's Ctrl-C guard
     assert experiments.main(["--only", "omibench.T2", "--results", str(results)], totals=totals) == 1
@@ -430,7 +431,7 @@ def test_judge_rules_names_the_ids_it_could_not_match(tmp_path):
 
 def entry_points() -> list[str]:
     found = []
-    for package in ("data", "infer", "judge", "analysis", "pipeline", "benchmarks"):
+    for package in ("data", "infer", "judge", "analysis", "pipeline", "perf"):
         for path in sorted((ROOT / package).rglob("*.py")):
             rel = path.relative_to(ROOT).with_suffix("")
             if path.name == "__main__.py":

@@ -1,7 +1,7 @@
 """The rule judge's fast paths give the verdicts of the math-verify path, on generated answers of every shape
 (tests/answer_shapes.py): formulas read without math-verify (judge/formula.py), sentences it is not asked
 to read (judge/prose.py), and long runs spread over processes (judge/parallel.py). Each test fails on any
-disagreement; none is timed (speed is measured by benchmarks/perf.py)."""
+disagreement; none is timed (speed is measured by perf/measure.py)."""
 from __future__ import annotations
 
 import json

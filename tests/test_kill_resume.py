@@ -21,7 +21,7 @@ import pytest
 
 from data.jsonl import write_jsonl_atomic
 from infer.layout import judge_cache_path, judged_path, manifest_of, raw_path
-from judge.run import outcome_sha
+from judge.current import outcome_sha
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Sequence
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 PAPER_ORDER = ("think360", "omibench", "mira", "c2rbench", "morphobench")  # the order tables and reports use;
 # a module added to this package comes after them
 

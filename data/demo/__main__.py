@@ -17,6 +17,7 @@ from pathlib import Path
 from data.convert import convert
 from data.jsonl import DataError
 from data.benchmarks import BENCHMARKS, get as benchmark
+from data.checkout import DEMO_BUILD
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     ap = argparse.ArgumentParser(prog="python -m data.demo", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", type=Path, default=Path("data/demo/build"))
+    ap.add_argument("--out", type=Path, default=DEMO_BUILD)
     ap.add_argument("--only", nargs="+", choices=BENCHMARKS, default=list(BENCHMARKS))
     args = ap.parse_args(argv)
     try:

@@ -1,7 +1,7 @@
 """Time the demo by stage: what a newcomer waits for between `bash run_all.sh` and the first report.
 
-    .venv/bin/python benchmarks/demo_stages.py            # a fresh clone of HEAD in a temporary folder
-    .venv/bin/python benchmarks/demo_stages.py --keep     # keep that folder (printed first)
+    .venv/bin/python perf/demo_stages.py            # a fresh clone of HEAD in a temporary folder
+    .venv/bin/python perf/demo_stages.py --keep     # keep that folder (printed first)
 
 The clone runs the same commands as run_all.sh's demo profile, one stage at a time, then once more (the rerun,
 which sends nothing), and the script prints one table: seconds per stage for both, with the requests and judge

@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.perf_common import Figure, Mode, median, profile
-from benchmarks.perf_data import analysis_tree, make_records, write_data
+from perf.perf_common import Figure, Mode, median, profile
+from perf.perf_data import analysis_tree, make_records, write_data
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -141,7 +141,7 @@ def analysis(mode: Mode, work: Path) -> list[Figure]:
                    10.0 if big else None, "<=", note="the round's first run: every raw and verdict file read (and the "
                    f"frames kept); peak RSS {median(first['MB']):.0f} MB")] if first["s"] else []
     if mode.base_tree:
-        from benchmarks.perf_scale import compared
+        from perf.perf_scale import compared
         for f in (fig, *cold):
             compared(f, base["s"], mode.base_tree.name)
         for m in memory:
