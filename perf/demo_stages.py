@@ -2,6 +2,7 @@
 
     .venv/bin/python perf/demo_stages.py            # a fresh clone of HEAD in a temporary folder
     .venv/bin/python perf/demo_stages.py --keep     # keep that folder (printed first)
+    .venv/bin/python perf/demo_stages.py --commit fec13c0   # an earlier version, for a comparison in one window
 
 The clone runs the same commands as run_all.sh's demo profile, one stage at a time, then once more (the rerun,
 which sends nothing), and the script prints one table: seconds per stage for both, with the requests and judge
@@ -47,10 +48,10 @@ def machine() -> str:
     return f"{os.cpu_count()} cores; CPU flags: {', '.join(wanted) or 'none of avx2, avx512f, amx_tile'}"
 
 
-def timed(cmd: list[str], cwd: Path) -> tuple[float, str]:
+def timed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, str]:
     """Seconds the command took and its output; a failing stage stops the measurement with its output."""
     start = time.perf_counter()
-    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
     seconds = time.perf_counter() - start
     if p.returncode:
         sys.exit(f"{' '.join(cmd)} exited with {p.returncode}:\n{p.stdout[-2000:]}\n{p.stderr[-2000:]}")
@@ -66,18 +67,24 @@ def sent(output: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--keep", action="store_true", help="keep the temporary clone")
+    ap.add_argument("--commit", default="HEAD", help="the version to time (default: HEAD)")
+    ap.add_argument("--cold", action="store_true", help="empty pip and llama.cpp caches (in the temporary folder): "
+                    "setup downloads every wheel and compiles llama.cpp, as on a new machine")
     args = ap.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="demo-stages-"))
     clone = work / "checkout"
-    print(f"{machine()}; clone of {ROOT.name} at HEAD in {clone}")
+    print(f"{machine()}; clone of {ROOT.name} at {args.commit} in {clone}")
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    subprocess.run(["git", "checkout", "-q", args.commit], cwd=clone, check=True)
+    env = {**os.environ, "XDG_CACHE_HOME": str(work / "cache"), "PIP_CACHE_DIR": str(work / "pip")} if args.cold \
+        else None
     rows, demo_output = [], ""
     for name, cmd in STAGES:
-        seconds, output = timed(cmd, clone)
+        seconds, output = timed(cmd, clone, env)
         rows.append((name, seconds))
         demo_output = output if "pipeline.demo" in name else demo_output
     total = sum(s for _, s in rows)
-    rerun, _ = timed(RERUN, clone)
+    rerun, _ = timed(RERUN, clone, env)
     width = max(len(n) for n, _ in rows)
     print(f"\n{'stage':<{width}}  seconds")
     print("\n".join(f"{n:<{width}}  {s:7.1f}" for n, s in rows))
