@@ -26,7 +26,7 @@ from data.benchmarks import BENCHMARKS
 from infer.calls import checked_endpoints, send, servers
 from infer.client import GaveUp
 from infer.config import ConfigError, ModelConfig, load_model_config
-from infer.manifest import base_manifest, sha256_file
+from infer.manifest import base_manifest, sha256_file, write_manifest
 from infer.icl import DEFAULT_SHOTS, SEED as ICL_SEED
 from infer.interrupt import exits_cleanly
 from infer.launch import GPU_MEMORY_GB, Node, visible_gpus
@@ -305,7 +305,8 @@ def report(p: RunPlan, planned: Planned, stats: dict[str, Any]) -> dict[str, Any
               "ok": stats["ok"], "failed": stats["failed"], "failed_by_cause": stats["causes"],
               "unrenderable": len(tally.failures), "excluded": len(p.prompter.excluded_ids)}
     prompter, cfg, spec = p.prompter, p.cfg, p.prompter.setting
-    write_json_atomic(manifest_of(p.path), base_manifest(
+    idle = not sent and not finished.reused  # nothing sent, no earlier answer made current again
+    write_manifest(manifest_of(p.path), idle=idle, volatile=("written", "counts"), manifest=base_manifest(
         benchmark=p.bench, setting=p.setting, stands_for=p.stands_for,
         data={"path": recorded(p.data), "sha256": data_sha256(p.data, planned.scan)},
         templates={**prompter.shas(), **cfg.system_shas()}, model=cfg.public_dict(),

@@ -31,7 +31,7 @@ from infer.client import GaveUp
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.interrupt import exits_cleanly
 from infer.layout import RESULTS, judged_path, manifest_of, printed, raw_path, recorded, stands_for
-from infer.manifest import base_manifest, sha256_file
+from infer.manifest import base_manifest, sha256_file, write_manifest
 from infer.preflight import EndpointDown
 from infer.request import answered, describe_causes
 from data.dataset import missing_data, read_records
@@ -263,7 +263,7 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
     except ValueError:  # unreadable: it is written again whole
         before = {}
     earlier = before.get("judges") or ([before["judge"]] if before.get("judge") else [])
-    write_json_atomic(manifest_path, base_manifest(
+    write_manifest(manifest_path, idle=not todo, volatile=("written", "summary"), manifest=base_manifest(
         benchmark=bench, model=model, setting=setting, stands_for=stands_for(setting, raw_manifest), judge=judge_id,
         judges=current.asked_with(earlier, judge_id), raw=recorded(raw_file),
         data={"path": recorded(data), "sha256": sha256_file(data)},

@@ -19,21 +19,26 @@ from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture
 UP_TO_DATE = "up to date: nothing it reads changed since it was built"
 
 
-@pytest.fixture
-def results(tmp_path: Path, scripted_server) -> Path:
-    """A results folder with one judged OMIBench run of a scripted model."""
-    srv = scripted_server(script=lambda body, attempt: Reply.ok("So \\boxed{1}."))
+def make_runs(tmp_path: Path, url: str) -> Path:
+    """One OMIBench run of a scripted model and its rule verdicts (again: what is done is not redone)."""
     data = tmp_path / "omibench.jsonl"
-    write_jsonl_atomic(data, [{"id": f"q{i}", "benchmark": "omibench", "question": f"question {i}", "images": [],
-                               "choices": [], "answer": [str(i % 2)], "answer_type": "numeric",
-                               "subject": "Mathematics"} for i in range(4)])
     cfg_path = tmp_path / "m.yaml"
-    cfg_path.write_text(f"name: m\nmodel: m\nbase_urls: [{json.dumps(srv.base_url)}]\nmodalities: [text]\n"
-                        "max_tokens: 16\n")
+    cfg_path.write_text(f"name: m\nmodel: m\nbase_urls: [{json.dumps(url)}]\nmodalities: [text]\nmax_tokens: 16\n")
     out = tmp_path / "results"
     infer_run("omibench", data, load_model_config(cfg_path), "cot_boxed", out)
     judge_run("omibench", data, "m", "cot_boxed", "rules", out, None)
     return out
+
+
+@pytest.fixture
+def results(tmp_path: Path, scripted_server) -> Path:
+    """A results folder with one judged OMIBench run of a scripted model."""
+    srv = scripted_server(script=lambda body, attempt: Reply.ok("So \\boxed{1}."))
+    write_jsonl_atomic(tmp_path / "omibench.jsonl", [
+        {"id": f"q{i}", "benchmark": "omibench", "question": f"question {i}", "images": [], "choices": [],
+         "answer": [str(i % 2)], "answer_type": "numeric", "subject": "Mathematics"} for i in range(4)])
+    tmp_path.joinpath("url").write_text(srv.base_url)
+    return make_runs(tmp_path, srv.base_url)
 
 
 def build(results: Path, capsys, *more: str) -> tuple[int, str]:
@@ -86,3 +91,11 @@ def test_the_stamp_names_no_path_of_this_machine(results, capsys, tmp_path):
     build(results, capsys)
     text = (results / up_to_date.STAMP).read_text()
     assert str(tmp_path) not in text and str(ROOT) not in text
+
+
+def test_a_rerun_that_sends_and_judges_nothing_leaves_the_report_up_to_date(results, capsys, tmp_path):
+    build(results, capsys)
+    manifests = {p: p.read_bytes() for p in results.rglob("*.manifest.json")}
+    make_runs(tmp_path, tmp_path.joinpath("url").read_text())  # nothing to send, nothing to judge
+    assert {p: p.read_bytes() for p in results.rglob("*.manifest.json")} == manifests  # not written again
+    assert UP_TO_DATE in build(results, capsys)[1]
