@@ -41,10 +41,14 @@ def _files(folder: Path) -> list[Path]:
     return [Path(d) / f for d, _, files in os.walk(folder) for f in files]
 
 
-def _inputs(results: Path) -> dict[str, list[int]]:
+def _inputs(results: Path) -> dict[str, list[int] | str | None]:
+    """The files under results/ the report reads: manifests by content (a run shared by experiments of other
+    limits is written again by each, and ends as it was), the rest by size and mtime."""
     top = [p for p in results.iterdir() if p.name not in OUTPUTS and p.name != STAMP] if results.is_dir() else []
     files = [f for p in top for f in (_files(p) if p.is_dir() else [p]) if not f.name.endswith(CACHES)]
-    return _stats(results, files)
+    small = [f for f in files if f.name.endswith(".json")]
+    return {**_stats(results, [f for f in files if not f.name.endswith(".json")]),
+            **{f.relative_to(results).as_posix(): _content(f) for f in small}}
 
 
 def _data_files(results: Path) -> dict[str, list[int]]:

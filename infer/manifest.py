@@ -57,18 +57,19 @@ def base_manifest(**fields: Any) -> dict[str, Any]:
 
 
 def write_manifest(path: Path, manifest: dict[str, Any], idle: bool, volatile: tuple[str, ...] = ("written",)) -> None:
-    """Write a run's manifest, unless the run did nothing (`idle`: nothing sent, judged or written) and the manifest
-    there says the same but for its `volatile` fields (when, and the counts of this call): a rerun that changes
-    nothing leaves its files as they were, so what reads them (the report, analysis/up_to_date.py) need not
-    start again."""
+    """Write a run's manifest. A run that did nothing (`idle`: nothing sent, judged or written) keeps the
+    `volatile` fields of the manifest there (when its answers were written, the counts of the call that wrote
+    them) and leaves the file as it is when nothing else changed: a rerun that changes nothing leaves its files
+    as they were, so what reads them (the report, analysis/up_to_date.py) need not start again."""
     if idle and path.exists():
         try:
             old = json.loads(path.read_text(encoding="utf-8"))
         except ValueError:
             old = None
-        if isinstance(old, dict) and {k: v for k, v in old.items() if k not in volatile} == \
-                {k: v for k, v in manifest.items() if k not in volatile}:
-            return
+        if isinstance(old, dict):
+            manifest = {**manifest, **{k: old[k] for k in volatile if k in old}}
+            if manifest == old:
+                return
     write_json_atomic(path, manifest)
 
 

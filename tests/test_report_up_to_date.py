@@ -99,3 +99,16 @@ def test_a_rerun_that_sends_and_judges_nothing_leaves_the_report_up_to_date(resu
     make_runs(tmp_path, tmp_path.joinpath("url").read_text())  # nothing to send, nothing to judge
     assert {p: p.read_bytes() for p in results.rglob("*.manifest.json")} == manifests  # not written again
     assert UP_TO_DATE in build(results, capsys)[1]
+
+
+def test_an_idle_run_keeps_when_its_answers_were_written_even_where_its_manifest_changes(tmp_path):
+    from infer.manifest import write_manifest
+    path = tmp_path / "m.manifest.json"
+    write_manifest(path, {"limit": 7, "written": "t1", "counts": {"sent": 5}}, idle=False, volatile=("written", "counts"))
+    before = path.stat().st_mtime_ns
+    write_manifest(path, {"limit": 7, "written": "t2", "counts": {"sent": 0}}, idle=True, volatile=("written", "counts"))
+    assert path.stat().st_mtime_ns == before  # nothing but the volatile fields: not written
+    write_manifest(path, {"limit": 3, "written": "t3", "counts": {"sent": 0}}, idle=True, volatile=("written", "counts"))
+    assert json.loads(path.read_text()) == {"limit": 3, "written": "t1", "counts": {"sent": 5}}  # a shared run's other limit
+    write_manifest(path, {"limit": 3, "written": "t4", "counts": {"sent": 2}}, idle=False, volatile=("written", "counts"))
+    assert json.loads(path.read_text())["written"] == "t4"  # a run that sent something is written now
