@@ -64,8 +64,8 @@ def print_profile(title: str, prof: dict) -> None:
 
 
 def run_sections(wanted: list[str], mode: Mode, work: Path) -> list[Figure]:
-    from benchmarks import perf_client as client
-    from benchmarks import perf_analysis, perf_judging, perf_scale
+    from perf import perf_client as client
+    from perf import perf_analysis, perf_judging, perf_scale
 
     figures: list[Figure] = []
     needs_server = {"scheduling", "overhead", "scale"} & set(wanted)
