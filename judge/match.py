@@ -206,19 +206,6 @@ def _value(s: str) -> float | None:
     return simple_fraction(s) if value is None else value
 
 
-def _numeric(s: str) -> float | None:
-    """A number, or the value of a closed form without variables ("\\pi/2", "50/\\sqrt{2}"), as math-verify reads it."""
-    value = _value(s)
-    if value is not None or not _constant(s):
-        return value
-    from judge import mathverify  # imported on first need: math-verify and sympy take half a second
-    try:
-        read = mathverify.read(s)
-        return mathverify.value(read[0]) if read else None
-    except MatchError:
-        return None
-
-
 def _constant(s: str) -> bool:
     """A value written without variables: digits, π and LaTeX commands."""
     return bool(re.search(r"\d|\\pi", s)) and not re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", s))
@@ -283,8 +270,6 @@ def match_one(pred: str | None, gold: str, strict: bool = False) -> bool:
         return match_one(pred_rel[1] if pred_rel else pred, gold_rel[1], strict)
     if pred_rel and not gold_rel and not is_textual(gold):  # "x = 5" answers "5"
         return match_one(pred_rel[1], gold, strict)
-    if (quantity := units.compare(canonical(pred), canonical(gold), _numeric)) is not None:
-        return quantity  # 2.5 km for 2500 m, 27 °C for 300.15 K; 5 mm is not 5 cm
     gold_value = _value(gold)
     if gold_value is not None and (pred_value := _value(pred)) is not None:
         return numbers_close(pred_value, gold_value) and units.agree(canonical(pred), canonical(gold))

@@ -20,7 +20,7 @@ from data.benchmarks import BENCHMARKS, get as benchmark
 from data.dataset import missing_data
 from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
 from data.records import letters
-from judge import omibench_c1, parallel, path_and_total, undecided, units
+from judge import omibench_c1, parallel, path_and_total, undecided
 from judge.extract import answer_candidates, clean, extract_answer, option_letters, strip_decoration
 from judge.match import MatchError, match_answer, match_one, normalize_text
 from judge.mcq import gold_letters, is_mcq
@@ -99,17 +99,8 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
     with its `reason` (judge/undecided.py): only a reader can tell. `strict`: textual answers must be the
     very same words, as in the exact-match stage of Think360's cascade, and an answer they are not is not
     correct (never undecided). If answer checking itself fails (a crash inside math-verify), the verdict is
-    `status: judge_error` with the reason, never a wrong answer. The question is read for the unit it asks an
-    answer in and whether it asks for a share (judge/units.py).
+    `status: judge_error` with the reason, never a wrong answer.
     """
-    asked = units.QUESTION.set(rec.get("question") or "")
-    try:
-        return _score(rec, response, strict)
-    finally:
-        units.QUESTION.reset(asked)
-
-
-def _score(rec: dict[str, Any], response: str | None, strict: bool) -> dict[str, Any]:
     final = clean(response or "")
     prefer_tag = answer_tag(rec)
     candidate = final_answer(rec, response)
