@@ -93,7 +93,7 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
     `status: judge_error` with the reason, never a wrong answer. Units are read in the light of the
     question: the unit it asks for, a proportion it asks for (judge/quantities.py).
     """
-    with quantities.question(rec.get("question")):
+    with quantities.Question(rec.get("question")):
         return _score(rec, response, strict)
 
 

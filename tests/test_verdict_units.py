@@ -201,7 +201,7 @@ def test_the_unit_a_question_asks_for(question, unit):
 
 def test_a_caller_without_a_record_judges_as_before():
     assert match_one("12 mm", "12") is True
-    with quantities.question(LENGTH):
+    with quantities.Question(LENGTH):
         assert match_one("12 mm", "12") is False
         assert match_one("120 mm", "12") is True
     assert match_one("12 mm", "12") is True  # the question is forgotten on leaving
