@@ -20,7 +20,7 @@ from data.benchmarks import BENCHMARKS, get as benchmark
 from data.dataset import missing_data
 from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
 from data.records import letters
-from judge import omibench_c1, parallel, path_and_total, undecided
+from judge import omibench_c1, parallel, path_and_total, quantities, undecided
 from judge.extract import answer_candidates, clean, extract_answer, option_letters, strip_decoration
 from judge.match import MatchError, match_answer, match_one, normalize_text
 from judge.mcq import gold_letters, is_mcq
@@ -100,7 +100,14 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
     very same words, as in the exact-match stage of Think360's cascade, and an answer they are not is not
     correct (never undecided). If answer checking itself fails (a crash inside math-verify), the verdict is
     `status: judge_error` with the reason, never a wrong answer.
+    Units are read in the light of the question: the unit it asks for, a proportion it asks for
+    (judge/quantities.py).
     """
+    with quantities.Question(rec.get("question")):
+        return _score(rec, response, strict)
+
+
+def _score(rec: dict[str, Any], response: str | None, strict: bool) -> dict[str, Any]:
     final = clean(response or "")
     prefer_tag = answer_tag(rec)
     candidate = final_answer(rec, response)
@@ -146,7 +153,7 @@ class RuleJudge:
     rule (judge/omibench_c1.py). `score(record, response)` gives the verdict fields."""
 
     name: str = "rules"
-    version: str = "rules-4"  # bump when rule scoring changes meaning, so earlier verdicts are redone
+    version: str = "rules-5"  # bump when rule scoring changes meaning, so earlier verdicts are redone
     score: Scorer = score
     prompts: tuple[str, ...] = ()
 

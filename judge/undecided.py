@@ -18,7 +18,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from judge import chem, lexicon
+from judge import chem, lexicon, units
 from judge.chem_names import different_species
 from judge.match import canonical, is_textual, normalize_text
 from judge.mcq import gold_letters, is_mcq
@@ -84,6 +84,8 @@ def _content(text: str) -> tuple[str, ...]:
 def _in_words(text: str) -> bool:
     """An answer made of words (not a number, a formula or a letter), in a script compared word by word
     (Chinese is compared character by character, and decided, judge/text.py)."""
+    if units.split(canonical(text)).unit is not None:
+        return False  # a quantity ("1 atm", "12 meters"): its value and unit decide
     return is_textual(text) or normalize_text(text) == "no"
 
 
