@@ -89,8 +89,8 @@ _START = re.compile(r"(?<=\s)\S|(?<=[\d})\]])(?:[A-Za-zµμΩÅ°%]{2,}|[°%])")
 _DEGREE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|\\degree\b|℃|℉")
 # "degrees Celsius", "Celsius", "deg F": the temperature scales written as words
 _SCALE_WORD = re.compile(r"(?:°\s*|\bdeg(?:ree)?s?\s+)?\b(Celsius|Fahrenheit)\b|\bdeg(?:ree)?s?\s+([CF])\b", re.I)
-_LATEX_UNIT = {"\\Omega": "Ω", "\\mu": "µ", "\\%": "%", "μ": "µ"}
-_LATEX_UNIT_RE = re.compile(r"\\Omega\b|\\mu\s*|\\%|μ")
+_LATEX_UNIT = {"\\Omega": "Ω", "\\mu": "µ", "\\%": "%", "μ": "µ", "\\AA": "Å", "\\angstrom": "Å"}
+_LATEX_UNIT_RE = re.compile(r"\\Omega\b|\\mu\s*|\\%|μ|\\AA\b|\\angstrom\b")
 _FRAC = re.compile(r"\\[dtc]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 
 Factors = tuple[tuple[str, int], ...]  # (pint name, power) of each unit a reading multiplies

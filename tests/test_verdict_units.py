@@ -248,3 +248,9 @@ def test_a_unit_asked_in_percent_reads_a_bare_gold_in_percent():
     question = "What percentage of the mass is carbon (in %)?"
     assert boxed("0.25", "0.25%", question) is True
     assert boxed("0.25", "25%", question) is False
+
+
+@pytest.mark.parametrize("gold,response,expected", [("1 \\AA", "0.1 nm", True), ("1 \\AA", "1 nm", False),
+                                                    ("2 \\angstrom", "200 pm", True)])
+def test_the_angstrom_in_latex(gold, response, expected):
+    assert boxed(gold, response) is expected
