@@ -142,8 +142,6 @@ def beside_paper_both(long: pd.DataFrame, table_id: str, keys: list[str]) -> pd.
     """The paper's number beside our Acc as published (`ours`, over `n` answered units), with Acc careful
     (`ours_careful`, over `n_careful`, every unit) beside it."""
     out = beside_paper(long, table_id, keys, value="acc_published", n="answered")
-    if "n" not in out.columns:  # no cell in common with the paper's table: nothing was tested
-        out = out.assign(n=pd.Series(dtype=float))
     both = long[["model", *keys, "acc", "judged"]].rename(columns={"acc": "ours_careful", "judged": "n_careful"})
     out = out.merge(both, on=["model", *keys], how="left")
     tested = [c for c in ("diff_ci_lo", "diff_ci_hi", "verdict", "paper_n") if c in out.columns]
