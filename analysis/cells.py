@@ -10,11 +10,7 @@ numbers of a row whose measure is a count are counts.
 A range is two columns in the .csv, its lower end `<name>` and its upper end `<name>_hi` (or `<name> hi` in a
 table whose columns are words: "ACC careful Total hi"), and one cell in the .md, the terminal and the HTML report,
 "42.80–45.10" where the ends differ, else the one number (the careful accuracy with undecided answers,
-analysis/stats.py).
-
-A 95 % interval is two columns in the .csv, `<name>_ci_lo` and `<name>_ci_hi` (`<name> ci_lo` and `<name> ci_hi`
-in a table whose columns are words; analysis/uncertainty.py), and is written after its value in one cell of the
-.md, the terminal and the HTML report: "42.80 [40.10, 45.50]"."""
+analysis/stats.py)."""
 from __future__ import annotations
 
 import numbers
@@ -114,10 +110,9 @@ def numeric_columns(df: pd.DataFrame) -> list[bool]:
 
 
 def as_text(df: pd.DataFrame) -> pd.DataFrame:
-    """Every cell as the tables write it (cell_text), counts whole, a range's two columns as one (`ranges`), an
-    interval after its value (`intervals`)."""
-    upper, ci = ranges(df), intervals(df)
-    shown = shown_columns(df)
+    """Every cell as the tables write it (cell_text), counts whole, a range's two columns as one (`ranges`)."""
+    upper = ranges(df)
+    shown = df.drop(columns=list(upper.values()))
     mask = count_mask(shown)
     out = pd.DataFrame(index=shown.index, columns=shown.columns, dtype=object)
     for k in range(shown.shape[1]):
@@ -125,27 +120,7 @@ def as_text(df: pd.DataFrame) -> pd.DataFrame:
     for lower, hi in upper.items():
         k = list(shown.columns).index(lower)
         out.iloc[:, k] = [range_text(lo, h) or text for lo, h, text in zip(df[lower], df[hi], out.iloc[:, k])]
-    for value, (lo, hi) in ci.items():
-        k = list(shown.columns).index(value)
-        out.iloc[:, k] = [text + interval_text(a, b) for a, b, text in zip(df[lo], df[hi], out.iloc[:, k])]
     return out
-
-
-CI = (("_ci_lo", "_ci_hi"), (" ci_lo", " ci_hi"))  # the endings of an interval's two columns
-
-
-def intervals(df: pd.DataFrame) -> dict[str, tuple[str, str]]:
-    """Each value column → its interval's two columns (module doc)."""
-    names = {c for c in df.columns if isinstance(c, str)}
-    return {c[:-len(lo)]: (c, c[:-len(lo)] + hi) for c in names for lo, hi in CI
-            if c.endswith(lo) and c[:-len(lo)] in names and c[:-len(lo)] + hi in names}
-
-
-def interval_text(lo: Any, hi: Any) -> str:
-    """" [lo, hi]" when both ends are numbers, else nothing."""
-    if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) and not pd.isna(v) for v in (lo, hi)):
-        return ""
-    return f" [{cell_text(lo)}, {cell_text(hi)}]"
 
 
 HI = ("_hi", " hi")  # the endings of a range's upper-end column
@@ -159,10 +134,8 @@ def ranges(df: pd.DataFrame) -> dict[str, str]:
 
 
 def shown_columns(df: pd.DataFrame) -> pd.DataFrame:
-    """The table as its .md and HTML show it: without the upper ends of its ranges (their lower ends show both)
-    and the columns of its intervals (their values show them)."""
-    hidden = [*ranges(df).values(), *(c for pair in intervals(df).values() for c in pair)]
-    return df.drop(columns=hidden)
+    """The table as its .md and HTML show it: without the upper ends of its ranges (their lower ends show both)."""
+    return df.drop(columns=list(ranges(df).values()))
 
 
 def range_text(lo: Any, hi: Any) -> str | None:

@@ -13,8 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.cells import (EMPTY_CELL, cell_text, count_mask, interval_text, intervals, numeric_columns, range_text,
-                            ranges, shown_columns)
+from analysis.cells import EMPTY_CELL, cell_text, count_mask, numeric_columns, range_text, ranges, shown_columns
 
 # |ours − paper| relative to |paper|: within 5 % "close", within 20 % "near", beyond "far". Relative, because
 # the tables hold accuracies in points, fractions and correlations alike.
@@ -66,7 +65,7 @@ def table(df: pd.DataFrame, caption: str = "") -> str:
     column beside `ours` and `paper` is coloured by size; a range's two columns as one cell (analysis.cells)."""
     if df.empty:
         return "<p class='muted'>(empty)</p>"
-    upper, ci, full = ranges(df), intervals(df), df
+    upper, full = ranges(df), df
     df = shown_columns(df)
     cols = list(df.columns)
     coloured = {"ours", "paper", "diff"} <= set(cols)
@@ -81,8 +80,6 @@ def table(df: pd.DataFrame, caption: str = "") -> str:
             td = cell(rec[k], bool(counted[r, k]), numeric[k])
             if c in upper and (span := range_text(rec[k], full[upper[c]].iloc[r])):  # a range: lo–hi, sorted by lo
                 td = f"<td class='num' data-v='{float(rec[k])!r}'>{span}</td>"
-            if c in ci and (after := interval_text(full[ci[c][0]].iloc[r], full[ci[c][1]].iloc[r])):
-                td = td.replace("</td>", f"<span class='ci'>{after}</span></td>", 1)  # sorted by the value
             if coloured and c == "diff" and (kind := diff_class(rec[cols.index("ours")], rec[cols.index("paper")])):
                 td = td.replace("<td class='num'", f"<td class='num {kind}'", 1)
             cells.append(td)
@@ -99,7 +96,6 @@ def image(path: Path, alt: str) -> str:
 
 
 STYLE = """
-.ci{color:#777;font-size:90%}
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:#222;line-height:1.4}
 #toc{position:fixed;top:0;left:0;bottom:0;width:250px;overflow-y:auto;background:#f6f7f9;border-right:1px solid #ddd;
  padding:12px;font-size:13px;box-sizing:border-box}

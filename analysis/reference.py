@@ -14,8 +14,6 @@ from typing import Iterable
 
 import pandas as pd
 
-from analysis.uncertainty import difference
-
 REFERENCE = Path(__file__).resolve().parent.parent / "data" / "reference"
 
 
@@ -54,48 +52,13 @@ def paper_order(table_id: str, models: Iterable[str]) -> list[str]:
 
 
 def beside_paper(ours: pd.DataFrame, table_id: str, keys: list[str], value: str = "acc",
-                 ref_id: str | None = None, n: str = "judged") -> pd.DataFrame:
+                 ref_id: str | None = None) -> pd.DataFrame:
     """Our values next to the paper's for every (model, keys…) present in both, with the difference;
-    `ref_id` reads another id's reference file (a figure drawn from a table's numbers). Where `ours` has the
-    count `n` its value is a proportion (%) over, the difference gets its 95 % interval and a verdict
-    (`with_verdicts`)."""
+    `ref_id` reads another id's reference file (a figure drawn from a table's numbers)."""
     ref = load_reference(ref_id or table_id)
     if ref is None or ours.empty:
         return pd.DataFrame(columns=["model", *keys, "paper_model", "ours", "paper", "diff"])
-    counted = [n] if n in ours.columns else []
-    merged = ours[["model", *keys, value, *counted]].merge(ref[["model", "paper_model", *keys, "value"]],
-                                                         on=["model", *keys])
+    merged = ours[["model", *keys, value]].merge(ref[["model", "paper_model", *keys, "value"]], on=["model", *keys])
     merged = merged.rename(columns={value: "ours", "value": "paper"})
     merged["diff"] = merged["ours"] - merged["paper"]
-    out = merged[["model", *keys, "paper_model", "ours", "paper", "diff"]]
-    return with_verdicts(out, merged[n], ref_id or table_id) if counted else out
-
-
-@lru_cache(maxsize=None)
-def _paper_n() -> pd.DataFrame:
-    path = REFERENCE / "paper_n.csv"
-    return pd.read_csv(path, dtype={"where": str}).fillna({"where": ""}) if path.exists() else pd.DataFrame(
-        columns=["table_id", "where", "n"])
-
-
-def paper_items(table_id: str, row: pd.Series) -> int | None:
-    """How many items the paper's number in `row` is over (data/reference/paper_n.csv: per table, or per cell
-    where `where` names a key, `subject=Biology`), as the paper states it; None when it does not."""
-    for _, known in _paper_n()[_paper_n()["table_id"] == table_id].iterrows():
-        key, _, value = known["where"].partition("=")
-        if not key or str(row.get(key)) == value:
-            return int(known["n"])
-    return None
-
-
-def with_verdicts(out: pd.DataFrame, n: pd.Series, table_id: str) -> pd.DataFrame:
-    """`out` with the difference's 95 % interval (ours over `n` items, the paper's over its own n, or ours where
-    the paper's is not known: `paper_n` says which) and the verdict consistent / above / below
-    (analysis/uncertainty.py)."""
-    rows, said = [], []
-    for (_, row), k in zip(out.iterrows(), n):
-        paper_n = paper_items(table_id, row)
-        rows.append(difference(row["ours"], k, row["paper"], paper_n or k))
-        said.append(str(paper_n) if paper_n else "unknown: ours used")
-    return out.assign(diff_ci_lo=[r[0] for r in rows], diff_ci_hi=[r[1] for r in rows],
-                      verdict=[r[2] for r in rows], n=list(n), paper_n=said)
+    return merged[["model", *keys, "paper_model", "ours", "paper", "diff"]]

@@ -22,8 +22,7 @@ from analysis.inputs import MissingDataFile, find_runs
 from analysis.origin import Origin, origin
 from analysis.provenance import counts as provenance_counts
 from analysis.reference import load_reference, paper_of
-from analysis.table import Context, Table, consistency, markdown, md_table, relative
-from analysis.uncertainty import consistency_line
+from analysis.table import Context, Table, markdown, md_table, relative
 from analysis.unreadable import DATA_PROBLEMS, one_line
 from data.benchmarks import BENCHMARKS, paper_name
 from data.jsonl import write_text_atomic
@@ -198,8 +197,7 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
     made = made or origin_of(ctx, outcomes)
     head, lacking = _summary_lines(outcomes, modules)
     tables = built_tables(outcomes)
-    parts = ["# Reproduction report\n", *_header_md(made), f"{head}\n", "## Did it reproduce?\n",
-             *[f"- {line}" for line in by_paper_consistency(outcomes)], "", "## Contents\n"]
+    parts = ["# Reproduction report\n", *_header_md(made), f"{head}\n", "## Contents\n"]
     if models := models_read(tables):
         parts.append("- **Models**: " + ", ".join(f"[{m}](#{slug(m)})" for m in models))
     for bench, ids in _by_paper(outcomes).items():
@@ -230,23 +228,9 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
     return path
 
 
-def by_paper_consistency(outcomes: dict[str, Outcome]) -> list[str]:
-    """Per paper: how many of its tested cells are consistent with the paper's numbers, over its built tables."""
-    lines = []
-    for bench, ids in _by_paper(outcomes).items():
-        verdicts = [v for i in ids if (t := outcomes[i].table) is not None and outcomes[i].state == "ok"
-                    and t.vs_paper is not None and "verdict" in t.vs_paper.columns for v in t.vs_paper["verdict"]]
-        said = consistency_line(verdicts)
-        lines.append(f"{paper_name(bench)}: {said}" if said else f"{paper_name(bench)}: no cell tested against the "
-                     "paper (no table beside the paper's numbers with its n)")
-    return lines
-
-
 def _html_table_section(table_id: str, t: Table, doc: str, run_links: dict[tuple[str, str, str], str]) -> str:
     c = counts(t, table_id)
-    said = consistency(t)
     out = [f"<section class='table' id='{H.esc(table_id)}'><h3>{H.esc(table_id)}</h3>",
-           *([f"<p class='consistency'><b>{H.esc(said)}.</b></p>"] if said else []),
            f"<p class='caption'>{H.prose(t.caption or doc)}</p>",
            f"<p class='failures{' some' if failed(c) else ''}'>{H.esc(failure_line(c))}</p>",
            H.table(t.table)]
@@ -299,9 +283,7 @@ def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, Mo
         body.append(f"<h2 id='paper-{bench}'>{H.esc(name)}</h2>")
         body += [_html_table_section(i, outcomes[i].table, _doc(modules, i), run_links) for i in ids
                  if outcomes[i].state == "ok" and outcomes[i].table is not None]
-    summary = [f"<section id='summary'><h2>Summary</h2><p>{H.esc(head)}</p>",
-               "<h3>Did it reproduce?</h3><ul>" + "".join(f"<li>{H.esc(x)}</li>" for x in by_paper_consistency(outcomes))
-               + "</ul>"]
+    summary = [f"<section id='summary'><h2>Summary</h2><p>{H.esc(head)}</p>"]
     if lacking:
         summary.append("<div class='scroll'><table class='sortable'><thead><tr><th>table</th><th>state</th>"
                        "<th>what it is</th><th>what it lacks</th></tr></thead><tbody>" + "".join(

@@ -17,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis.uncertainty import bootstrap_mean, wilson_columns
 from judge.current import UNJUDGED
 from judge.status import UNDECIDED
 
@@ -37,11 +36,11 @@ ACC_NOTE = ("Accuracy (acc, %) = correct / every item × sample run (`judged`): 
             "or judged only as an earlier outcome, against an earlier record or by another judge model or prompt; "
             "rerun judge.run) counts as not correct, as in the papers' accuracy over all items; it is the number "
             "set beside the paper's. " + BESIDE_NOTE)
-# What the tables show beside `acc`: its 95 % Wilson interval (analysis/uncertainty.py), the accuracy over scored verdicts, its denominator, the failures, the
+# What the tables show beside `acc`: the accuracy over scored verdicts, its denominator, the failures, the
 # responses flagged as addressing the judge and those cut at the token limit.
-BESIDE = ["acc_ci_lo", "acc_ci_hi", "acc_hi", "acc_scored", "judged", "scored", "undecided", "no_response",
-          "judge_error", "unjudged", "flagged", "truncated"]
-COUNTS = BESIDE[4:]  # the counts of accuracy_table, integers
+BESIDE = ["acc_hi", "acc_scored", "judged", "scored", "undecided", "no_response", "judge_error", "unjudged", "flagged",
+          "truncated"]
+COUNTS = BESIDE[2:]  # the counts of accuracy_table, integers
 
 
 def counted_correct(df: pd.DataFrame) -> pd.Series:
@@ -68,13 +67,12 @@ def flagged(df: pd.DataFrame) -> pd.Series:
 
 
 def accuracy(df: pd.DataFrame) -> dict[str, float]:
-    """acc with its 95 % Wilson interval, acc_hi and acc_scored (%) of a group of judged rows, with the counts: judged (the denominator of
+    """acc, acc_hi and acc_scored (%) of a group of judged rows, with the counts: judged (the denominator of
     acc: every answer, unjudged ones too), scored (of acc_scored), undecided, no_response, judge_error, unjudged, flagged
     (responses that addressed the judge, judge/injection.py: an LLM judge's verdict of one is the rule judge's;
     0 when the rows do not say) and truncated (cut at the token limit with no final answer)."""
     right, ok, undecided = counted_correct(df), df["status"].eq("ok"), df["status"].eq(UNDECIDED)
-    (lo,), (hi,) = wilson_columns([int(right.sum())], [len(df)])
-    out = {"acc": 100 * right.mean() if len(df) else np.nan, "acc_ci_lo": lo, "acc_ci_hi": hi,
+    out = {"acc": 100 * right.mean() if len(df) else np.nan,
            "acc_hi": 100 * (right | undecided).mean() if len(df) else np.nan,
            "acc_scored": 100 * right[ok].mean() if ok.any() else np.nan,
            "judged": len(df), "scored": int(ok.sum()), "undecided": int(undecided.sum()),
@@ -86,8 +84,7 @@ def accuracy(df: pd.DataFrame) -> dict[str, float]:
 
 
 def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """`accuracy` per group: acc with its 95 % Wilson interval (acc_ci_lo, acc_ci_hi), acc_hi, acc_scored and the
-    counts.
+    """`accuracy` per group: acc, acc_hi, acc_scored and the counts.
 
     Repeated samples count as they are (micro-average over item × sample), which for a fixed number
     of repeats per item equals the mean of the per-repeat accuracies.
@@ -101,8 +98,7 @@ def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
                          unjudged=df["status"].eq(UNJUDGED), flagged=flagged(df), truncated=truncated(df))
     groups = rows.groupby(by, dropna=False)
     sums, judged = groups.sum(), groups.size()
-    lo, hi = wilson_columns(sums["right"], judged)
-    out = pd.DataFrame({"acc": 100 * (sums["right"] / judged), "acc_ci_lo": lo, "acc_ci_hi": hi,
+    out = pd.DataFrame({"acc": 100 * (sums["right"] / judged),
                         "acc_hi": 100 * ((sums["right"] + sums["undecided"]) / judged),
                         "acc_scored": (100 * (sums["right"] / sums["scored"])).where(sums["scored"] > 0),
                         "judged": judged, **{c: sums[c] for c in counts[1:]}}).reset_index()
@@ -115,13 +111,11 @@ def mean_of_repeats(df: pd.DataFrame, by: list[str], run: list[str]) -> pd.DataF
     and repeats the distinct sample_idx of its run (`run` ⊆ `by`, e.g. model and setting; a group pooling
     several settings counts an item once per setting). An item a repeat never judged (an incomplete repeat)
     counts as not correct there and is counted in `missing`. With every repeat complete this is
-    accuracy_table's acc; `acc_hi` counts the undecided answers correct, as accuracy_table's. Its 95 % interval
-    (acc_ci_lo, acc_ci_hi) is clustered by item: each item's share right over the repeats, bootstrapped over items
-    (analysis/uncertainty.py), as the repeats of one item are not independent draws."""
+    accuracy_table's acc; `acc_hi` counts the undecided answers correct, as accuracy_table's."""
     if not set(run) <= set(by):
         raise ValueError(f"the run {run} must be among the groups {by}")
     if df.empty:
-        return pd.DataFrame(columns=[*by, "acc", "acc_ci_lo", "acc_ci_hi", "acc_hi", "repeats", "missing"])
+        return pd.DataFrame(columns=[*by, "acc", "acc_hi", "repeats", "missing"])
     repeats = df.groupby(run, dropna=False)["sample_idx"].nunique().rename("repeats").reset_index()
     item = df["id"].astype(str)
     if "setting" in df.columns and "setting" not in by:
@@ -132,17 +126,8 @@ def mean_of_repeats(df: pd.DataFrame, by: list[str], run: list[str]) -> pd.DataF
                         "items": groups["item"].nunique(),
                         "judged": groups.size()}).reset_index().merge(repeats, on=run, how="left")
     expected = out["items"] * out["repeats"]
-    per_item = (df[by].assign(item=item, right=counted_correct(df)).groupby([*by, "item"], dropna=False)["right"].sum()
-                .reset_index().merge(repeats, on=run, how="left"))
-    per_item["share"] = per_item["right"] / per_item["repeats"]
-    ends = {key: bootstrap_mean(g["share"]) for key, g in per_item.groupby(by, dropna=False)}
-    keys = list(out[by].itertuples(index=False, name=None))
-    ends_of = [ends.get(k, (np.nan, np.nan)) for k in keys]
-    return out.assign(acc=100 * out["right"] / expected, acc_ci_lo=[100 * lo for lo, _ in ends_of],
-                      acc_ci_hi=[100 * hi for _, hi in ends_of],
-                      acc_hi=100 * (out["right"] + out["undecided"]) / expected,
-                      missing=(expected - out["judged"]).astype(int))[[*by, "acc", "acc_ci_lo", "acc_ci_hi", "acc_hi",
-                                                                       "repeats", "missing"]]
+    return out.assign(acc=100 * out["right"] / expected, acc_hi=100 * (out["right"] + out["undecided"]) / expected,
+                      missing=(expected - out["judged"]).astype(int))[[*by, "acc", "acc_hi", "repeats", "missing"]]
 
 
 ANSWER_KEY = ("model", "setting", "id", "sample_idx", "outcome")  # what makes one answer, as far as a frame says

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.uncertainty import consistency_line
 from analysis.cells import EMPTY_CELL, as_text, numeric_columns, shown_columns, with_whole_counts
 from analysis.inputs import ROOT, DataFile, MissingDataFile, MissingInputs, Run, chosen_runs, data_file, load
 from analysis.provenance import JudgeChoice, Provenance
@@ -108,18 +107,10 @@ def md_table(df: pd.DataFrame, tablefmt: str = "pipe") -> str:
     return as_text(df).to_markdown(index=False, disable_numparse=True, colalign=align, tablefmt=tablefmt)
 
 
-def consistency(t: Table) -> str | None:
-    """"k of m cells consistent with the paper" for a table whose cells beside the paper were tested."""
-    if t.vs_paper is None or "verdict" not in t.vs_paper.columns:
-        return None
-    return consistency_line(t.vs_paper["verdict"])
-
-
 def markdown(table_id: str, t: Table, figure_link: str | None, level: int = 1) -> str:
     """The table as Markdown, its figure linked by `figure_link` (a path relative to where the text goes)."""
     h = "#" * level
-    said = consistency(t)
-    parts = [f"{h} {table_id}\n", *([f"**{said}.**\n"] if said else []), t.caption + "\n", md_table(t.table) + "\n"]
+    parts = [f"{h} {table_id}\n", t.caption + "\n", md_table(t.table) + "\n"]
     if t.vs_paper is not None:
         parts += [f"{h}# Beside the paper\n", md_table(t.vs_paper) if not t.vs_paper.empty
                   else "_No model and setting in common with the paper's table._", "\n"]
@@ -137,7 +128,7 @@ def markdown(table_id: str, t: Table, figure_link: str | None, level: int = 1) -
 def terminal(t: Table) -> str:
     """The caption, the table and its "Beside the paper" part as plain columns, for a terminal (the .md
     holds the rest)."""
-    parts = [*([consistency(t) + "."] if consistency(t) else []), t.caption, "", md_table(t.table, "simple")]
+    parts = [t.caption, "", md_table(t.table, "simple")]
     if t.vs_paper is not None:
         parts += ["", "Beside the paper:", md_table(t.vs_paper, "simple") if not t.vs_paper.empty
                   else "no model and setting in common with the paper's table"]

@@ -141,8 +141,8 @@ def by_metric(long: pd.DataFrame, index: list[str], columns: list[str]) -> pd.Da
 def beside_paper_both(long: pd.DataFrame, table_id: str, keys: list[str]) -> pd.DataFrame:
     """The paper's number beside our Acc as published (`ours`, over `n` answered units), with Acc careful
     (`ours_careful`, over `n_careful`, every unit) beside it."""
-    out = beside_paper(long, table_id, keys, value="acc_published", n="answered")
-    both = long[["model", *keys, "acc", "judged"]].rename(columns={"acc": "ours_careful", "judged": "n_careful"})
+    out = beside_paper(long, table_id, keys, value="acc_published")
+    both = long[["model", *keys, "answered", "acc", "judged"]].rename(
+        columns={"answered": "n", "acc": "ours_careful", "judged": "n_careful"})
     out = out.merge(both, on=["model", *keys], how="left")
-    tested = [c for c in ("diff_ci_lo", "diff_ci_hi", "verdict", "paper_n") if c in out.columns]
-    return out[["model", *keys, "paper_model", "ours", "n", "paper", "diff", *tested, "ours_careful", "n_careful"]]
+    return out[["model", *keys, "paper_model", "ours", "n", "paper", "diff", "ours_careful", "n_careful"]]

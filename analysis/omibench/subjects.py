@@ -8,7 +8,6 @@ import pandas as pd
 
 from analysis.omibench.metrics import METRICS
 from analysis.stats import COUNTS, accuracy_table, micro_average
-from analysis.uncertainty import wilson_columns
 
 SUBJECTS = ["Biology", "Chemistry", "Mathematics", "Physics"]  # the paper's column order (Table 2)
 SIZES = {"Biology": 251, "Chemistry": 217, "Mathematics": 430, "Physics": 424}  # Figure 2
@@ -29,12 +28,8 @@ def micro_total(by_subject: pd.DataFrame, by: list[str]) -> pd.DataFrame:
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
         row.update({c: _weighted(g, c, "judged") for c in rates}, acc_scored=_weighted(g, "acc_scored", "scored"),
                    **{c: int(g[c].sum()) for c in counts})
-        if "acc" in row and "judged" in row:  # the Total's Wilson interval, from its own right and judged
-            (row["acc_ci_lo"],), (row["acc_ci_hi"],) = wilson_columns([row["acc"] * row["judged"] / 100],
-                                                                      [row["judged"]])
         rows.append(row)
-    cis = ["acc_ci_lo", "acc_ci_hi"] if "acc" in rates and "judged" in counts else []
-    return pd.DataFrame(rows, columns=[*by, *rates, *cis, "acc_scored", *counts])
+    return pd.DataFrame(rows, columns=[*by, *rates, "acc_scored", *counts])
 
 
 def _weighted(g: pd.DataFrame, acc: str, size: str) -> float:
@@ -74,23 +69,7 @@ def subject_wide(long_df: pd.DataFrame, index: list[str]) -> pd.DataFrame:
     wide.columns = [f"{m} {s}" for m, s in wide.columns]
     metrics = [m for m in METRICS if m in set(long_df["metric"])]
     cols = [c for c in subject_columns(list(long_df["subject"].dropna().unique()), metrics) if c in wide]
-    return with_intervals(with_upper_ends(wide[cols].reset_index(), long_df, index), long_df, index)
-
-
-def with_intervals(wide: pd.DataFrame, long: pd.DataFrame, index: list[str]) -> pd.DataFrame:
-    """`wide` with "<metric> <subject> ci_lo" and "… ci_hi" after each "<metric> <subject>" column: the 95 %
-    interval of `long`'s acc, which the .md writes after the value (analysis.cells)."""
-    if not {"acc_ci_lo", "acc_ci_hi"} <= set(long.columns):
-        return wide
-    keyed = long.drop_duplicates([*index, "metric", "subject"]).set_index([*index, "metric", "subject"])
-    out = wide
-    for end in ("ci_lo", "ci_hi"):
-        part = keyed[f"acc_{end}"].unstack(["metric", "subject"])
-        part.columns = [f"{m} {s} {end}" for m, s in part.columns]
-        part = part[[c for c in part.columns if c[:-len(end) - 1] in wide.columns]].reset_index()
-        out = out.merge(part, on=index, how="left")
-    order = [x for c in wide.columns for x in ([c, f"{c} ci_lo", f"{c} ci_hi"] if f"{c} ci_lo" in out else [c])]
-    return out[order]
+    return with_upper_ends(wide[cols].reset_index(), long_df, index)
 
 
 def with_upper_ends(wide: pd.DataFrame, long: pd.DataFrame, index: list[str]) -> pd.DataFrame:

@@ -57,7 +57,7 @@ def summarize(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     Time = mean latency_s and Token = mean completion tokens over the requests that got a response (a judge
     failure does not undo the model's answer, so its time and tokens count)."""
     run = [c for c in ("model", "setting", "input") if c in by]
-    acc = accuracy_table(df, by).drop(columns=["acc", "acc_ci_lo", "acc_ci_hi", "acc_hi"]).merge(mean_of_repeats(df, by, run), on=by, how="left")
+    acc = accuracy_table(df, by).drop(columns=["acc", "acc_hi"]).merge(mean_of_repeats(df, by, run), on=by, how="left")
     answered = df[df["status"] != "no_response"]
     cost = (answered.groupby(by, dropna=False)
             .agg(time=("latency_s", "mean"), token=("completion_tokens", "mean")).reset_index()
