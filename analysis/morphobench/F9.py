@@ -19,6 +19,7 @@ from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import experiment
+from analysis.uncertainty import EXACT
 
 IDS = ["morphobench.F9"]
 TAXONOMY = {  # abbreviation -> words that name it in full (appendix A.1, C.2)
@@ -137,7 +138,7 @@ def build(table_id: str, ctx: Context) -> Table:
     return Table(
         f"MorphoBench Figure 9 — taxonomy diversity of the {scope}: per level and for the leaves, coverage of "
         "the possible classes, Shannon entropy (bits) and Pielou evenness.",
-        table, vs_paper=beside_paper(long, table_id, ["level", "metric"], value="coverage"),
+        table, vs_paper=beside_paper(long, table_id, ["level", "metric"], value="coverage", kind=EXACT),
         extra={"Per split": per_split, "Leaves": labelled["leaf"].value_counts().rename_axis("leaf").reset_index(),
                **generated},
         figure=fig,

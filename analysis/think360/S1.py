@@ -6,6 +6,7 @@ import pandas as pd
 
 from analysis.reference import aliases, beside_paper, load_reference
 from analysis.table import ROOT, Context, MissingInputs, Table
+from analysis.uncertainty import EXACT
 from data.files import read_yaml
 from infer.settings import parse_setting
 
@@ -56,7 +57,7 @@ def build(table_id: str, ctx: Context) -> Table:
         "Think360° Table S1 — maximum response length settings for different models (our configs beside the "
         "paper's).",
         table,
-        vs_paper=beside_paper(table, table_id, [], value="max_tokens"),
+        vs_paper=beside_paper(table, table_id, [], value="max_tokens", kind=EXACT),
         extra={"Paper models without a config here": unconfigured.reset_index(drop=True)},
         notes=notes,
     )
