@@ -59,9 +59,10 @@ def _whole(values: pd.Series) -> pd.Series:
 
 def _count_positions(df: pd.DataFrame) -> list[int]:
     out = []
+    estimated = set(intervals(df.columns))  # a number with a 95 % interval is an estimate, never a count
     for k, name in enumerate(df.columns):
         col = df.iloc[:, k]
-        if pd.api.types.is_bool_dtype(col):
+        if pd.api.types.is_bool_dtype(col) or name in estimated:
             continue
         if pd.api.types.is_integer_dtype(col):
             out.append(k)

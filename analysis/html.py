@@ -109,7 +109,8 @@ th{background:#eef1f5}td.num{text-align:right;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:4px 0}
 .close{background:#d9f2d9}.near{background:#fff1c2}.far{background:#f8d0d0}
 section.table{border-top:2px solid #ccd;margin-top:28px;padding-top:4px}
-.caption{font-style:italic}.consistency{font-weight:600}.muted{color:#777}.bad{color:#b00;font-weight:600}.ok{color:#276b27}
+.caption{font-style:italic}.consistency{font-weight:600}
+.muted{color:#777}.bad{color:#b00;font-weight:600}.ok{color:#276b27}
 .failures{background:#fafafa;border-left:4px solid #bbb;padding:4px 8px}.failures.some{border-color:#d08000}
 img.figure{max-width:100%;border:1px solid #eee;margin:8px 0}details{margin:6px 0}summary{cursor:pointer;color:#1a4f8b}
 code{background:#f0f0f0;padding:0 3px;border-radius:3px}

@@ -3,10 +3,10 @@
 A reference file is long-form: `model` (the paper's name), `setting`/column keys the table uses, and
 `value`. Beside every number of ours that has a paper number, `beside_paper` writes the difference, its 95 %
 interval counting the paper's own sampling error from its n (data/reference/paper_n.csv), and the verdict at 95 %
-(analysis/uncertainty.py). Each paper maps its model names to our config names in data/reference/aliases_<bench>.csv (and
-aliases_<bench>_*.csv); a table id's paper is its benchmark, `<bench>.<table>`. The mapping is per paper
-because one name can mean different models in different papers (MIRA's "GPT-4o" is snapshot
-gpt-4o-2024-11-20, the others' the unpinned alias).
+(analysis/uncertainty.py). Each paper maps its model names to our config names in
+data/reference/aliases_<bench>.csv (and aliases_<bench>_*.csv); a table id's paper is its benchmark,
+`<bench>.<table>`. The mapping is per paper because one name can mean different models in different papers
+(MIRA's "GPT-4o" is snapshot gpt-4o-2024-11-20, the others' the unpinned alias).
 """
 from __future__ import annotations
 
@@ -74,12 +74,12 @@ def beside_paper(ours: pd.DataFrame, table_id: str, keys: list[str], value: str 
     shares), a mean (the default otherwise), a Spearman ρ, or exact (no sampling error: a dataset statistic, a
     configured value); a `ci_kind` column of `ours` says it per row. Our interval is `value`'s interval columns
     (analysis.uncertainty.ci_columns); our n of items, used where the paper's is unknown, is `ours`' `ci_n`, else
-    `<value>_n`, else `judged`."""
+    `<value>_n`, else `labelled` (a share), `judged` or `items`."""
     ref = load_reference(ref_id or table_id)
     if ref is None or ours.empty:
         return pd.DataFrame(columns=["model", *keys, *COLUMNS])
     lo, hi = ci_columns(value)
-    units = next((c for c in (UNITS, f"{value}_n", "judged") if c in ours.columns), None)
+    units = next((c for c in (UNITS, f"{value}_n", "labelled", "judged", "items") if c in ours.columns), None)
     extra = {c: c for c in (lo, hi, KIND) if c in ours.columns}
     if units:
         extra[units] = UNITS

@@ -12,8 +12,9 @@ One rule per kind of number, decided here and nowhere else (the README's *Uncert
   an accuracy over repeats scored the same (all right, or all wrong), a bootstrap collapses to a point; there the
   interval is Wilson's over the items;
 - a difference of two numbers on the same items (CoT ✗ / ✓, thinking vs instruct, one input setting against another):
-  the bootstrap of the per-item difference (`paired_difference`); its test is the table's paired test, exact McNemar
-  on paired answers or the sign-flip permutation test of per-item means (analysis.stats);
+  the bootstrap of the per-item difference (`paired_difference`; where no item differs, which the bootstrap cannot
+  tell from a sure zero, MOVER's interval of the two sides' Wilson intervals); its test is the table's paired test,
+  exact McNemar on paired answers or the sign-flip permutation test of per-item means (analysis.stats);
 - a difference of two independent numbers (different items; ours against the paper's): the interval combined from
   the two intervals by MOVER (`difference`: Newcombe 1998, method 10, for proportions; Zou & Donner 2008 in general).
 
@@ -146,7 +147,7 @@ def bootstrap(frame: pd.DataFrame, by: list[str], item: pd.Series | np.ndarray, 
     same (all right, all wrong), every resample gives that number and the bootstrap says nothing about how far off
     it may be; there the interval is Wilson's over the items, as for one answer per item."""
     rows = frame[by].copy() if by else pd.DataFrame(index=frame.index)
-    rows["_item"] = np.asarray(item)
+    rows["_item"] = pd.factorize(np.asarray(item))[0]  # integer codes: grouping by them is several times faster
     rows["_s"] = np.asarray(value, dtype=float)
     rows["_n"] = 1.0 if count is None else np.asarray(count, dtype=float)
     rows = rows[rows["_n"] > 0]
@@ -168,17 +169,24 @@ def bootstrap(frame: pd.DataFrame, by: list[str], item: pd.Series | np.ndarray, 
     return pd.DataFrame(out, columns=[*by, CI_LO, CI_HI])
 
 
-def paired_difference(a: pd.Series, b: pd.Series, scale: float = 100.0) -> dict[str, float]:
+def paired_difference(a: pd.Series, b: pd.Series, scale: float = 100.0, proportion: bool = True) -> dict[str, float]:
     """The difference of means a − b over the items both have (index: item; a value per item, e.g. its correctness
     averaged over its repeats) × `scale`, with its percentile bootstrap interval over those items: `diff`,
-    `diff_ci_lo`, `diff_ci_hi`, `items`."""
+    `diff_ci_lo`, `diff_ci_hi`, `items`. `proportion`: the values are correctness; where no item differs the
+    bootstrap is a point, and the interval is then MOVER's of the two sides' Wilson intervals (as if the sides were
+    independent: wider than a paired interval, never narrower)."""
     both = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner").dropna()
     if both.empty:
         return {"diff": np.nan, "diff_ci_lo": np.nan, "diff_ci_hi": np.nan, "items": 0}
     d = (both["a"] - both["b"]).astype(float)
     ci = bootstrap(pd.DataFrame(index=d.index), [], d.index.to_numpy(), d.to_numpy(), scale=scale)
-    return {"diff": scale * float(d.mean()), "diff_ci_lo": float(ci[CI_LO].iloc[0]),
-            "diff_ci_hi": float(ci[CI_HI].iloc[0]), "items": len(d)}
+    lo, hi = float(ci[CI_LO].iloc[0]), float(ci[CI_HI].iloc[0])
+    if proportion and lo == hi:
+        n = len(both)
+        (a_lo,), (a_hi,) = wilson(both["a"].sum(), n, scale)
+        (b_lo,), (b_hi,) = wilson(both["b"].sum(), n, scale)
+        _, lo, hi = difference(scale * both["a"].mean(), a_lo, a_hi, scale * both["b"].mean(), b_lo, b_hi)
+    return {"diff": scale * float(d.mean()), "diff_ci_lo": float(lo), "diff_ci_hi": float(hi), "items": len(d)}
 
 
 def difference(x: np.ndarray, x_lo: np.ndarray, x_hi: np.ndarray, y: np.ndarray, y_lo: np.ndarray,
@@ -191,10 +199,12 @@ def difference(x: np.ndarray, x_lo: np.ndarray, x_hi: np.ndarray, y: np.ndarray,
     return d, lo, hi
 
 
-def with_difference_ci(out: pd.DataFrame, a: str, b: str, name: str) -> pd.DataFrame:
-    """`out` with column `name` = a − b and its interval columns from a's and b's (independent: `difference`)."""
-    a_lo, a_hi = ci_columns(a)
-    b_lo, b_hi = ci_columns(b)
+def with_difference_ci(out: pd.DataFrame, a: str, b: str, name: str, a_ci: tuple[str, str] | None = None,
+                       b_ci: tuple[str, str] | None = None) -> pd.DataFrame:
+    """`out` with column `name` = a − b and its interval columns from a's and b's intervals (their interval columns,
+    or `a_ci` / `b_ci`), taking a and b as independent (`difference`); without both intervals, the difference
+    alone."""
+    (a_lo, a_hi), (b_lo, b_hi) = a_ci or ci_columns(a), b_ci or ci_columns(b)
     lo, hi = ci_columns(name)
     if not {a_lo, a_hi, b_lo, b_hi} <= set(out.columns):
         out[name] = out[a] - out[b]
