@@ -137,20 +137,23 @@ def _percentiles(sums: np.ndarray, counts: np.ndarray, times: np.ndarray, rng: n
 
 
 def bootstrap(frame: pd.DataFrame, by: list[str], item: pd.Series | np.ndarray, value: pd.Series | np.ndarray,
-              count: pd.Series | np.ndarray | None = None, scale: float = 1.0, proportion: bool = False
-              ) -> pd.DataFrame:
+              count: pd.Series | np.ndarray | None = None, scale: float = 1.0, proportion: bool = False,
+              ratio: bool = False) -> pd.DataFrame:
     """Per group of `by`: the percentile bootstrap interval (× `scale`) of Σ value / Σ count, resampling the group's
     items (module doc). Rows are answers (or items): `item` names each row's item, `count` what each row adds to
     the denominator (1 when None; a row with count 0 adds to neither). Returns `by` + ci_lo, ci_hi.
 
     `proportion`: the values are right answers (0 or 1 each, over `count` answers). Where every item scored the
     same (all right, all wrong), every resample gives that number and the bootstrap says nothing about how far off
-    it may be; there the interval is Wilson's over the items, as for one answer per item."""
+    it may be; there the interval is Wilson's over the items, as for one answer per item.
+
+    `ratio`: `count` is another mean's per-item value (thinking / non-thinking tokens), so a row whose count is 0
+    still adds its value: the statistic is the ratio of the two means over the items drawn."""
     rows = frame[by].copy() if by else pd.DataFrame(index=frame.index)
     rows["_item"] = pd.factorize(np.asarray(item))[0]  # integer codes: grouping by them is several times faster
     rows["_s"] = np.asarray(value, dtype=float)
     rows["_n"] = 1.0 if count is None else np.asarray(count, dtype=float)
-    rows = rows[rows["_n"] > 0]
+    rows = rows[rows["_n"].notna() & rows["_s"].notna()] if ratio else rows[rows["_n"] > 0]
     if rows.empty:
         return pd.DataFrame(columns=[*by, CI_LO, CI_HI])
     per_item = rows.groupby([*by, "_item"], dropna=False, sort=False, observed=True)[["_s", "_n"]].sum().reset_index()
@@ -364,3 +367,8 @@ def renamed(mapping: dict[str, str]) -> dict[str, str]:
 def with_interval_columns(names: Iterable[str]) -> list[str]:
     """Each name followed by its two interval columns (for selecting a value with its interval)."""
     return [x for name in names for x in (name, *ci_columns(name))]
+
+
+EXACT_NOTE = ("No intervals: these numbers describe the data set (or a configuration) itself, not a sample of answers, "
+              "so they have no sampling error; beside the paper each is consistent only when it equals the paper's "
+              "number at the paper's rounding.")

@@ -19,7 +19,7 @@ from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import experiment
-from analysis.uncertainty import EXACT
+from analysis.uncertainty import EXACT, EXACT_NOTE
 
 IDS = ["morphobench.F9"]
 TAXONOMY = {  # abbreviation -> words that name it in full (appendix A.1, C.2)
@@ -142,7 +142,7 @@ def build(table_id: str, ctx: Context) -> Table:
         extra={"Per split": per_split, "Leaves": labelled["leaf"].value_counts().rename_axis("leaf").reset_index(),
                **generated},
         figure=fig,
-        notes=[f"{len(base) - len(labelled)} item(s) without all three levels left out.",
+        notes=[EXACT_NOTE, f"{len(base) - len(labelled)} item(s) without all three levels left out.",
                "The paper gives no formulas and its figure is not in our text; it states leaf coverage of about "
                "60% of the possible taxonomy paths (the reference row)."]
         + ([f"Values outside the paper's taxonomy, kept as written: {', '.join(unknown)}."] if unknown else []),

@@ -22,7 +22,7 @@ from analysis.reference import aliases, beside_paper
 from analysis.stats import spearman
 from analysis.table import Context, MissingInputs, ROOT, Table
 from analysis.table_experiments import how_to_run
-from analysis.uncertainty import RHO, UNITS, renamed, rho_interval, with_intervals
+from analysis.uncertainty import RHO, UNITS, renamed, rho_interval, with_interval_columns, with_intervals
 
 IDS = ["omibench.F3a", "omibench.F3d"]
 EXTERNAL = ROOT / "data" / "external" / "omibench" / "other_benchmarks.csv"
@@ -61,7 +61,7 @@ def scores(ctx: Context, table_id: str) -> Scores:
         if not df["status"].eq("ok").any():  # a judge that failed on every item ranks nothing
             continue
         total = per_subject(df, metric).query("subject == 'Total'")
-        ours.append(total.assign(benchmark=f"OMIBench {metric}")[["model", "benchmark", "acc", "acc_ci_lo", "acc_ci_hi"]]
+        ours.append(total.assign(benchmark=f"OMIBench {metric}")[["model", "benchmark", *with_interval_columns(["acc"])]]
                     .rename(columns=renamed({"acc": "score"})))
         if total["acc_hi"].ne(total["acc"]).any():  # undecided answers: the range's upper end, shown with it
             ours.append(total.assign(benchmark=f"OMIBench {metric} hi")[["model", "benchmark", "acc_hi"]]

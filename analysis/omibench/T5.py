@@ -77,7 +77,7 @@ def build(table_id: str, ctx: Context) -> Table:
     long["evaluator"] = long["evaluator"].fillna(long["metric"].map(METRICS))  # a rule's row kept without verdicts
     ids = ["model", "metric", "evaluator", "subject"]
     stats = long.melt(id_vars=ids, value_vars=["mean", "std"], var_name="stat", value_name="acc")
-    means = long[[*ids, "mean_ci_lo", "mean_ci_hi"]].rename(columns={"mean_ci_lo": "acc_ci_lo", "mean_ci_hi": "acc_ci_hi"})
+    means = long[[*ids, "mean_ci_lo", "mean_ci_hi"]].rename(columns=renamed({"mean": "acc"}))
     stats = stats.merge(means.assign(stat="mean"), on=[*ids, "stat"], how="left")  # a std has no interval
     table = stats.pivot_table(index=["model", "metric", "evaluator"], columns=["subject", "stat"], values="acc",
                               aggfunc="first")
