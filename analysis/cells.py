@@ -126,7 +126,7 @@ def as_text(df: pd.DataFrame) -> pd.DataFrame:
     with its 95 % interval in brackets after it (module doc)."""
     upper, bounds = ranges(df), intervals(df.columns)
     shown = shown_columns(df)
-    mask = count_mask(shown)
+    mask = count_mask(df)[list(shown.columns)]  # of the whole table: a column with an interval is not a count
     out = pd.DataFrame(index=shown.index, columns=shown.columns, dtype=object)
     for k in range(shown.shape[1]):
         out.iloc[:, k] = [cell_text(v, bool(c)) for v, c in zip(shown.iloc[:, k].astype(object), mask.iloc[:, k])]

@@ -47,7 +47,7 @@ def category_accuracy(scores: pd.DataFrame, who: str) -> pd.DataFrame:
     overall = {"category": "Overall", "acc": micro_average(per["acc"], per["tasks"]), "tasks": int(per["tasks"].sum())}
     out = pd.concat([pd.DataFrame([overall]), per], ignore_index=True).assign(model=who)
     # a task's score is a share of its annotators (or 0/1 for a model's answer): the bootstrap over tasks
-    tasks = scores["task_id"] if "task_id" in scores else scores["id"]
+    tasks = next((scores[c] for c in ("task_id", "id") if c in scores), pd.Series(scores.index, index=scores.index))
     ci = pd.concat([bootstrap(scores.assign(category="Overall"), ["category"], tasks, scores["score"], scale=100,
                               proportion=True),
                     bootstrap(scores, ["category"], tasks, scores["score"], scale=100, proportion=True)])

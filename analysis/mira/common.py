@@ -112,7 +112,8 @@ def accuracies(units: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     over every unit, and the counts of analysis.stats.accuracy_table."""
     out = accuracy_table(units, by)
     if out.empty:
-        return out.assign(acc_published=pd.Series(dtype=float), answered=pd.Series(dtype=int))
+        return out.assign(**{c: pd.Series(dtype=float) for c in with_interval_columns(["acc_published"])},
+                          answered=pd.Series(dtype=int))
     published = units.assign(right=units["correct"] & units["answered"]).groupby(by, dropna=False).agg(
         right=("right", "sum"), answered=("answered", "sum")).reset_index()
     published["acc_published"] = (100 * published["right"] / published["answered"]).where(published["answered"] > 0)

@@ -30,15 +30,18 @@ def backbone(model: str) -> tuple[str, str]:
     return (m.group(1), f"+ {m.group(2)}") if m else (model, "base")
 
 
-def deltas(long: pd.DataFrame, frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
+def deltas(long: pd.DataFrame, frames: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:
     """Each fine-tuned checkpoint minus its base, per metric and subject (the paper's "26.59 → 28.11"), with the
-    95 % interval of the difference on the items both ran (the bootstrap over items: baseline.subject_deltas)."""
+    95 % interval of the difference on the items both ran, given their verdicts `frames` (the bootstrap over items:
+    baseline.subject_deltas; without verdicts, the paper's own numbers, no interval)."""
     base = long[long["variant"] == "base"].set_index(["backbone", "metric", "subject"])["acc"]
     d = long[long["variant"] != "base"].copy()
     d["base_acc"] = [base.get((b, m, s)) for b, m, s in zip(d["backbone"], d["metric"], d["subject"])]
     d["delta"] = d["acc"] - d["base_acc"].astype(float)
     intervals = {m: subject_deltas(frames, lambda f, m=m: f["model"].eq(m), lambda f, b=backbone(m)[0]: f["model"].eq(b))
-                 for m in set(d["model"])}
+                 if frames else {} for m in set(d["model"])}
+    for column in ("acc_ci_lo", "acc_ci_hi"):
+        d[column] = d[column] if column in d else np.nan
     for end, column in enumerate(("delta_ci_lo", "delta_ci_hi")):
         d[column] = [intervals[m].get(f"{k} {s}", (np.nan, np.nan))[end]
                      for m, k, s in zip(d["model"], d["metric"], d["subject"])]
