@@ -124,10 +124,13 @@ def item_of(df: pd.DataFrame) -> pd.Series:
 
 
 def repeated(df: pd.DataFrame) -> bool:
-    """Whether some item has more than one answer (several samples, or an item counted in several rows)."""
-    if "sample_idx" in df.columns and pd.to_numeric(df["sample_idx"], errors="coerce").fillna(0).ne(0).any():
-        return True
-    return False
+    """Whether an item may have more than one answer in a group: some answer is not the first sample."""
+    if "sample_idx" not in df.columns:
+        return False
+    column = df["sample_idx"]
+    if pd.api.types.is_numeric_dtype(column):  # a million rows: a comparison of the array, no conversion
+        return bool(np.nan_to_num(column.to_numpy(dtype=float)).any())
+    return bool(pd.to_numeric(column, errors="coerce").fillna(0).ne(0).any())
 
 
 def rate_intervals(df: pd.DataFrame, by: list[str], rows: pd.DataFrame, sums: pd.DataFrame) -> pd.DataFrame:

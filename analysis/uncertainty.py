@@ -149,27 +149,61 @@ def bootstrap(frame: pd.DataFrame, by: list[str], item: pd.Series | np.ndarray, 
 
     `ratio`: `count` is another mean's per-item value (thinking / non-thinking tokens), so a row whose count is 0
     still adds its value: the statistic is the ratio of the two means over the items drawn."""
-    rows = frame[by].copy() if by else pd.DataFrame(index=frame.index)
-    rows["_item"] = pd.factorize(np.asarray(item))[0]  # integer codes: grouping by them is several times faster
-    rows["_s"] = np.asarray(value, dtype=float)
-    rows["_n"] = 1.0 if count is None else np.asarray(count, dtype=float)
-    rows = rows[rows["_n"].notna() & rows["_s"].notna()] if ratio else rows[rows["_n"] > 0]
-    if rows.empty:
+    group, keys = _codes(frame, by)
+    item = _item_codes(np.asarray(item))
+    value = np.asarray(value, dtype=float)
+    count = np.ones(len(value)) if count is None else np.asarray(count, dtype=float)
+    keep = (~np.isnan(count) & ~np.isnan(value)) if ratio else count > 0
+    group, item, value, count = group[keep], item[keep], value[keep], count[keep]
+    if not len(value):
         return pd.DataFrame(columns=[*by, CI_LO, CI_HI])
-    per_item = rows.groupby([*by, "_item"], dropna=False, sort=False, observed=True)[["_s", "_n"]].sum().reset_index()
-    kinds = per_item.groupby([*by, "_s", "_n"], dropna=False, sort=False, observed=True).size().rename("_t")
-    kinds = kinds.reset_index()
+    owner, sums, counts = _per_item(group, item, value, count)
+    # per group: its distinct (sum, count) kinds of item and how many items are of each kind
+    kinds = pd.DataFrame({"g": owner, "s": sums, "n": counts}).groupby(["g", "s", "n"], sort=False).size()
     out = []
-    groups = kinds.groupby(by, dropna=False, sort=False, observed=True) if by else [((), kinds)]
-    for key, g in groups:
+    for g, part in kinds.groupby(level="g", sort=False):
         rng = np.random.default_rng(SEED)  # per group, so that a group's interval does not depend on the others
-        sums, counts, times = g["_s"].to_numpy(), g["_n"].to_numpy(), g["_t"].to_numpy(dtype=float)
-        lo, hi = _percentiles(sums, counts, times, rng)
+        s_, n_ = part.index.get_level_values("s").to_numpy(), part.index.get_level_values("n").to_numpy()
+        times = part.to_numpy(dtype=float)
+        lo, hi = _percentiles(s_, n_, times, rng)
         if proportion and lo == hi and np.isfinite(lo):
             w_lo, w_hi = wilson(lo * times.sum(), times.sum(), scale=1.0)
             lo, hi = float(w_lo[0]), float(w_hi[0])
-        out.append((*(key if isinstance(key, tuple) else (key,)), scale * lo, scale * hi))
+        out.append((*keys[g], scale * lo, scale * hi))
     return pd.DataFrame(out, columns=[*by, CI_LO, CI_HI])
+
+
+def _item_codes(item: np.ndarray) -> np.ndarray:
+    """Items as integer codes from 0: integers as they are (shifted), anything else factorized."""
+    if np.issubdtype(item.dtype, np.integer) and len(item):
+        return item.astype(np.int64) - int(item.min())
+    return pd.factorize(item)[0].astype(np.int64)
+
+
+def _per_item(group: np.ndarray, item: np.ndarray, value: np.ndarray, count: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per (group, item) present: its group, the sum of its values and the sum of its counts. Counted in a dense
+    array when groups × items is small enough (no hashing of a million keys), else over factorized keys."""
+    width = int(item.max()) + 1
+    key = group * width + item
+    size = (int(group.max()) + 1) * width
+    if size <= 20_000_000:
+        present = np.bincount(key, minlength=size) > 0
+        sums = np.bincount(key, weights=value, minlength=size)[present]
+        counts = np.bincount(key, weights=count, minlength=size)[present]
+        return np.flatnonzero(present) // width, sums, counts
+    pair, first = pd.factorize(key)
+    return first // width, np.bincount(pair, weights=value), np.bincount(pair, weights=count)
+
+
+def _codes(frame: pd.DataFrame, by: list[str]) -> tuple[np.ndarray, list[tuple]]:
+    """Each row's group of `by` as an integer code, and each code's values of `by` (a missing value is a group)."""
+    if not by:
+        return np.zeros(len(frame), dtype=np.int64), [()]
+    codes, uniques = pd.MultiIndex.from_frame(frame[by]).factorize() if len(by) > 1 else \
+        pd.factorize(frame[by[0]], use_na_sentinel=False)
+    keys = list(uniques) if len(by) > 1 else [(u,) for u in uniques]
+    return np.asarray(codes, dtype=np.int64), keys
 
 
 def paired_difference(a: pd.Series, b: pd.Series, scale: float = 100.0, proportion: bool = True) -> dict[str, float]:

@@ -43,9 +43,14 @@ def by_images(df: pd.DataFrame) -> pd.DataFrame:
     # every model's answer to an item is one element of the bin, but the models' answers to one item are not
     # independent draws: the pooled interval is the bootstrap over items, an item's answers resampled together
     right, ok = counted_correct(df), df["status"].eq("ok")
+    # integer codes of the bins and the items, made once for the three intervals (a million answers at paper scale)
+    bins, names = pd.factorize(df["images"])
+    codes = pd.DataFrame({"images": bins})
+    items = pd.factorize(df["id"])[0]
     for rate, hits, among in (("acc", right, None), ("acc_hi", right | df["status"].eq(UNDECIDED), None),
                               ("acc_scored", right, ok)):
-        ci = bootstrap(df, ["images"], df["id"], hits, among, scale=100, proportion=True).set_index("images")
+        ci = bootstrap(codes, ["images"], items, hits, among, scale=100, proportion=True)
+        ci = ci.set_index(names.take(ci["images"].to_numpy()))
         for end, column in zip((CI_LO, CI_HI), ci_columns(rate)):
             pooled[column] = pooled["images"].map(ci[end])
     items = df.groupby("images")["id"].nunique().rename("items").reset_index()
