@@ -44,7 +44,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 from statistics import NormalDist
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 import pandas as pd
@@ -366,8 +366,8 @@ def sum_counts(many: Iterable[dict[str, int] | None]) -> dict[str, int] | None:
     return {k: sum(c[k] for c in found) for k in found[0]}
 
 
-def with_intervals(wide: pd.DataFrame, long: pd.DataFrame, index: list[str], columns: list[str], name,
-                   value: str = "acc") -> pd.DataFrame:
+def with_intervals(wide: pd.DataFrame, long: pd.DataFrame, index: list[str], columns: list[str],
+                   name: Callable[..., str], value: str = "acc") -> pd.DataFrame:
     """`wide` (one row per `index`, a column `name(*key)` per combination `key` of `columns`, made from `long`'s
     `value`) with each such column's interval columns after it, pivoted the same way from `long`'s interval columns
     of `value` (unchanged when `long` has none)."""

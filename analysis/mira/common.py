@@ -14,6 +14,8 @@ other table here counts failures. They differ only where requests failed.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 import pandas as pd
 
@@ -157,7 +159,7 @@ def by_metric(long: pd.DataFrame, index: list[str], columns: list[str]) -> pd.Da
 
 
 def with_metric_intervals(wide: pd.DataFrame, long: pd.DataFrame, index: list[str], columns: list[str],
-                          name) -> pd.DataFrame:
+                          name: Callable[..., str]) -> pd.DataFrame:
     """`wide` (by_metric's, index reset; columns named `name(*key)`) with each column's interval columns."""
     return with_intervals(wide, metric_rows(long, index, columns), [*index, "metric"], columns, name, "value")
 

@@ -20,6 +20,10 @@ from judge import omibench_c1, rules
 
 IDS = ["omibench.T8"]
 ANSWERS = EXTERNAL / "human_answers.csv"
+INTERVALS_NOTE = ("Intervals (95 %): a participant's and a model's accuracy Wilson's over the items; a group mean's the "
+                  "bootstrap over items of its participants' answers; the gap's the bootstrap over the items both "
+                  "answered of the per-item difference (paired; where no item differs, combined from the two sides' "
+                  "Wilson intervals). The paper prints no test: none is added.")
 # A human answer without a grader's verdict is graded by each rule: C.1's (the paper's ACC; a person's answer is the
 # prediction itself, not a model output whose box C.1 reads) and the careful one.
 GRADED = {"ACC": ("correct", omibench_c1.score_prediction), "ACC careful": ("correct_careful", rules.score)}
@@ -121,11 +125,7 @@ def build(table_id: str, ctx: Context) -> Table:
              + ("" if len(full) else " — no model answered every item of the subset: compare with care") + "; "
              "gap = human minus best model (points), by the same rule. A model's failures count as not correct, as "
              "a human's blank answer does; they and its accuracy over scored items are under 'Every model on the "
-             "subset'.",
-             "Intervals (95 %): a participant's and a model's accuracy Wilson's over the items; a group mean's the "
-             "bootstrap over items of its participants' answers; the gap's the bootstrap over the items both "
-             "answered of the per-item difference (paired; where no item differs, combined from the two sides' "
-             "Wilson intervals). The paper prints no test: none is added."]
+             "subset'.", INTERVALS_NOTE]
     if unknown:
         notes.append(f"{len(unknown)} id(s) not in the data file left out, e.g. {unknown[0]!r}.")
     return Table("OMIBench Table 8 — accuracy (%) of human experts / non-experts and the strongest model "

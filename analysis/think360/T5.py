@@ -28,6 +28,10 @@ METRICS = {"tot_width": "ToT-Width", WITH_ROOTS: "ToT-Width with roots", "tot_de
 # The paper's ρ with Acc: one ToT-Width, whichever reading it computed
 PAPER_RHO = {"ToT-Width": 0.9218, "ToT-Width with roots": 0.9218, "ToT-Depth": 0.8492}
 PANEL = {"ToT-Width": "ToT-Width (Eq. S2)", "ToT-Width with roots": "ToT-Width with roots (prose)"}
+INTERVALS_NOTE = ("Intervals (95 %): ToT-Width's and ToT-Depth's the bootstrap over items of the trees' scores (an "
+                  "item's repeats resampled together; where every tree scored the same, a point: the bootstrap cannot "
+                  "tell how far off that is), Acc's as Table 3's; ρ's Fisher's z with Bonett and Wright's variance over "
+                  "the models.")
 EQ_S2 = ("ToT-Width is Eq. S2's (the paper's equation, set beside the paper's number): the mean over G, \"the "
          "set of all parent nodes that have at least one child\", so the roots form no group, and a tree with no "
          "parent node (an answer-only response) has no width — it is left out of the ToT-Width mean (tot_width_n "
@@ -95,9 +99,7 @@ def build(table_id: str, ctx: Context) -> Table:
             "A tree that could not be extracted or repaired, or a node judgement that could not be read, is a "
             "judge error: it has no score, is left out of the means and counted (judge_error); `scored` is how "
             "many trees were scored. judge_calls and judge_tokens are what ToT-Eval asked of the judge model.",
-            "Intervals (95 %): ToT-Width's and ToT-Depth's the bootstrap over items of the trees' scores (an item's "
-            "repeats resampled together; where every tree scored the same, a point: the bootstrap cannot tell how far "
-            "off that is), Acc's as Table 3's; ρ's Fisher's z with Bonett and Wright's variance over the models.",
+            INTERVALS_NOTE,
             *_no_trajectory_notes(table),
             ACC_NOTE,
         ],
