@@ -23,6 +23,7 @@ from analysis.origin import Origin, origin
 from analysis.provenance import counts as provenance_counts
 from analysis.reference import load_reference, paper_of
 from analysis.table import Context, Table, markdown, md_table, relative
+from analysis.uncertainty import ABOVE, BELOW, CONSISTENT, UNTESTED, consistency_text, sum_counts
 from analysis.unreadable import DATA_PROBLEMS, one_line
 from data.benchmarks import BENCHMARKS, paper_name
 from data.jsonl import write_text_atomic
@@ -137,6 +138,23 @@ def origin_of(ctx: Context, outcomes: dict[str, Outcome]) -> Origin:
                                 if t.provenance.data is not None])
 
 
+def beside_papers(outcomes: dict[str, Outcome]) -> pd.DataFrame:
+    """One row per paper: over its tables built, how many cells beside the paper's numbers are consistent with them
+    at 95 %, above, below and untested, and the line that says it ("k of m cells consistent with the paper")."""
+    rows = []
+    for bench, ids in _by_paper(outcomes).items():
+        tables = [outcomes[i].table for i in ids if outcomes[i].state == "ok" and outcomes[i].table is not None]
+        counts = sum_counts(t.consistency() for t in tables)
+        beside = sum(t.consistency() is not None for t in tables)
+        c = counts or dict.fromkeys((CONSISTENT, ABOVE, BELOW, UNTESTED, "tested"), 0)
+        rows.append({"paper": PAPERS.get(bench, bench), "tables with paper numbers": beside,
+                     "cells tested": c["tested"],
+                     CONSISTENT: c[CONSISTENT], ABOVE: c[ABOVE], BELOW: c[BELOW], UNTESTED: c[UNTESTED],
+                     "in words": consistency_text(counts) if beside else "No table of this paper with paper numbers "
+                     "was built."})
+    return pd.DataFrame(rows)
+
+
 def _header_md(o: Origin) -> list[str]:
     parts = [f"> **{o.banner()}**\n"] if o.banner() else []
     parts += [f"- **{what}**: {value}" for what, value in o.rows()]
@@ -197,7 +215,9 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
     made = made or origin_of(ctx, outcomes)
     head, lacking = _summary_lines(outcomes, modules)
     tables = built_tables(outcomes)
-    parts = ["# Reproduction report\n", *_header_md(made), f"{head}\n", "## Contents\n"]
+    parts = ["# Reproduction report\n", *_header_md(made), f"{head}\n", "## Beside the papers\n",
+             "Per paper, the cells set beside a paper's number, tested at 95 % (analysis/uncertainty.py):\n",
+             md_table(beside_papers(outcomes)) + "\n", "## Contents\n"]
     if models := models_read(tables):
         parts.append("- **Models**: " + ", ".join(f"[{m}](#{slug(m)})" for m in models))
     for bench, ids in _by_paper(outcomes).items():
@@ -231,6 +251,7 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
 def _html_table_section(table_id: str, t: Table, doc: str, run_links: dict[tuple[str, str, str], str]) -> str:
     c = counts(t, table_id)
     out = [f"<section class='table' id='{H.esc(table_id)}'><h3>{H.esc(table_id)}</h3>",
+           f"<p class='consistency'>{H.esc(t.first_line())}</p>",
            f"<p class='caption'>{H.prose(t.caption or doc)}</p>",
            f"<p class='failures{' some' if failed(c) else ''}'>{H.esc(failure_line(c))}</p>",
            H.table(t.table)]
@@ -283,7 +304,9 @@ def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, Mo
         body.append(f"<h2 id='paper-{bench}'>{H.esc(name)}</h2>")
         body += [_html_table_section(i, outcomes[i].table, _doc(modules, i), run_links) for i in ids
                  if outcomes[i].state == "ok" and outcomes[i].table is not None]
-    summary = [f"<section id='summary'><h2>Summary</h2><p>{H.esc(head)}</p>"]
+    summary = [f"<section id='summary'><h2>Summary</h2><p>{H.esc(head)}</p>",
+               "<h3 id='beside-papers'>Beside the papers</h3><p class='muted'>Per paper, the cells set beside a "
+               "paper's number, tested at 95 % (analysis/uncertainty.py).</p>", H.table(beside_papers(outcomes))]
     if lacking:
         summary.append("<div class='scroll'><table class='sortable'><thead><tr><th>table</th><th>state</th>"
                        "<th>what it is</th><th>what it lacks</th></tr></thead><tbody>" + "".join(

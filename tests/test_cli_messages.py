@@ -215,7 +215,8 @@ def test_one_table_is_printed_with_the_paper_beside_it_quiet_keeps_the_path_line
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
     assert re.fullmatch(r"think360\.T3: ok: .*think360\.T3\.md \(\d+\.\d\ds\)", lines[0])
-    assert lines[2].startswith("Think360° Table 3")  # the caption
+    assert lines[2].startswith("1 of 6 cells consistent with the paper")  # the first line: the verdicts counted
+    assert lines[3].startswith("Think360° Table 3")  # the caption
     beside = lines.index("Beside the paper:")
     row = next(x for x in lines[:beside] if x.startswith("gpt-4.1"))
     assert "75.00" in row.split()

@@ -11,6 +11,7 @@ from analysis.plot import draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.table import Context, MissingInputs, Table
 from analysis.think360 import common
+from analysis.uncertainty import EXACT_NOTE
 
 IDS = ["think360.F5"]
 
@@ -68,7 +69,7 @@ def build(table_id: str, ctx: Context) -> Table:
         extra={"Question types: frequency": q_freq,
                "Question types: co-occurrence": q_matrix.reset_index(names="question type")},
         figure=path,
-        notes=[f"{len(recs)} items; skills are non-exclusive, so the frequencies sum past 100%.",
+        notes=[EXACT_NOTE, f"{len(recs)} items; skills are non-exclusive, so the frequencies sum past 100%.",
                "The paper draws the co-occurrence as a chord diagram; here it is a heatmap of the same counts "
                "(matplotlib has no chord diagram)."],
         provenance=Provenance(data=data),

@@ -9,6 +9,7 @@ from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
 from analysis.think360 import common
+from analysis.uncertainty import EXACT, EXACT_NOTE
 
 IDS = ["think360.T1"]
 # Unified answer_type → the paper's answer kinds (Table 1); free-form kinds are shares of the free-form items.
@@ -65,8 +66,9 @@ def build(table_id: str, ctx: Context) -> Table:
         "Think360° Table 1 — key statistics: answer type, difficulty tier, cognitive capability/skill and question "
         "type (non-exclusive: an item counts in each of its categories), question and answer lengths (words).",
         table,
-        vs_paper=beside_paper(long, table_id, ["section", "item", "measure"], value="score"),
-        notes=["Percentages are of all items, except the free-form answer kinds: of the free-form items (as the "
+        vs_paper=beside_paper(long, table_id, ["section", "item", "measure"], value="score", kind=EXACT),
+        notes=[EXACT_NOTE,
+               "Percentages are of all items, except the free-form answer kinds: of the free-form items (as the "
                "paper).",
                "Lengths count whitespace-separated words of the question text (options not included) and of the gold "
                "answer(s); an MCQ gold is its letter.",
