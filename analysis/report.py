@@ -147,7 +147,7 @@ def beside_papers(outcomes: dict[str, Outcome]) -> pd.DataFrame:
         counts = sum_counts(t.consistency() for t in tables)
         beside = sum(t.consistency() is not None for t in tables)
         c = counts or dict.fromkeys((CONSISTENT, ABOVE, BELOW, UNTESTED, "tested"), 0)
-        rows.append({"paper": PAPERS.get(bench, bench), "tables with paper numbers": beside,
+        rows.append({"paper": paper_name(bench), "tables with paper numbers": beside,
                      "cells tested": c["tested"],
                      CONSISTENT: c[CONSISTENT], ABOVE: c[ABOVE], BELOW: c[BELOW], UNTESTED: c[UNTESTED],
                      "in words": consistency_text(counts) if beside else "No table of this paper with paper numbers "
