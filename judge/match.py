@@ -36,10 +36,9 @@ from functools import lru_cache
 
 from judge import (alternatives, chem, formula, intervals, labels, lexicon, matchings, nuclear, quantities, ratios,
                    relations, sequences, units)
-from judge.errors import MatchError  # noqa: F401  (re-exported: what answer checking raises)
+from judge.errors import MatchError
 from judge.extract import clean, option_letters, strip_decoration, unwrap_latex
-from judge.numbers import EPS  # noqa: F401  (re-exported)
-from judge.parts import flat_parts, labelled_parts, set_items, split_parts  # noqa: F401  (split_parts re-exported)
+from judge.parts import flat_parts, labelled_parts, set_items, split_parts
 from judge.text import same_phrase, words
 
 _PUNCT = re.compile(r"[.,?!;:，。？！；：]+(?=\s|$)|(?<=\s)[.,?!;:，。？！；：]+")

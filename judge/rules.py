@@ -22,7 +22,8 @@ from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
 from data.records import letters
 from judge import omibench_c1, parallel, path_and_total, quantities, undecided
 from judge.extract import answer_candidates, clean, extract_answer, option_letters, strip_decoration
-from judge.match import MatchError, match_answer, match_one, normalize_text
+from judge.errors import MatchError
+from judge.match import match_answer, match_one, normalize_text
 from judge.mcq import gold_letters, is_mcq
 from judge.parts import flat_parts, order_free, split_parts
 from judge.status import JUDGE_ERROR, UNDECIDED

@@ -69,3 +69,14 @@ def test_the_benchmark_module_is_the_only_place_it_is_named(toy):
                if "toybench" in p.read_text(encoding="utf-8") and "tests" not in p.relative_to(
                    Path(__file__).resolve().parent.parent).parts[:1]]
     assert outside == []  # no stage names it
+
+
+def test_a_benchmark_without_a_judge_model_leaves_an_undecided_answer_undecided_in_the_careful_cascade(toy):
+    from judge.careful_cascade import CarefulCascade
+    from judge.types import Item
+    rec = {"id": "toy-9", "benchmark": "toybench", "question": "How does the reading change?", "images": [],
+           "choices": [], "answer": ["It stays the same"], "answer_type": "text"}
+    steps = CarefulCascade().steps(Item(rec, "So the final answer is \\boxed{unchanged}"))
+    with pytest.raises(StopIteration) as done:
+        next(steps)  # no ask: its module names no adjudicator
+    assert done.value.value["status"] == "undecided" and done.value.value["stage"] == "rules"

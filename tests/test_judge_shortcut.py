@@ -16,7 +16,8 @@ import sympy
 
 from infer.layout import judged_path, raw_path
 from judge import formula, match, mathverify, parallel, prose
-from judge.match import MatchError, canonical, latex_form
+from judge.errors import MatchError
+from judge.match import canonical, latex_form
 from judge.numbers import Interval, close_for_all
 from judge.rules import RuleJudge, score
 from judge.run import run

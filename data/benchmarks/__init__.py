@@ -45,6 +45,7 @@ class Benchmark:
     release_file: str = "test.jsonl"    # the converted release the paper profile reads, under data/<name>/
     fields: dict[str, type | tuple[type, ...]] = field(default_factory=dict)  # beyond data/records.py's
     answer_tag: bool = False            # its prompts ask for <answer>…</answer>: the tag is read first
+    adjudicator: str | None = None      # the judge prompt that settles what the careful rules leave undecided
     converter: str = ""                 # the module whose convert(src, media) reads its release
     demo: str = ""                      # the module whose generate(folder) writes its demo set
     tables: str = ""                    # the package of its table modules (each defines IDS)

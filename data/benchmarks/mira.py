@@ -44,4 +44,5 @@ _PARTS = tuple((f"{t}/*", f"{t}/*/*", f"{t}/*/*/*") for t in sorted(folder for _
 BENCHMARK = Benchmark(
     name="mira", paper="MIRA",
     source=Source("YiyangAiLab/MIRA", "https://huggingface.co/datasets/YiyangAiLab/MIRA", parts=_PARTS, pause_s=60.0),
-    default_judges=("rules", "mira_judge"), paper_data="mira_levels", answer_tag=True)
+    default_judges=("rules", "mira_judge"),
+    adjudicator="mira_judge", paper_data="mira_levels", answer_tag=True)

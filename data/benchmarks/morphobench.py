@@ -6,4 +6,5 @@ from data.benchmarks import Benchmark, hub
 
 BENCHMARK = Benchmark(
     name="morphobench", paper="MorphoBench", source=hub("OpenDCAI/MorphoBench"),
-    default_judges=("rules", "morphobench_correctness"), paper_data="morphobench_main")
+    default_judges=("rules", "morphobench_correctness"),
+    adjudicator="morphobench_correctness", paper_data="morphobench_main")

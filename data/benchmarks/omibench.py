@@ -6,4 +6,5 @@ from data.benchmarks import Benchmark, hub
 
 BENCHMARK = Benchmark(
     name="omibench", paper="OMIBench", source=hub("LightChen2333/OMIBench"),
-    default_judges=("rules", "omibench_c1", "omibench_gptscore"), paper_data="omibench_T2")
+    default_judges=("rules", "omibench_c1", "omibench_gptscore"),
+    adjudicator="omibench_gptscore", paper_data="omibench_T2")

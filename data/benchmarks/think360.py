@@ -13,5 +13,6 @@ QUESTION_TYPES = ["Algebra", "Number Theory", "Combinatorics", "Geometry", "Prob
 
 BENCHMARK = Benchmark(
     name="think360", paper="Think360°", source=hub("Walnutes/Think360"),
-    default_judges=("rules", "think360_cascade"), paper_data="think360_T3",
+    default_judges=("rules", "think360_cascade"),
+    adjudicator="think360_judge", paper_data="think360_T3",
     release_file="testmini.jsonl")  # the paper runs its testmini split

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.extract import boxed_all, clean
-from judge.match import MatchError, is_textual, match_answer, match_one, normalize_text
+from judge.errors import MatchError
+from judge.match import is_textual, match_answer, match_one, normalize_text
 from judge.mcq import gold_letters, is_mcq
 from judge.parts import flat_parts, split_parts
 from judge.rules import GRID, grid_cell, mcq_prediction, score
