@@ -257,18 +257,22 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
     cut = sum(truncated(r.get("finish_reason"), r.get("response")) for r in raw.values())
     summary = {**summarize(now, getattr(spec, "scores", ()), unjudged=len(wanted) - len(now), truncated=cut),
                "judged_now": len(todo)}
-    manifest_path = manifest_of(out_path)
+    _record(manifest_of(out_path), not todo, judge_id, base_manifest(
+        benchmark=bench, model=model, setting=setting, stands_for=stands_for(setting, raw_manifest), judge=judge_id,
+        raw=recorded(raw_file), data={"path": recorded(data), "sha256": sha256_file(data)},
+        judge_model=judge_cfg.public_dict() if judge_cfg else None, summary=summary))
+    return summary
+
+
+def _record(path: Path, idle: bool, judge_id: dict[str, Any], manifest: dict[str, Any]) -> None:
+    """The verdict file's manifest, with every judge identity that has written to it (`judges`)."""
     try:
-        before = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+        before = json.loads(path.read_text()) if path.exists() else {}
     except ValueError:  # unreadable: it is written again whole
         before = {}
     earlier = before.get("judges") or ([before["judge"]] if before.get("judge") else [])
-    write_manifest(manifest_path, idle=not todo, volatile=("written", "summary"), manifest=base_manifest(
-        benchmark=bench, model=model, setting=setting, stands_for=stands_for(setting, raw_manifest), judge=judge_id,
-        judges=current.asked_with(earlier, judge_id), raw=recorded(raw_file),
-        data={"path": recorded(data), "sha256": sha256_file(data)},
-        judge_model=judge_cfg.public_dict() if judge_cfg else None, summary=summary))
-    return summary
+    write_manifest(path, idle=idle, volatile=("written", "summary"),
+                   manifest={**manifest, "judges": current.asked_with(earlier, judge_id)})
 
 
 def judge_model_ready(judges: list[str], path: Path | None) -> ModelConfig | None:
