@@ -40,7 +40,7 @@ from typing import Any, Iterator
 from data.files import read_yaml
 from judge import rules
 from judge.extract import extract_answer, option_letters, states_answer
-from judge.normalise import LETTERS, decoded, fold, fold_offsets
+from judge.normalise import LETTER_AS, LETTERS, decoded, fold, fold_offsets
 from judge.status import JUDGE_ERROR, UNDECIDED
 
 VERSION = "flags-2"  # part of every verdict's judge identity: verdicts of an earlier reading are made again
@@ -48,6 +48,7 @@ WORDS = Path(__file__).with_name("injection_words.yaml")
 # Decimal digits of other scripts (Arabic-Indic, Persian, Devanagari): never read as digits by the rule judge,
 # and flagged where a response's answer uses them.
 OTHER_DIGITS = re.compile("[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f]")
+_LOOKALIKE = re.compile("[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f" + "".join(LETTER_AS) + "]")  # what to look for
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,18 @@ class Lexicon:
     phrases: dict[str, tuple[str, ...]]
 
     @cached_property
+    def phrase_lists(self) -> dict[str, frozenset[str]]:
+        """A phrase of a language written without spaces → the lists of every such phrase inside it ("参考答案"
+        holds "答案" too), since `phrase_finder` finds the longest phrase at a place."""
+        return {p: frozenset(n for n, others in self.phrases.items() for q in others if q in p)
+                for p in {p for phrases in self.phrases.values() for p in phrases}}
+
+    @cached_property
+    def phrase_finder(self) -> re.Pattern[str]:
+        """Every phrase of the languages written without spaces, longest first: one pass finds those a text holds."""
+        return re.compile("|".join(map(re.escape, sorted(self.phrase_lists, key=len, reverse=True))))
+
+    @cached_property
     def by_list(self) -> dict[str, tuple[int, ...]]:
         """List name → the acts (their places) that need it first: only those are looked at where it is held."""
         out: dict[str, list[int]] = {}
@@ -213,7 +226,6 @@ LEXICON = load_lexicon()
 CAPITAL_MARKER = re.compile(r"\b(?:RESPONSE|ANSWER)\s+(?:START|END|BEGIN)\b|\bEND OF (?:THE )?RESPONSE\b")
 _STRUCTURE_GATE = re.compile(r"<<|>>|<\||inst\]|response|answer[_-]|answer\s*\]|truth\s*\]")  # every string STRUCTURE is tried for
 _NOT_WORD = bytes(c if chr(c).isalnum() else 32 for c in range(256))  # ASCII letters and digits kept, the rest a space
-_TOKEN = re.compile(r"[^\W_]+")
 _UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")  # Chinese (and Japanese) characters
 
 
@@ -223,10 +235,10 @@ def _matches(low: str, lex: Lexicon = LEXICON) -> Iterator[tuple[str, int]]:
         for act, gate in STRUCTURE:
             if any(g in low for g in gate) and (m := act.pattern.search(low)):
                 yield act.kind, m.start()
-    tokens = set(low.encode().translate(_NOT_WORD).decode().split() if low.isascii() else _TOKEN.findall(low))
+    tokens = set(low.encode("ascii", "replace").translate(_NOT_WORD).decode().split())
     held = set().union(*(lex.words[t] for t in tokens & lex.words.keys()))
     if _UNSPACED.search(low):
-        held.update(name for name, phrases in lex.phrases.items() if any(p in low for p in phrases))
+        held.update(*(lex.phrase_lists[p] for p in set(lex.phrase_finder.findall(low))))
     for place in sorted({i for name in held for i in lex.by_list.get(name, ())}):
         act = lex.acts[place]
         if all(not need.isdisjoint(held) for need in act.needs[1:]) and (m := act.pattern.search(low)):
@@ -247,8 +259,8 @@ def _flags(response: str) -> tuple[str, ...]:
         found.append("fake_delimiter")
     hidden = [kind for _, text in _views(response) for kind, _ in _matches(fold(text).lower())]
     found += hidden + (["encoded"] if hidden else [])
-    answer = None if response.isascii() else extract_answer(unicodedata.normalize("NFKC", response))
-    if answer and _passes_for_latin(answer):  # look-alikes are never ASCII
+    answer = extract_answer(unicodedata.normalize("NFKC", response)) if _LOOKALIKE.search(response) else None
+    if answer and _passes_for_latin(answer):
         found.append("lookalike_characters")
     return tuple(dict.fromkeys(found))
 

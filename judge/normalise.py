@@ -79,6 +79,7 @@ def fold_offsets(text: str) -> tuple[str, list[int]]:
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])|(?:\\x[0-9A-Fa-f]{2}){6,}")
 _ENTITY = re.compile(r"&#?\w{1,8};")
+_RUN = re.compile(r"[A-Za-z0-9+/_=-]{16}")
 
 
 def decoded(text: str) -> list[tuple[int, str]]:
@@ -86,7 +87,7 @@ def decoded(text: str) -> list[tuple[int, str]]:
     references. Readable: valid UTF-8, at least 90 % printable, with four letters or more; random runs (a long
     word, a hash, a number) almost never are."""
     out: list[tuple[int, str]] = []
-    if max(map(len, text.split()), default=0) < 16 and "&" not in text:  # either run needs 16 characters
+    if not (_RUN.search(text) or "\\x" in text or "&" in text):  # none of them could be there
         return out
     for m in _BASE64.finditer(text):
         run = m.group().rstrip("=")
