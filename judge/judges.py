@@ -27,12 +27,14 @@ from judge.types import Calls, Item, Steps, failed
 class SingleCallJudge:
     """One call to a judge model, its reply read by `parse`. `final_answer`: the judge compares the final
     answer read from the response ({{extracted}}) with the gold, as C²RBench (Fig. 6) and MorphoBench
-    (Eq. 16) describe; a response stating none is wrong without asking."""
+    (Eq. 16) describe; a response stating none is wrong without asking. `shows_final`: the judge reads the whole
+    response, as its protocol asks, and is shown the final answer read from it beside it."""
 
     name: str
     parse: Callable[[str], dict[str, Any] | None]
     sees_images: bool = False
     final_answer: bool = False
+    shows_final: bool = False
     prompts: tuple[str, ...] = field(default=())
     grammar: str | None = None
 
@@ -44,7 +46,7 @@ class SingleCallJudge:
         return Calls(whole=1, with_images=int(self.sees_images))
 
     def steps(self, item: Item) -> Steps:
-        shown = rules.final_answer(item.rec, item.response) if self.final_answer else None
+        shown = rules.final_answer(item.rec, item.response) if self.final_answer or self.shows_final else None
         if self.final_answer and shown is None:
             return {"correct": False, "stage": "no_final_answer"}
         (reply,) = yield [Ask(self.prompts[0], {"response": item.response, "extracted": shown or ""}, self.parse,
@@ -146,7 +148,10 @@ CASCADE = "think360_cascade"
 JUDGES = {j.name: j for j in (
     *RULE_JUDGES,  # the careful rule judge, and OMIBench's ACC as C.1 publishes it (judge/rules.py)
     SingleCallJudge("omibench_gptscore", parse.gptscore, grammar=grammars.GPTSCORE),
+    # beside it, the careful variant: the response declared data, its instructions ignored, the final answer shown
+    SingleCallJudge("omibench_gptscore_careful", parse.gptscore, shows_final=True, grammar=grammars.GPTSCORE),
     MiraPublished(),  # the authors' acc.py: its rule, then the paper's judge where the rule does not accept
+    MiraPublished("mira_judge_careful", ("mira_judge_careful",), answer_only=True),  # ... shown the tagged answer only
     SingleCallJudge("c2rbench_judge", parse.correct_incorrect, final_answer=True,
                     grammar=grammars.CORRECT_INCORRECT_LOWER),
     SingleCallJudge("morphobench_correctness", parse.morpho_json, final_answer=True,
@@ -176,5 +181,6 @@ def asks_model(name: str) -> bool:
 
 def default_judges(bench: str) -> list[str]:
     """What a benchmark is judged with (its module, data/benchmarks/): the rule judge, the paper's published rule
-    where it has one, and the paper's LLM judge."""
+    where it has one, and the paper's LLM judge. The careful variants of GPTScore and MIRA's judge run where an
+    experiment names them."""
     return list(benchmark(bench).default_judges)

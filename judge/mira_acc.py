@@ -45,10 +45,13 @@ def path_and_total_right(tagged: str, golds: list[str]) -> bool:
 @dataclass(frozen=True)
 class MiraPublished:
     """The judge `mira_judge`: acc.py's rule first, the paper's LLM judge (text only) for what the rule does not
-    accept."""
+    accept. `answer_only` (the careful variant, `mira_judge_careful`): the judge is shown the tagged answer acc.py
+    read, not the full response — §7 tells it to judge that answer and ignore all reasoning — with a prompt that
+    declares it data (prompts/judges/mira_judge_careful.txt)."""
 
     name: str = "mira_judge"
     prompts: tuple[str, ...] = ("mira_judge",)
+    answer_only: bool = False
     version: str = "acc.py"  # part of the verdicts' key: verdicts of the earlier LLM-only judge are redone
 
     def calls(self, rec: dict[str, Any], steps: int) -> Calls:
@@ -63,8 +66,8 @@ class MiraPublished:
                     "stage": "two_part_rule"}
         if tagged.lower() == ", ".join(item.rec["answer"]).strip().lower():
             return {"correct": True, "extracted": tagged, "stage": "exact_match"}
-        (reply,) = yield [Ask("mira_judge", {"response": item.response}, parse.correct_incorrect, "text",
-                              grammars.CORRECT_INCORRECT)]
+        shown = {"extracted": tagged} if self.answer_only else {"response": item.response}
+        (reply,) = yield [Ask(self.prompts[0], shown, parse.correct_incorrect, "text", grammars.CORRECT_INCORRECT)]
         if reply.parsed is None:
             return failed(reply, extracted=tagged, stage="llm_judge")
         return {"extracted": tagged, "raw_judge_reply": reply.text, "stage": "llm_judge", **reply.parsed}

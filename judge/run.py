@@ -52,11 +52,15 @@ Judge = Any  # a judge of judge/judges.py: `name`, `prompts`, `steps(item)` (and
 def verdict(raw: dict[str, Any], judge: dict[str, Any], record: str, rec: dict[str, Any] | None = None,
             **fields: Any) -> dict[str, Any]:
     """A verdict line: the raw outcome judged, the record's line digest it was judged against (`record`), the
-    judge. A response flagged as addressing the judge gains nothing from an LLM judge: `correct` is the rule
-    judge's verdict on the record `rec`, the LLM's kept beside it (judge/injection.py)."""
+    judge. A response flagged as addressing the judge gains nothing: an LLM judge's `correct` is the rule judge's
+    verdict on the record `rec`, the LLM's kept beside it, and the careful rule judge's own verdict reads the
+    response only before its first flagged span (judge/injection.py). A published rule (omibench_c1) reads it as
+    published."""
     found = injection.flags(raw.get("response"))
     if found and judge.get("model") and rec is not None:
         fields = injection.distrusted(fields, rec, raw["response"])
+    elif found and judge.get("name") == RULES and rec is not None and fields.get("status", "ok") != "no_response":
+        fields = {**fields, **injection.rule_verdict(rec, raw["response"])}
     return {"id": raw["id"], "sample_idx": raw["sample_idx"], "request_key": raw.get("request_key"),
             "outcome": outcome_sha(raw), "record": record, "judge": judge, "extracted": None, "correct": None,
             "status": "ok", "flags": found, **fields}
@@ -76,14 +80,16 @@ def declared_reasoning(raw_manifest: dict[str, Any] | None) -> str | None:
 
 
 def judge_identity(judge: Judge, cfg: ModelConfig | None, prompts: Path) -> dict[str, Any]:
-    """Name, judge model and prompt hash: what a verdict is keyed by, so a changed prompt is judged anew."""
-    if not judge.prompts:
-        return {"name": judge.name, "model": None, "prompt_sha": judge.version}
+    """Name, judge model and prompt hash: what a verdict is keyed by, so a changed prompt, or a changed reading of
+    the injection flags (judge/injection.py VERSION), is judged anew; a judge model's replies stay in its log."""
+    if not judge.prompts:  # the flags' reading is part of every verdict (its `flags`, a flagged answer's reading)
+        return {"name": judge.name, "model": None, "prompt_sha": f"{judge.version}+{injection.VERSION}"}
     sha = "+".join(judge_template(p, prompts).sha for p in judge.prompts)
     version = getattr(judge, "version", None)  # a judge whose steps changed meaning (judge/mira_acc.py)
     constrained = bool(cfg and cfg.constrain_judge_replies)  # decoding held to each reply's grammar
     return {"name": judge.name, "model": cfg.name if cfg else None,
-            "prompt_sha": sha + (f"+{version}" if version else "") + ("+grammar" if constrained else ""),
+            "prompt_sha": f"{sha}+{injection.VERSION}" + (f"+{version}" if version else "")
+                          + ("+grammar" if constrained else ""),
             "constrained": constrained}
 
 

@@ -77,6 +77,7 @@ def judging(mode: Mode) -> list[Figure]:
                           + ", ".join(f"{x:.1f}" for x in idle) + f"; {correct / total:.0%} correct")
     one_fig = Figure("judging", "rule judge, judge.rules.score in one process", one_rates, "resp/s",
                      note="the same runs; per type (one process): " + ", ".join(f"{k} {v}" for k, v in by_type.items()))
+    flag_fig = flagging(parts)
     if not run_fig.met:
         clear_judge_caches()
         run = lambda: [score(rec, response) for rec, response in sample]  # noqa: E731
@@ -85,4 +86,20 @@ def judging(mode: Mode) -> list[Figure]:
             "judge/formula.py|math_verdict", "judge/mathverify.py|prose_cannot_equal", "math_verify/grader.py|verify",
             "math_verify/parser.py|parse", "judge/match.py|parse_number", "judge/extract.py|extract_answer",
             "judge/rules.py|mcq_prediction"])
-    return [run_fig, one_fig]
+    return [run_fig, one_fig, flag_fig]
+
+
+def flagging(parts: list[list[tuple[dict, str]]]) -> Figure:
+    """The injection flags (judge/injection.py), which judge.run asks of every response beside any judge: the same
+    runs, in one process, cold."""
+    from judge import injection
+
+    rates = []
+    for part in parts:
+        injection._flags.cache_clear()
+        start = time.perf_counter()
+        for _, response in part:
+            injection.flags(response)
+        rates.append(len(part) / (time.perf_counter() - start))
+    return Figure("judging", "injection flags of every response, one process", rates, "resp/s",
+                  note="the same runs, cold (judge/injection.py: the text folded, the acts of five languages)")

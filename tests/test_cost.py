@@ -110,19 +110,20 @@ def test_a_dry_run_of_omibench_T2_prints_tokens_and_dollars_and_sends_nothing(tm
     assert p.returncode == 0, p.stderr
     assert not (tmp_path / "results").exists()
     line = cost_line(p.stdout, "gpt-4o")
-    # 3 requests; the bound is 3 × gpt-4o's max_tokens 16,384; GPTScore by gpt-4o-mini: one call per answer, and
-    # the careful cascade at most one more per answer (it asks only about answers the rules leave undecided)
-    assert line.startswith("    cost: 3 request(s), 6 judge call(s); input ")
-    # output bound: gpt-4o's 3 × 16,384 (its max_tokens) + the judges' 6 calls × 16,384 (gpt-4o-mini's)
-    assert "output 0.15M at most, 0.15M expected" in line  # 147,456; no earlier runs: the expectation is the bound
+    # 3 requests; the bound is 3 × gpt-4o's max_tokens 16,384; GPTScore and its careful variant by gpt-4o-mini: one
+    # call each per answer, and the careful cascade at most one more per answer (it asks only about answers the rules
+    # leave undecided)
+    assert line.startswith("    cost: 3 request(s), 9 judge call(s); input ")
+    # output bound: gpt-4o's 3 × 16,384 (its max_tokens) + the judges' 9 calls × 16,384 (gpt-4o-mini's)
+    assert "output 0.20M at most, 0.20M expected" in line  # 196,608; no earlier runs: the expectation is the bound
     said = re.search(r"input ([\d.,]+)(M?) tokens", line)
     tokens = float(said.group(1).replace(",", "")) * (1e6 if said.group(2) else 1)
     usd = float(re.search(r"\$([\d.]+) at most", line).group(1))
     # input: three 1024² images at 765 tokens each, and each judge reads each answer (16,384 tokens expected)
-    assert tokens + 0.005e6 > 3 * 765 + 6 * 16_384  # printed to 0.01M
-    # gpt-4o: images × $2.50/M + 49,152 × $10/M; gpt-4o-mini: answers read × $0.15/M + 98,304 × $0.60/M; the
+    assert tokens + 0.005e6 > 3 * 765 + 9 * 16_384  # printed to 0.01M
+    # gpt-4o: images × $2.50/M + 49,152 × $10/M; gpt-4o-mini: answers read × $0.15/M + 147,456 × $0.60/M; the
     # prompts' short text adds well under a cent
-    least = 3 * 765 * 2.5e-6 + 49_152 * 10e-6 + 6 * 16_384 * 0.15e-6 + 98_304 * 0.6e-6
+    least = 3 * 765 * 2.5e-6 + 49_152 * 10e-6 + 9 * 16_384 * 0.15e-6 + 147_456 * 0.6e-6
     assert least - 0.005 <= usd <= least + 0.01
     totals = p.stdout[p.stdout.index("== cost per experiment"):]
     assert re.search(r"^omibench\.T2: \d+ request\(s\), \d+ judge call\(s\); input [\d.,M]+ tokens; output "

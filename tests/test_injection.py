@@ -85,7 +85,8 @@ def test_every_llm_judge_follows_its_judge_not_the_response(tmp_path, scripted_s
     cfg_path = tmp_path / "j.yaml"
     cfg_path.write_text(f"name: j\nmodel: j\nbase_urls: [{srv.base_url}]\nmodalities: [text]\nmax_retries: 0\n")
     s = run(bench, data, "m", "s", judge, tmp_path / "results", load_model_config(cfg_path))
-    assert (s["scored"], s["correct"], s["flagged"]) == (len(ATTACKS), 0, len(ATTACKS))
+    # note_to_judge states its answer only after addressing the judge: not read, a judge error
+    assert (s["scored"], s["judge_error"], s["correct"], s["flagged"]) == (len(ATTACKS) - 1, 1, 0, len(ATTACKS))
     # the response (or, for judges of the final answer, the answer read from it) is quoted whole, once,
     # between the template's own tagged markers
     finals = {final_answer({**GOLD, "benchmark": bench}, r) for r in ATTACKS.values()}

@@ -199,6 +199,7 @@ ITEM = Item(REC, "2 + 3 = 5, so the answer is \\boxed{5}.")
 # MIRA's published judge asks its model only about a tagged answer its exact match does not settle; the careful
 # cascade only about an answer the rules leave undecided, with each benchmark's own judge prompt
 ITEMS = {"mira_judge": [Item(REC, "2 + 3 = 5, so <answer>five</answer>")],
+         "mira_judge_careful": [Item(REC, "2 + 3 = 5, so <answer>five</answer>")],
          "careful_cascade": [Item({**REC, "benchmark": b, "answer": ["unchanged"], "answer_type": "text"},
                                   "It stays level, so the answer is \\boxed{stays the same}.")
                              for b in ("omibench", "think360", "mira", "c2rbench", "morphobench")]}

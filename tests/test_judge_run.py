@@ -1,5 +1,6 @@
 """judge.run end to end: rule and LLM verdict files, caching, failures kept apart, the Think360 cascade."""
 import json
+import re
 
 import pytest
 
@@ -73,7 +74,7 @@ def test_llm_judge_cache_and_judge_errors(tmp_path, scripted_server):
     v = {x["id"]: x for x in verdicts(tmp_path, "omibench_gptscore")}
     assert v["b"]["status"] == "judge_error" and v["b"]["correct"] is None and v["b"]["raw_judge_reply"] == "I am not sure."
     assert v["a"]["judge"]["name"] == "omibench_gptscore" and v["a"]["judge"]["model"] == "j"
-    assert len(v["a"]["judge"]["prompt_sha"]) == 16
+    assert re.fullmatch(r"[0-9a-f]{16}\+flags-\d+", v["a"]["judge"]["prompt_sha"])  # the prompt's hash, the flags' reading
     # a and b asked once each: a deterministic judge (temperature 0) would only repeat b's unreadable reply
     assert srv.count == 2
     # a rerun tries the judge error again, but the deterministic judge's logged reply settles it: no call,

@@ -11,7 +11,7 @@ import pytest
 from data.jsonl import write_jsonl_atomic
 from infer.layout import judged_path, raw_path
 from judge import omibench_c1 as c1
-from judge import rules
+from judge import injection, rules
 from judge import run as judge_run
 from judge.judges import JUDGES, asks_model, default_judges
 
@@ -217,7 +217,8 @@ def test_judge_run_needs_no_judge_model(tmp_path, capsys):
     assert (s["correct"], s["scored"], s["no_response"]) == (2, 2, 1)
     line = json.loads(judged_path(tmp_path / "results", "omibench", "m", "s", "omibench_c1")
                       .read_text().splitlines()[0])
-    assert line["judge"] == {"name": "omibench_c1", "model": None, "prompt_sha": JUDGES["omibench_c1"].version}
+    assert line["judge"] == {"name": "omibench_c1", "model": None,
+                             "prompt_sha": f"{JUDGES['omibench_c1'].version}+{injection.VERSION}"}
     base = ["--bench", "omibench", "--data", str(data), "--model", "m", "--setting", "s",
             "--results", str(tmp_path / "results")]
     assert judge_run.main([*base, "--judge", "omibench_c1"]) == 0

@@ -12,6 +12,7 @@ PAPER = {"think360": "000", "omibench": "001", "mira": "002", "c2rbench": "003",
 OURS = {"c2rbench/zero_shot.txt", "morphobench/with_hints.txt", "omibench/icl_demo.txt",
         "judges/c2rbench_judge.txt", "judges/think360_extract.txt", "judges/think360_judge.txt",
         "judges/morphobench_correctness.txt", "judges/think360_error.txt",
+        "judges/omibench_gptscore_careful.txt", "judges/mira_judge_careful.txt",  # hardened variants of quoted ones
         *(f"morphobench/adapt_{n}.txt" for n in ("graph", "hints", "misleading", "cues", "perturb"))}
 DELIMITERS = re.compile(r"<<<[A-Z_]+(?: \{\{boundary\}\})?>>>")  # ours, with the tag judge/injection.py fills in
 OURS_BELOW = "{{! the rest is ours }}"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.mira.common import (DOMAIN_ORDER, LEVELS, METRICS, SHOWN, UNIT_NOTE, by_metric, grouped, scoring_units,
-                                  verdicts, with_metric_intervals)
+from analysis.mira.common import (DOMAIN_ORDER, LEVELS, METRICS, SHOWN, UNIT_NOTE, by_metric, careful_judge_gap, grouped,
+                                  scoring_units, verdicts, with_metric_intervals)
 from analysis.table import Context, Table
 
 IDS = ["mira.T1"]
@@ -34,6 +34,7 @@ def build(table_id: str, ctx: Context) -> Table:
     rank = wide.xs("Acc", level="metric")["Overall V"].sort_values(ascending=False, na_position="last")
     wide = wide.reindex(pd.MultiIndex.from_product([rank.index, list(METRICS)], names=["model", "metric"]))
     wide = with_metric_intervals(wide.reset_index(), long, ["model"], ["group", "level"], lambda g, lv: f"{g} {lv}")
+    careful, careful_notes = careful_judge_gap(ctx, provenance)
     return Table(
         "MIRA Table 1 — accuracy (%) per domain (EG: Euclidean Geometry, PBR: Physics-Based Reasoning, ASLP: "
         "Abstract Spatial & Logical Puzzles, CT: Causal Transformations) and overall, at level D (direct), "
@@ -41,10 +42,11 @@ def build(table_id: str, ctx: Context) -> Table:
         "authors' acc.py leaves unanswered items out) and Acc careful (every unit, a failure not correct).",
         wide,
         extra={"Scored units and failures": long[["model", "level", "group", "judge", *SHOWN]]
-               .sort_values(["model", "group", "level"])},
+               .sort_values(["model", "group", "level"]), **careful},
         notes=[UNIT_NOTE,
                "The paper's Table 1 is in the main paper, which our text (supplementary only) does not include: "
                "no reference numbers.",
-               "Averaging: over scoring units (items; a Gear Rotation pair counts once), not over tasks."],
+               "Averaging: over scoring units (items; a Gear Rotation pair counts once), not over tasks.",
+               *careful_notes],
         provenance=provenance,
     )

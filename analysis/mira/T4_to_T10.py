@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.mira.common import (LEVELS, METRICS, SHOWN, UNIT_NOTE, beside_paper_both, by_metric, grouped,
-                                  scoring_units, verdicts, with_metric_intervals)
+from analysis.mira.common import (LEVELS, METRICS, SHOWN, UNIT_NOTE, beside_paper_both, by_metric, careful_judge_gap,
+                                  grouped, scoring_units, verdicts, with_metric_intervals)
 from analysis.reference import paper_order
 from analysis.table import Context, Table
 
@@ -57,11 +57,12 @@ def build(table_id: str, ctx: Context) -> Table:
                      "with a failed or missing member is not correct and counted under no_response, judge_error "
                      "or unjudged.")
     failures = long[["model", "level", "task", "judge", *SHOWN]]
+    careful, careful_notes = careful_judge_gap(ctx, provenance, tasks)
     caption = (f"MIRA Table {table_id.split('.T')[1]} — accuracy (%) on {', '.join(tasks)} at level D (direct), "
                "T (Text-CoT, general template) and V (simulated Visual-CoT): Acc as published (the authors' acc.py "
                "leaves unanswered items out) and Acc careful (every unit, a failure not correct). The failures and "
                "each accuracy's n are below.")
     return Table(caption, wide(long, tasks, models),
                  vs_paper=beside_paper_both(long, table_id, ["task", "level"]),
-                 extra={"Scored units and failures": failures.sort_values(["model", "task", "level"])},
-                 notes=notes, provenance=provenance)
+                 extra={"Scored units and failures": failures.sort_values(["model", "task", "level"]), **careful},
+                 notes=notes + careful_notes, provenance=provenance)

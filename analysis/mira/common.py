@@ -19,6 +19,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
+from analysis import judge_gap
 from analysis.inputs import Run, read_records
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
@@ -174,3 +175,20 @@ def beside_paper_both(long: pd.DataFrame, table_id: str, keys: list[str]) -> pd.
     return out[["model", *keys, "paper_model", "ours", "ours_ci_lo", "ours_ci_hi", "n", "paper", "paper_n",
                 "paper_n_from", "diff", "diff_ci_lo", "diff_ci_hi", "verdict",
                 *with_interval_columns(["ours_careful"]), "n_careful"]]
+
+
+def careful_judge_gap(ctx: Context, provenance: Provenance, tasks: list[str] | None = None
+                      ) -> tuple[dict[str, pd.DataFrame], list[str]]:
+    """The published judge (mira_judge) and its careful variant (mira_judge_careful) compared item by item per model
+    and level, over `tasks` (all when None): the extra table and its note, or none where the careful judge has not
+    run (analysis/judge_gap.py). The careful judge's runs join the table's `provenance`."""
+    keep = None if tasks is None else (lambda f: f["task"].isin(tasks) if "task" in f else f["id"].isna())
+    gap = judge_gap.judge_gap(ctx.results, "mira", list(LEVELS), "mira_judge", ["model", "setting"], keep)
+    if gap is None:
+        return {}, []
+    gap.insert(1, "level", gap.pop("setting").map(LEVELS))
+    provenance.runs = list({r.path: r for r in provenance.runs + ctx.runs("mira", list(LEVELS), judge_gap.CAREFUL[
+        "mira_judge"])}.values())
+    return ({judge_gap.title("Acc", "mira_judge"): gap},
+            [judge_gap.note("Acc", "mira_judge") + " Counted per item (a Gear Rotation question on its own), over the "
+             "answers acc.py's rule leaves to the judge and the rest alike."])
