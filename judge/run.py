@@ -40,7 +40,7 @@ from infer.templates import PROMPTS, TemplateError
 from judge import current, injection, parallel
 from judge.current import outcome_sha
 from judge.extract import truncated
-from judge.judges import JUDGES, asks_model, default_judges
+from judge.judges import JUDGES, RULES, asks_model, default_judges
 from judge.llm import answer, judge_template
 from judge.status import UNDECIDED
 from judge.types import Item
