@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     now = up_to_date.stamp(ctx.results, [layout.recorded(args.figures)]) if args.all and args.report else None
     last = up_to_date.unchanged(ctx.results, now) if now is not None else None
     if last is not None:
-        print(f"{last['lines'][-1]}; up to date: nothing it reads changed since it was built")
+        print(f"{last['line']}; up to date: nothing it reads changed since it was built")
         return last["status"]
     up_to_date.forget(ctx.results)
     # the report is made from every table as it is now: one built earlier may read files changed since
@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         print(line)
         status = status or int(written_to is None)
         if now is not None and written_to is not None:
-            up_to_date.record(ctx.results, now, [line], status)
+            up_to_date.record(ctx.results, now, line, status)
     return status
 
 

@@ -6,7 +6,7 @@ manifests name, and the checkout's code, prompts, configs and the papers' number
 After a build, a stamp records all of that (the files under results/ by size and mtime, the data files and the
 checkout by content — the demo sets are written again, unchanged, on every run_all.sh, and another checkout with
 other code never passes for this one) together with what the build wrote (its outputs, by size and
-mtime) and the lines it printed. The next build whose stamp is the same, and whose outputs are still as written,
+mtime) and the line it printed last. The next build whose stamp is the same, and whose outputs are still as written,
 prints the stored summary instead. Anything else, a table deleted by hand included, builds everything again.
 
 The stamp (results/.report_stamp.json) names files relative to results/ or to the checkout only, so it travels
@@ -110,14 +110,15 @@ def unchanged(results: Path, now: dict[str, Any]) -> dict[str, Any] | None:
         last = json.loads((results / STAMP).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(last, dict) or last.get("read") != now or last.get("wrote") != _outputs(results):
+    if not isinstance(last, dict) or "line" not in last or last.get("read") != now or \
+            last.get("wrote") != _outputs(results):
         return None
     return last
 
 
-def record(results: Path, now: dict[str, Any], lines: list[str], status: int) -> None:
-    """Keep what this build read, wrote and printed, for the next one."""
-    write_text_atomic(results / STAMP, json.dumps({"read": now, "wrote": _outputs(results), "lines": lines,
+def record(results: Path, now: dict[str, Any], line: str, status: int) -> None:
+    """Keep what this build read, wrote and printed last, and its exit status, for the next one."""
+    write_text_atomic(results / STAMP, json.dumps({"read": now, "wrote": _outputs(results), "line": line,
                                                    "status": status}))
 
 

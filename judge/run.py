@@ -146,7 +146,7 @@ def _causes(errors: Iterable[Any]) -> dict[str, int]:
     reply's excerpt ("FatalError: HTTP 404: {…}" is "HTTP 404")."""
     counts: dict[str, int] = {}
     for error in errors:
-        cause = re.sub(r"^\w+(?:Error|Gave\w*): ", "", str(error)).split(": ")[0][:80]
+        cause = re.sub(r"^\w+Error: ", "", str(error)).split(": ")[0][:80]
         counts[cause] = counts.get(cause, 0) + 1
     return counts
 
