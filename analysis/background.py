@@ -120,7 +120,7 @@ def _serve(pipe: Connection, parent_ends: list[Connection]) -> None:
     while True:
         try:
             job = pipe.recv_bytes()
-        except EOFError:
+        except (EOFError, OSError):  # the pipe closed, or the parent stopped without closing it (a lone SIGINT)
             return
         try:
             figure, args, kwargs = pickle.loads(job)
