@@ -17,7 +17,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from judge import chem
+from judge import chem, lexicon
 from judge.chem_names import different_species
 from judge.match import canonical, is_textual, normalize_text
 from judge.mcq import gold_letters, is_mcq
@@ -100,6 +100,8 @@ def _words_reason(pred: str, gold: str, unordered: bool) -> str | None:
         return None
     if re.search(r"[A-Z]", gold) and chem.same(canonical(pred), canonical(gold)) is False:
         return None  # both read as chemistry (NaCl, KCl), and not the same
+    if lexicon.same_amino_acid(canonical(pred), canonical(gold)) is False:
+        return None  # two amino acids (Ile for Leu, glutamate for Gln): another one
     if contradiction(p, g, unordered) or different_species(p, g):
         return None
     return IN_WORDS
