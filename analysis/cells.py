@@ -10,7 +10,14 @@ numbers of a row whose measure is a count are counts.
 A range is two columns in the .csv, its lower end `<name>` and its upper end `<name>_hi` (or `<name> hi` in a
 table whose columns are words: "ACC careful Total hi"), and one cell in the .md, the terminal and the HTML report,
 "42.80–45.10" where the ends differ, else the one number (the careful accuracy with undecided answers,
-analysis/stats.py)."""
+analysis/stats.py).
+
+A 95 % interval is two columns in the .csv, `<name>_ci_lo` and `<name>_ci_hi` (or "<name> ci_lo" and "<name> ci_hi"
+for a column named in words: analysis/uncertainty.py), and in the .md, the terminal and the HTML report it is written
+in brackets after its number, with the number's decimals: "42.80 [40.10, 45.50]". A range's cell holds one interval
+for both ends, from the lower end's lower bound to the upper end's upper bound: "42.80–45.10 [40.10, 48.20]". An
+interval column is never a count, nor a range's end; a number whose interval is missing (undefined, or no item) is
+written alone."""
 from __future__ import annotations
 
 import numbers
@@ -18,6 +25,8 @@ import re
 from typing import Any
 
 import pandas as pd
+
+from analysis.uncertainty import intervals, is_interval
 
 EMPTY_CELL = "—"  # NaN: a setting not run, or a quantity undefined for the row (the table's notes say which)
 COUNT_WORDS = ("count", "items", "judged", "scored", "no_response", "judge_error", "flagged", "calls", "tokens",
@@ -34,6 +43,8 @@ def counts_by_name(name: Any) -> bool:
     """Whether a column or measure name says it holds counts: it ends with what it counts (`judged`, `tot_width_n`,
     `judge_tokens`); a word inside a name is not enough ("Cubes Count D" holds MIRA's accuracy on a task named for
     counting cubes)."""
+    if is_interval(name):
+        return False
     text = str(name).lower()
     if set(re.split(r"[^a-z0-9%δ]+", text)) & set(RATE_WORDS):
         return False
@@ -48,9 +59,10 @@ def _whole(values: pd.Series) -> pd.Series:
 
 def _count_positions(df: pd.DataFrame) -> list[int]:
     out = []
+    estimated = set(intervals(df.columns))  # a number with a 95 % interval is an estimate, never a count
     for k, name in enumerate(df.columns):
         col = df.iloc[:, k]
-        if pd.api.types.is_bool_dtype(col):
+        if pd.api.types.is_bool_dtype(col) or name in estimated:
             continue
         if pd.api.types.is_integer_dtype(col):
             out.append(k)
@@ -110,16 +122,23 @@ def numeric_columns(df: pd.DataFrame) -> list[bool]:
 
 
 def as_text(df: pd.DataFrame) -> pd.DataFrame:
-    """Every cell as the tables write it (cell_text), counts whole, a range's two columns as one (`ranges`)."""
-    upper = ranges(df)
-    shown = df.drop(columns=list(upper.values()))
-    mask = count_mask(shown)
+    """Every cell as the tables write it (cell_text), counts whole, a range's two columns as one (`ranges`), a number
+    with its 95 % interval in brackets after it (module doc)."""
+    upper, bounds = ranges(df), intervals(df.columns)
+    shown = shown_columns(df)
+    mask = count_mask(df)[list(shown.columns)]  # of the whole table: a column with an interval is not a count
     out = pd.DataFrame(index=shown.index, columns=shown.columns, dtype=object)
     for k in range(shown.shape[1]):
         out.iloc[:, k] = [cell_text(v, bool(c)) for v, c in zip(shown.iloc[:, k].astype(object), mask.iloc[:, k])]
     for lower, hi in upper.items():
         k = list(shown.columns).index(lower)
         out.iloc[:, k] = [range_text(lo, h) or text for lo, h, text in zip(df[lower], df[hi], out.iloc[:, k])]
+    for name, (lo, hi) in bounds.items():
+        if name not in shown.columns:
+            continue
+        top = bounds.get(upper[name], (lo, hi))[1] if name in upper else hi
+        k = list(shown.columns).index(name)
+        out.iloc[:, k] = [with_interval(text, a, b) for text, a, b in zip(out.iloc[:, k], df[lo], df[top])]
     return out
 
 
@@ -127,15 +146,16 @@ HI = ("_hi", " hi")  # the endings of a range's upper-end column
 
 
 def ranges(df: pd.DataFrame) -> dict[str, str]:
-    """Each range's lower-end column → its upper-end column (module doc)."""
-    names = {c for c in df.columns if isinstance(c, str)}
-    return {c[:-len(e)]: c for c in df.columns if isinstance(c, str) for e in HI
-            if c.endswith(e) and c[:-len(e)] in names}
+    """Each range's lower-end column → its upper-end column (module doc); interval columns are neither."""
+    names = {c for c in df.columns if isinstance(c, str) and not is_interval(c)}
+    return {c[:-len(e)]: c for c in names for e in HI if c.endswith(e) and c[:-len(e)] in names}
 
 
 def shown_columns(df: pd.DataFrame) -> pd.DataFrame:
-    """The table as its .md and HTML show it: without the upper ends of its ranges (their lower ends show both)."""
-    return df.drop(columns=list(ranges(df).values()))
+    """The table as its .md and HTML show it: without the upper ends of its ranges (their lower ends show both) and
+    without its interval columns (their numbers show them)."""
+    hidden = set(ranges(df).values()) | {c for c in df.columns if is_interval(c)}
+    return df.drop(columns=[c for c in df.columns if c in hidden])
 
 
 def range_text(lo: Any, hi: Any) -> str | None:
@@ -144,3 +164,12 @@ def range_text(lo: Any, hi: Any) -> str | None:
         return None
     a, b = cell_text(lo), cell_text(hi)
     return f"{a}–{b}" if a != b else None
+
+
+def with_interval(text: str, lo: Any, hi: Any) -> str:
+    """A number's text with its 95 % interval after it, "42.80 [40.10, 45.50]"; the text alone when the number or an
+    end of its interval is missing."""
+    if text == EMPTY_CELL or not all(isinstance(v, numbers.Real) and not isinstance(v, bool) and not pd.isna(v)
+                                     for v in (lo, hi)):
+        return text
+    return f"{text} [{cell_text(lo)}, {cell_text(hi)}]"

@@ -21,10 +21,10 @@ from typing import Callable
 
 import pandas as pd
 
+from data.checkout import ROOT
 from infer.layout import frame_cache_folder
 
 log = logging.getLogger(__name__)
-ROOT = Path(__file__).resolve().parent.parent
 # The modules that make a frame from a run's files: a change to any of them makes every frame anew.
 CODE = ("analysis/inputs.py", "analysis/run_files.py", "analysis/run_frame.py", "analysis/columns.py",
         "judge/current.py", "judge/extract.py")

@@ -13,14 +13,17 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.cells import EMPTY_CELL, cell_text, count_mask, numeric_columns, range_text, ranges, shown_columns
+from analysis.cells import EMPTY_CELL, as_text, numeric_columns, shown_columns
 
 # |ours − paper| relative to |paper|: within 5 % "close", within 20 % "near", beyond "far". Relative, because
 # the tables hold accuracies in points, fractions and correlations alike.
 CLOSE, NEAR = 0.05, 0.20
-DIFF_NOTE = ("diff = ours − paper; coloured by its size relative to the paper's value: "
+DIFF_NOTE = ("diff = ours − paper, with its 95 % interval counting both sides' sampling error (the paper's from its "
+             "n, paper_n); coloured by its size relative to the paper's value: "
              "<span class='close'>within 5 %</span>, <span class='near'>within 20 %</span>, "
-             "<span class='far'>beyond</span>")
+             "<span class='far'>beyond</span>. verdict: <span class='close'>consistent</span> when that interval "
+             "covers 0, else <span class='far'>above</span> or <span class='far'>below</span> the paper")
+VERDICT_CLASS = {"consistent": "close", "above": "far", "below": "far"}
 
 
 def esc(text: Any) -> str:
@@ -32,16 +35,6 @@ def prose(text: str) -> str:
     out = esc(text)
     out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
     return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", out)
-
-
-def cell(value: Any, count: bool = False, numeric: bool = False) -> str:
-    """One table cell, written as analysis.cells writes it; a number carries its value for sorting."""
-    text = cell_text(value, count)
-    if text == EMPTY_CELL:
-        return f"<td class='empty' title='not run, or undefined'>{EMPTY_CELL}</td>"
-    if numeric and isinstance(value, numbers.Real) and not isinstance(value, bool):
-        return f"<td class='num' data-v='{float(value)!r}'>{text}</td>"
-    return f"<td>{prose(text)}</td>"
 
 
 def diff_class(ours: Any, paper: Any) -> str:
@@ -62,32 +55,41 @@ SUMMARY_ROWS = {"Total", "Overall", "All", "ALL"}
 def table(df: pd.DataFrame, caption: str = "") -> str:
     """A DataFrame as an HTML table in a box that scrolls sideways on its own (its first column stays), its
     columns sorted by a click on their heading (SORT_SCRIPT), a summary row (SUMMARY_ROWS) kept last; a `diff`
-    column beside `ours` and `paper` is coloured by size; a range's two columns as one cell (analysis.cells)."""
+    column beside `ours` and `paper` is coloured by size, a `verdict` by what it says; every cell written as
+    analysis.cells writes it (a range's two columns as one cell, a number's 95 % interval in brackets after it),
+    sorted by its number."""
     if df.empty:
         return "<p class='muted'>(empty)</p>"
-    upper, full = ranges(df), df
-    df = shown_columns(df)
+    texts, df = as_text(df), shown_columns(df)
     cols = list(df.columns)
     coloured = {"ours", "paper", "diff"} <= set(cols)
     numeric = numeric_columns(df)
     head = "".join(f"<th class='{'num' if numeric[k] else 'text'}' title='sort'>{esc(c)}</th>"
                    for k, c in enumerate(cols))
-    counted = count_mask(df).to_numpy()
     rows = []
     for r, rec in enumerate(df.astype(object).itertuples(index=False)):
         cells = []
         for k, c in enumerate(cols):
-            td = cell(rec[k], bool(counted[r, k]), numeric[k])
-            if c in upper and (span := range_text(rec[k], full[upper[c]].iloc[r])):  # a range: lo–hi, sorted by lo
-                td = f"<td class='num' data-v='{float(rec[k])!r}'>{span}</td>"
+            td = text_cell(rec[k], texts.iat[r, k], numeric[k])
             if coloured and c == "diff" and (kind := diff_class(rec[cols.index("ours")], rec[cols.index("paper")])):
                 td = td.replace("<td class='num'", f"<td class='num {kind}'", 1)
+            if c == "verdict" and (kind := VERDICT_CLASS.get(str(rec[k]))):
+                td = f"<td class='{kind}'>{esc(rec[k])}</td>"
             cells.append(td)
         summary = any(isinstance(v, str) and v.strip() in SUMMARY_ROWS for v in rec)
         rows.append(("<tr class='summary'>" if summary else "<tr>") + "".join(cells) + "</tr>")
     cap = f"<caption>{prose(caption)}</caption>" if caption else ""
     return (f"<div class='scroll'><table class='sortable'>{cap}<thead><tr>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def text_cell(value: Any, text: str, numeric: bool) -> str:
+    """One table cell holding `text` (analysis.cells.as_text); a number carries its value for sorting."""
+    if text == EMPTY_CELL:
+        return f"<td class='empty' title='not run, or undefined'>{EMPTY_CELL}</td>"
+    if numeric and isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return f"<td class='num' data-v='{float(value)!r}'>{esc(text)}</td>"
+    return f"<td>{prose(text)}</td>"
 
 
 def image(path: Path, alt: str) -> str:
@@ -107,7 +109,8 @@ th{background:#eef1f5}td.num{text-align:right;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:4px 0}
 .close{background:#d9f2d9}.near{background:#fff1c2}.far{background:#f8d0d0}
 section.table{border-top:2px solid #ccd;margin-top:28px;padding-top:4px}
-.caption{font-style:italic}.muted{color:#777}.bad{color:#b00;font-weight:600}.ok{color:#276b27}
+.caption{font-style:italic}.consistency{font-weight:600}
+.muted{color:#777}.bad{color:#b00;font-weight:600}.ok{color:#276b27}
 .failures{background:#fafafa;border-left:4px solid #bbb;padding:4px 8px}.failures.some{border-color:#d08000}
 img.figure{max-width:100%;border:1px solid #eee;margin:8px 0}details{margin:6px 0}summary{cursor:pointer;color:#1a4f8b}
 code{background:#f0f0f0;padding:0 3px;border-radius:3px}

@@ -17,21 +17,24 @@ from typing import Any
 import pandas as pd
 
 from analysis import frame_cache, gaps, run_frame
-from analysis.run_files import (ROOT, MissingDataFile, Run, every_line, latest, read_json, read_records,  # noqa: F401
-                                record_digests, record_fields, shown)  # (tables read them through here)
+from analysis.run_files import (ROOT, MissingDataFile, Run, every_line, latest, read_json, read_records,
+                                record_digests, record_fields, shown)
 from analysis.run_frame import UNJUDGED
 from analysis.table_experiments import experiment
+from data.benchmarks import get as benchmark
+from data.checkout import DEMO_BUILD
 from data.files import file_version
 from infer import layout
-from infer.layout import stand_in  # noqa: F401  (where table modules find it)
+from infer.layout import stand_in
 from judge import current
 from judge.extract import truncated
 
+# The one reader table modules call: its own functions, and the file readers of analysis/run_files.py they use.
+__all__ = ["DEMO_DATA", "ROOT", "DataFile", "MissingDataFile", "MissingInputs", "Run", "chosen_runs", "current_lines",
+           "data_file", "every_line", "find_runs", "judges_asked", "keep_frame", "frame_kept", "latest", "load",
+           "load_run", "read_json", "read_records", "read_run", "record_digests", "record_fields", "shown", "stand_in"]
 log = logging.getLogger(__name__)
-DEMO_DATA = ROOT / "data" / "demo" / "build"
-# The experiment whose `data` is a benchmark's paper-profile data file (as pipeline.experiments reads it).
-PAPER_DATA_OF = {"think360": "think360_T3", "omibench": "omibench_T2", "mira": "mira_levels",
-                 "c2rbench": "c2rbench_main", "morphobench": "morphobench_main"}
+DEMO_DATA = DEMO_BUILD
 
 
 class MissingInputs(Exception):
@@ -161,9 +164,10 @@ class DataFile:
 
 
 def data_file(bench: str) -> DataFile:
-    """The paper profile's data file (its experiment's `data`, else data/<bench>/test.jsonl), else the demo
+    """The paper profile's data file (its experiment's `data`, else data/<bench>/<its release file>), else the demo
     set's."""
-    paper = ROOT / (experiment(PAPER_DATA_OF[bench]).data or f"data/{bench}/test.jsonl")
+    b = benchmark(bench)
+    paper = ROOT / ((experiment(b.paper_data).data if b.paper_data else None) or f"data/{bench}/{b.release_file}")
     demo = DEMO_DATA / f"{bench}.jsonl"
     for path in (paper, demo):
         if path.exists():

@@ -24,6 +24,7 @@ from analysis.provenance import Provenance
 from analysis.stats import counted_correct
 from analysis.table import ROOT, Context, MissingInputs
 from analysis.table_experiments import how_to_run
+from analysis.uncertainty import renamed, wilson, with_interval_columns
 from infer.experiment_spec import Sample
 from judge.current import UNJUDGED
 from judge.status import UNDECIDED
@@ -38,7 +39,8 @@ NOTE = ("Only the answers the correctness verdict failed (scored, not correct) c
         "judge_error + not_labelled + disagreed. Shares (%) are "
         "of the `labelled` answers (one class or more); no_error: the labeller found none; judge_error: an unreadable "
         "label reply; not_labelled: no label verdict of that outcome (rerun the labelling judge); disagreed: "
-        "annotators without a majority; human: labelled by people; unjudged: an answer with a correctness judge error, "
+        "annotators without a majority; human: labelled by people; a share's 95 % interval is Wilson's over the "
+        "labelled answers; unjudged: an answer with a correctness judge error, "
         "an undecided careful verdict or no current correctness verdict, not known to have failed, left out. judge_calls and judge_tokens are what the labelling judge spent on the runs read: it "
         "labels every answered response, passed ones too.")
 
@@ -191,17 +193,20 @@ def _notes(judge: str, path: Path, source: str | None, used: int, unused: int) -
 def shares(answers: pd.DataFrame, by: list[str], names: dict[str, str], columns: tuple[str, ...] = ("labels",),
            key: str = "class") -> pd.DataFrame:
     """Per group and class (`names`: slug → the paper's name, in the paper's order; found in `columns`): how many
-    labelled answers have it (`answers`) and their share (%) of the group's labelled answers. Several classes per
-    answer add up past 100 %."""
+    labelled answers have it (`answers`), their share (%) of the group's labelled answers and its 95 % interval
+    (Wilson's over the labelled answers: each has the class or not), and how many were labelled (`labelled`, the
+    share's n). Several classes per answer add up past 100 %."""
     rows = []
     for group, g in answers.groupby(by, sort=False):
         labelled = g[g["state"] == "labelled"]
         found = Counter(x for c in columns for xs in labelled[c] for x in xs)
         group = group if isinstance(group, tuple) else (group,)
         rows += [{**dict(zip(by, group)), key: name, "answers": found[slug],
-                  "share": 100 * found[slug] / len(labelled) if len(labelled) else float("nan")}
-                 for slug, name in names.items()]
-    return pd.DataFrame(rows, columns=[*by, key, "answers", "share"])
+                  "share": 100 * found[slug] / len(labelled) if len(labelled) else float("nan"),
+                  "labelled": len(labelled)} for slug, name in names.items()]
+    out = pd.DataFrame(rows, columns=[*by, key, "answers", "share", "labelled"])
+    out["share_ci_lo"], out["share_ci_hi"] = wilson(out["answers"], out["labelled"])
+    return out[[*by, key, "answers", "share", "share_ci_lo", "share_ci_hi", "labelled"]]
 
 
 def counts(failed: Failed, by: list[str]) -> pd.DataFrame:
@@ -227,8 +232,9 @@ def wide(long: pd.DataFrame, count: pd.DataFrame, by: list[str], classes: list[s
     order) and the counts beside them."""
     out = count[by]
     for name in classes:
-        out = out.merge(long.loc[long[key] == name, [*by, "share"]].rename(columns={"share": name}), on=by, how="left")
-    return out.merge(count, on=by)[[*by, *classes, *COUNTS]]
+        out = out.merge(long.loc[long[key] == name, [*by, "share", "share_ci_lo", "share_ci_hi"]].rename(
+            columns=renamed({"share": name})), on=by, how="left")
+    return out.merge(count, on=by)[[*by, *with_interval_columns(classes), *COUNTS]]
 
 
 def summarize(failed: Failed, by: list[str], names: dict[str, str], columns: tuple[str, ...] = ("labels",),

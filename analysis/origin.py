@@ -17,20 +17,12 @@ from typing import Any, Iterable
 from analysis.data_location import named_data, shown_named
 from analysis.inputs import DataFile, read_json, shown
 from analysis.unreadable import Unreadable
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS
+from data.checkout import is_demo_data
 from infer import layout
 from infer.manifest import git_state, sha256_file
 
 log = logging.getLogger(__name__)
-DEMO_PARTS = ("data", "demo", "build")  # where data.demo writes the demo sets, under any checkout
-
-
-def is_demo_data(path: str | Path) -> bool:
-    """Whether a data file is one of the generated demo sets (under data/demo/build/ of some checkout)."""
-    parts = Path(path).parts
-    return any(parts[k:k + len(DEMO_PARTS)] == DEMO_PARTS for k in range(len(parts)))
-
-
 @dataclass
 class DataRead:
     """One data file some run or table read: where, whether it is a demo set, the runs on it, its sha256 (a

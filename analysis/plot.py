@@ -1,6 +1,9 @@
 """Every table figure is drawn on a matplotlib Figure of its own and written as PNG: no pyplot, so no
 global state to close between tables and no backend to choose (a Figure renders PNG without a display).
 
+A bar or a point with a 95 % interval (its table's `<name>_ci_lo` / `<name>_ci_hi` columns, analysis/uncertainty.py)
+gets an error bar from those ends (`bars`' and `points`' `ci`).
+
 A figure never shows an empty frame: what was not run is written at its place ("not run"), a zero is drawn
 as a thick mark at 0 with its value, and a panel with nothing to draw says why (`bars`, `stacked_bars`,
 `mark_missing`, `not_run_at`, `corner_note`, `empty_panel`)."""
@@ -13,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from analysis import background
+from analysis.uncertainty import ci_columns
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: every table module imports this one
     from matplotlib.axes import Axes
@@ -116,15 +120,29 @@ def _texts(missing: str | Sequence[str], n: int) -> list[str]:
     return [missing] * n if isinstance(missing, str) else list(missing)
 
 
+def error_extent(values: Sequence[float], ci: tuple[Sequence[Any], Sequence[Any]]) -> np.ndarray:
+    """The (2, n) distances below and above each value to its interval's ends, for matplotlib's yerr / xerr (NaN,
+    no error bar, where a value or an end is missing)."""
+    vals = np.array([np.nan if is_missing(v) else float(v) for v in values])
+    lo = np.array([np.nan if is_missing(v) else float(v) for v in ci[0]])
+    hi = np.array([np.nan if is_missing(v) else float(v) for v in ci[1]])
+    return np.clip(np.vstack([vals - lo, hi - vals]), 0, None)
+
+
 def bars(ax: Axes, xs: Sequence[float], values: Sequence[Any], width: float = 0.8, *, label: str | None = None,
-         horizontal: bool = False, missing: str | Sequence[str] = NOT_RUN, **style: Any) -> BarContainer:
+         horizontal: bool = False, missing: str | Sequence[str] = NOT_RUN,
+         ci: tuple[Sequence[Any], Sequence[Any]] | None = None, **style: Any) -> BarContainer:
     """Bars at `xs` (ax.bar, or ax.barh when `horizontal`); a missing value (NaN) is written at its place
     (`missing`: one text, or one per bar; "" when a neighbouring bar's text says it), a zero is drawn with
-    `mark_zero`."""
+    `mark_zero`; `ci`: the lower and upper ends of each bar's 95 % interval, drawn as error bars."""
     xs = [float(x) for x in xs]
     vals = [np.nan if is_missing(v) else float(v) for v in values]
     draw = ax.barh if horizontal else ax.bar
     container = draw(xs, vals, width, label=label, **style)
+    if ci is not None and len(xs):
+        extent = error_extent(vals, ci)
+        (ax.errorbar(vals, xs, xerr=extent, fmt="none", ecolor="0.2", elinewidth=0.8, capsize=2) if horizontal else
+         ax.errorbar(xs, vals, yerr=extent, fmt="none", ecolor="0.2", elinewidth=0.8, capsize=2))
     color = container.patches[0].get_facecolor() if container.patches else "black"
     for x, v, text in zip(xs, vals, _texts(missing, len(xs))):
         if math.isnan(v) and text:
@@ -132,6 +150,15 @@ def bars(ax: Axes, xs: Sequence[float], values: Sequence[Any], width: float = 0.
         elif v == 0:
             mark_zero(ax, x, width, color=color, horizontal=horizontal)
     return container
+
+
+def ci_of(frame: Any, column: str) -> tuple[Sequence[Any], Sequence[Any]] | None:
+    """A table column's 95 % interval ends (its interval columns, analysis.uncertainty), for `bars`' `ci`; None when
+    the table has none."""
+    lo, hi = ci_columns(column)
+    if lo not in frame or hi not in frame:
+        return None
+    return list(frame[lo]), list(frame[hi])
 
 
 def stacked_bars(ax: Axes, xs: Sequence[float], segments: Mapping[str, Sequence[Any]], width: float = 0.8, *,

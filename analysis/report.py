@@ -23,12 +23,12 @@ from analysis.origin import Origin, origin
 from analysis.provenance import counts as provenance_counts
 from analysis.reference import load_reference, paper_of
 from analysis.table import Context, Table, markdown, md_table, relative
+from analysis.uncertainty import ABOVE, BELOW, CONSISTENT, UNTESTED, consistency_text, sum_counts
 from analysis.unreadable import DATA_PROBLEMS, one_line
+from data.benchmarks import BENCHMARKS, paper_name
 from data.jsonl import write_text_atomic
 from infer import layout
 
-PAPERS = {"think360": "Think360°", "omibench": "OMIBench", "mira": "MIRA", "c2rbench": "C²RBench",
-          "morphobench": "MorphoBench"}
 KINDS = {"T": 0, "S": 1, "F": 2}  # a paper's tables, then its supplementary tables, then its figures
 FAILURE_COUNTS = ("no_response", "judge_error", "unjudged", "flagged", "truncated")
 
@@ -47,7 +47,7 @@ class Outcome:
 def order(table_id: str) -> tuple:
     """Sort key: paper in the papers' order, then T1, T2 … S1 … F1 …, then the rest by name."""
     bench, _, name = table_id.partition(".")
-    paper = list(PAPERS).index(bench) if bench in PAPERS else len(PAPERS)
+    paper = list(BENCHMARKS).index(bench) if bench in BENCHMARKS else len(BENCHMARKS)
     m = re.match(r"([TSF])(\d+)(.*)", name)
     return (paper, KINDS[m[1]], int(m[2]), m[3]) if m else (paper, len(KINDS), 0, name)
 
@@ -138,18 +138,35 @@ def origin_of(ctx: Context, outcomes: dict[str, Outcome]) -> Origin:
                                 if t.provenance.data is not None])
 
 
+def beside_papers(outcomes: dict[str, Outcome]) -> pd.DataFrame:
+    """One row per paper: over its tables built, how many cells beside the paper's numbers are consistent with them
+    at 95 %, above, below and untested, and the line that says it ("k of m cells consistent with the paper")."""
+    rows = []
+    for bench, ids in _by_paper(outcomes).items():
+        tables = [outcomes[i].table for i in ids if outcomes[i].state == "ok" and outcomes[i].table is not None]
+        counts = sum_counts(t.consistency() for t in tables)
+        beside = sum(t.consistency() is not None for t in tables)
+        c = counts or dict.fromkeys((CONSISTENT, ABOVE, BELOW, UNTESTED, "tested"), 0)
+        rows.append({"paper": paper_name(bench), "tables with paper numbers": beside,
+                     "cells tested": c["tested"],
+                     CONSISTENT: c[CONSISTENT], ABOVE: c[ABOVE], BELOW: c[BELOW], UNTESTED: c[UNTESTED],
+                     "in words": consistency_text(counts) if beside else "No table of this paper with paper numbers "
+                     "was built."})
+    return pd.DataFrame(rows)
+
+
 def _header_md(o: Origin) -> list[str]:
     parts = [f"> **{o.banner()}**\n"] if o.banner() else []
     parts += [f"- **{what}**: {value}" for what, value in o.rows()]
     parts += ["\n| benchmark | data | file | sha256 | runs |", "|:--|:--|:--|:--|--:|"]
-    parts += [f"| {PAPERS.get(d.bench, d.bench)} | {d.kind} | `{d.path}` | {d.digest()} | {d.runs} |" for d in o.data]
+    parts += [f"| {paper_name(d.bench)} | {d.kind} | `{d.path}` | {d.digest()} | {d.runs} |" for d in o.data]
     return parts + [""]
 
 
 def _header_html(o: Origin) -> str:
     banner = f"<p id='banner' role='note'>{H.esc(o.banner())}</p>" if o.banner() else ""
     rows = "".join(f"<tr><th>{H.esc(what)}</th><td>{H.esc(value)}</td></tr>" for what, value in o.rows())
-    data = pd.DataFrame([(PAPERS.get(d.bench, d.bench), d.kind, d.path, d.digest(16), d.runs) for d in o.data],
+    data = pd.DataFrame([(paper_name(d.bench), d.kind, d.path, d.digest(16), d.runs) for d in o.data],
                         columns=["benchmark", "data", "file", "sha256 (first 16 hex digits)", "runs"])
     return (f"<section id='header'>{banner}<table class='facts'>{rows}</table>"
             "<p>The data each benchmark ran on (from the runs' manifests; a data-only table's file as it read it):</p>"
@@ -198,17 +215,19 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
     made = made or origin_of(ctx, outcomes)
     head, lacking = _summary_lines(outcomes, modules)
     tables = built_tables(outcomes)
-    parts = ["# Reproduction report\n", *_header_md(made), f"{head}\n", "## Contents\n"]
+    parts = ["# Reproduction report\n", *_header_md(made), f"{head}\n", "## Beside the papers\n",
+             "Per paper, the cells set beside a paper's number, tested at 95 % (analysis/uncertainty.py):\n",
+             md_table(beside_papers(outcomes)) + "\n", "## Contents\n"]
     if models := models_read(tables):
         parts.append("- **Models**: " + ", ".join(f"[{m}](#{slug(m)})" for m in models))
     for bench, ids in _by_paper(outcomes).items():
         links = [f"[{i}](#{slug(i)})" if outcomes[i].state == "ok" else f"{i} (not built)" for i in ids]
-        parts.append(f"- **{PAPERS.get(bench, bench)}**: " + ", ".join(links))
+        parts.append(f"- **{paper_name(bench)}**: " + ", ".join(links))
     if lacking:
         parts += ["\n## Not built\n", *[f"- **{i}** ({state}) {doc}: {msg}" for i, state, doc, msg in lacking]]
     parts += _models_md(tables)
     for bench, ids in _by_paper(outcomes).items():
-        parts.append(f"\n# {PAPERS.get(bench, bench)}\n")
+        parts.append(f"\n# {paper_name(bench)}\n")
         for table_id in ids:
             o = outcomes[table_id]
             if o.state != "ok" or o.table is None:
@@ -220,7 +239,7 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
                  + ("\n".join(f"- {f}" for f in failures) or "None.") + "\n")
     if compare_links:
         parts.append("\n# One item across runs\n" + "\n".join(
-            f"- [{PAPERS.get(b, b)}]({link}): each item's responses of every model and setting side by side"
+            f"- [{paper_name(b)}]({link}): each item's responses of every model and setting side by side"
             for b, link in sorted(compare_links.items(), key=lambda x: order(x[0] + "."))) + "\n")
     if run_links:
         parts.append("\n# Runs (item browsers)\n" + "\n".join(f"- [{'/'.join(k)}]({link})"
@@ -232,6 +251,7 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
 def _html_table_section(table_id: str, t: Table, doc: str, run_links: dict[tuple[str, str, str], str]) -> str:
     c = counts(t, table_id)
     out = [f"<section class='table' id='{H.esc(table_id)}'><h3>{H.esc(table_id)}</h3>",
+           f"<p class='consistency'>{H.esc(t.first_line())}</p>",
            f"<p class='caption'>{H.prose(t.caption or doc)}</p>",
            f"<p class='failures{' some' if failed(c) else ''}'>{H.esc(failure_line(c))}</p>",
            H.table(t.table)]
@@ -271,7 +291,7 @@ def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, Mo
     models_toc, models = _models_html(built_tables(outcomes))
     toc, body = [models_toc], []
     for bench, ids in _by_paper(outcomes).items():
-        name = PAPERS.get(bench, bench)
+        name = paper_name(bench)
         items = []
         for i in ids:
             o = outcomes[i]
@@ -284,7 +304,9 @@ def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, Mo
         body.append(f"<h2 id='paper-{bench}'>{H.esc(name)}</h2>")
         body += [_html_table_section(i, outcomes[i].table, _doc(modules, i), run_links) for i in ids
                  if outcomes[i].state == "ok" and outcomes[i].table is not None]
-    summary = [f"<section id='summary'><h2>Summary</h2><p>{H.esc(head)}</p>"]
+    summary = [f"<section id='summary'><h2>Summary</h2><p>{H.esc(head)}</p>",
+               "<h3 id='beside-papers'>Beside the papers</h3><p class='muted'>Per paper, the cells set beside a "
+               "paper's number, tested at 95 % (analysis/uncertainty.py).</p>", H.table(beside_papers(outcomes))]
     if lacking:
         summary.append("<div class='scroll'><table class='sortable'><thead><tr><th>table</th><th>state</th>"
                        "<th>what it is</th><th>what it lacks</th></tr></thead><tbody>" + "".join(
@@ -303,7 +325,7 @@ def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, Mo
     if run_links:
         tail.append("<section id='runs'><h2>Runs</h2>" + (
             "<p>One item's responses across every model and setting, side by side: " + ", ".join(
-                f"<a class='compare' href='{H.esc(link)}'>{H.esc(PAPERS.get(b, b))}</a>"
+                f"<a class='compare' href='{H.esc(link)}'>{H.esc(paper_name(b))}</a>"
                 for b, link in sorted(compare_links.items(), key=lambda x: order(x[0] + "."))) + "</p>"
             if compare_links else "") + "<ul>" + "".join(
             f"<li><a href='{H.esc(link)}'>{H.esc('/'.join(k))}</a></li>" for k, link in sorted(run_links.items()))

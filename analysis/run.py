@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-from analysis import gaps, labels, whole_report
+from analysis import gaps, labels, up_to_date, whole_report
 from analysis.background import figures_in_background
 from analysis.inputs import find_runs
 from analysis.plot import draw
@@ -33,7 +33,7 @@ from analysis.table_experiments import RUNS_OF, how_to_run, nearest, tables_read
 from analysis.table import Context, MissingDataFile, MissingInputs, relative, terminal, write
 from analysis.unreadable import DATA_PROBLEMS, one_line
 from infer import layout
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS, get as benchmark
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ def registry() -> dict[str, ModuleType]:
     are the helpers that paper's tables share)."""
     found: dict[str, ModuleType] = {}
     for bench in BENCHMARKS:
-        package = importlib.import_module(f"analysis.{bench}")
+        package = importlib.import_module(benchmark(bench).module_of("tables"))
         for info in pkgutil.iter_modules(package.__path__):
             module = importlib.import_module(f"{package.__name__}.{info.name}")
             for table_id in getattr(module, "IDS", ()):
@@ -172,6 +172,13 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(unknown) or "error: give table ids, --all or --list", file=sys.stderr)
         return 2
     ctx = Context(args.results, args.figures)
+    # everything, as the last build made it from the same files and code: said, and nothing rebuilt
+    now = up_to_date.stamp(ctx.results, [layout.recorded(args.figures)]) if args.all and args.report else None
+    last = up_to_date.unchanged(ctx.results, now) if now is not None else None
+    if last is not None:
+        print(f"{last['lines'][-1]}; up to date: nothing it reads changed since it was built")
+        return last["status"]
+    up_to_date.forget(ctx.results)
     # the report is made from every table as it is now: one built earlier may read files changed since
     outcomes = build_tables(list(modules) if args.report else ids, ctx, modules, set(ids), args)
     # an error fails the command, as does a table whose runs' data file is gone; a table missing its runs too,
@@ -182,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
         written_to, line = whole_report.write(ctx, outcomes, modules)
         print(line)
         status = status or int(written_to is None)
+        if now is not None and written_to is not None:
+            up_to_date.record(ctx.results, now, [line], status)
     return status
 
 

@@ -23,12 +23,12 @@ from analysis.data_location import NamedData, locate, named_data, shown_data
 from data.dataset import line_digest
 from data.files import file_version
 from data.jsonl import bulk_read, iter_jsonl_lines
+from data.checkout import ROOT
 from infer import layout
 from infer.store import load_latest
 from judge import current
 
 log = logging.getLogger(__name__)
-ROOT = Path(__file__).resolve().parent.parent
 RECORD_FIELDS = ("subject", "category", "discipline", "task", "domain", "split", "level", "difficulty",
                  "skills", "question_type", "answer_type")
 T = TypeVar("T")

@@ -11,12 +11,19 @@ Two accuracies, both in %:
 An answer the careful rule judge left `undecided` (judge/status.py: only a reader can tell) is neither correct
 nor a failure: `acc` counts it not correct, the lower end of the careful accuracy, and `acc_hi` counts it
 correct, the upper end; the tables write the two as one range (analysis/cells.py), with `undecided` beside.
+
+Every accuracy and score here carries its 95 % interval in `<name>_ci_lo` / `<name>_ci_hi` (analysis/uncertainty.py):
+Wilson over the items when each item has one answer in the group, else the bootstrap over items, an item's answers
+resampled together (repeats are not independent answers); the bootstrap over items for the means of repeats and of
+graded scores.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from analysis import uncertainty
+from analysis.uncertainty import METHOD_NOTE, ci_columns
 from judge.current import UNJUDGED
 from judge.status import UNDECIDED
 
@@ -35,12 +42,14 @@ ACC_NOTE = ("Accuracy (acc, %) = correct / every item × sample run (`judged`): 
             "unparsable judge reply (judge_error) or an answer with no current verdict (unjudged: not judged yet, "
             "or judged only as an earlier outcome, against an earlier record or by another judge model or prompt; "
             "rerun judge.run) counts as not correct, as in the papers' accuracy over all items; it is the number "
-            "set beside the paper's. " + BESIDE_NOTE)
+            "set beside the paper's. " + BESIDE_NOTE + " " + METHOD_NOTE)
 # What the tables show beside `acc`: the accuracy over scored verdicts, its denominator, the failures, the
 # responses flagged as addressing the judge and those cut at the token limit.
-BESIDE = ["acc_hi", "acc_scored", "judged", "scored", "undecided", "no_response", "judge_error", "unjudged", "flagged",
-          "truncated"]
-COUNTS = BESIDE[2:]  # the counts of accuracy_table, integers
+COUNTS = ["judged", "scored", "undecided", "no_response", "judge_error", "unjudged", "flagged", "truncated"]
+RATES = ["acc", "acc_hi", "acc_scored"]  # the accuracies of accuracy_table, each with its interval columns
+INTERVALS = [c for rate in RATES for c in ci_columns(rate)]
+BESIDE = ["acc_ci_lo", "acc_ci_hi", "acc_hi", "acc_hi_ci_lo", "acc_hi_ci_hi", "acc_scored", "acc_scored_ci_lo",
+          "acc_scored_ci_hi", *COUNTS]  # the counts of accuracy_table are integers
 
 
 def counted_correct(df: pd.DataFrame) -> pd.Series:
@@ -84,7 +93,7 @@ def accuracy(df: pd.DataFrame) -> dict[str, float]:
 
 
 def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """`accuracy` per group: acc, acc_hi, acc_scored and the counts.
+    """`accuracy` per group: acc, acc_hi, acc_scored, each with its 95 % interval (`rate_intervals`), and the counts.
 
     Repeated samples count as they are (micro-average over item × sample), which for a fixed number
     of repeats per item equals the mean of the per-repeat accuracies.
@@ -102,7 +111,50 @@ def accuracy_table(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
                         "acc_hi": 100 * ((sums["right"] + sums["undecided"]) / judged),
                         "acc_scored": (100 * (sums["right"] / sums["scored"])).where(sums["scored"] > 0),
                         "judged": judged, **{c: sums[c] for c in counts[1:]}}).reset_index()
-    return out.astype({c: int for c in counts})
+    out = out.merge(rate_intervals(df, by, rows, sums.assign(judged=judged).reset_index()), on=by, how="left")
+    return out[[*by, "acc", *BESIDE]].astype({c: int for c in counts})
+
+
+def item_of(df: pd.DataFrame) -> pd.Series:
+    """Each row's item, the unit the intervals resample: `id`, else MIRA's scoring `unit`, else the row itself."""
+    for column in ("id", "unit"):
+        if column in df.columns:
+            return df[column].astype(str)
+    return pd.Series(np.arange(len(df)).astype(str), index=df.index)
+
+
+def repeated(df: pd.DataFrame) -> bool:
+    """Whether an item may have more than one answer in a group: some answer is not the first sample."""
+    if "sample_idx" not in df.columns:
+        return False
+    column = df["sample_idx"]
+    if pd.api.types.is_numeric_dtype(column):  # a million rows: a comparison of the array, no conversion
+        return bool(np.nan_to_num(column.to_numpy(dtype=float)).any())
+    return bool(pd.to_numeric(column, errors="coerce").fillna(0).ne(0).any())
+
+
+def rate_intervals(df: pd.DataFrame, by: list[str], rows: pd.DataFrame, sums: pd.DataFrame) -> pd.DataFrame:
+    """The 95 % intervals of acc, acc_hi and acc_scored per group (`sums`: by, right, undecided, scored, judged):
+    Wilson where each item has one answer (the answers are independent), else the bootstrap over items."""
+    out = sums[by].copy()
+    k = {"acc": sums["right"], "acc_hi": sums["right"] + sums["undecided"], "acc_scored": sums["right"]}
+    n = {"acc": sums["judged"], "acc_hi": sums["judged"], "acc_scored": sums["scored"]}
+    for rate in RATES:
+        out[ci_columns(rate)[0]], out[ci_columns(rate)[1]] = uncertainty.wilson(k[rate].to_numpy(), n[rate].to_numpy())
+    if not repeated(df):
+        return out
+    item = item_of(df)
+    items = df[by].assign(_item=item).groupby(by, dropna=False)["_item"].nunique().rename("_items").reset_index()
+    clustered = sums["judged"].to_numpy() > sums[by].merge(items, on=by, how="left")["_items"].to_numpy()
+    hits = {"acc": rows["right"], "acc_hi": rows["right"] | rows["undecided"], "acc_scored": rows["right"]}
+    among = {"acc": None, "acc_hi": None, "acc_scored": rows["scored"]}
+    for rate in RATES:
+        boot = uncertainty.bootstrap(rows, by, item, hits[rate], among[rate], scale=100, proportion=True)
+        boot = sums[by].merge(boot, on=by, how="left")
+        lo, hi = ci_columns(rate)
+        out.loc[clustered, lo] = boot.loc[clustered, uncertainty.CI_LO].to_numpy()
+        out.loc[clustered, hi] = boot.loc[clustered, uncertainty.CI_HI].to_numpy()
+    return out
 
 
 def mean_of_repeats(df: pd.DataFrame, by: list[str], run: list[str]) -> pd.DataFrame:
@@ -111,23 +163,35 @@ def mean_of_repeats(df: pd.DataFrame, by: list[str], run: list[str]) -> pd.DataF
     and repeats the distinct sample_idx of its run (`run` ⊆ `by`, e.g. model and setting; a group pooling
     several settings counts an item once per setting). An item a repeat never judged (an incomplete repeat)
     counts as not correct there and is counted in `missing`. With every repeat complete this is
-    accuracy_table's acc; `acc_hi` counts the undecided answers correct, as accuracy_table's."""
+    accuracy_table's acc; `acc_hi` counts the undecided answers correct, as accuracy_table's. Each has its 95 %
+    interval, the bootstrap over items of the item's correct answers over its repeats (the repeats averaged per
+    item first, so an item's repeats move together), and `items` is how many items that is over."""
+    cols = [*by, "acc", "acc_ci_lo", "acc_ci_hi", "acc_hi", "acc_hi_ci_lo", "acc_hi_ci_hi", "repeats", "missing",
+            "items"]
     if not set(run) <= set(by):
         raise ValueError(f"the run {run} must be among the groups {by}")
     if df.empty:
-        return pd.DataFrame(columns=[*by, "acc", "acc_hi", "repeats", "missing"])
+        return pd.DataFrame(columns=cols)
     repeats = df.groupby(run, dropna=False)["sample_idx"].nunique().rename("repeats").reset_index()
     item = df["id"].astype(str)
     if "setting" in df.columns and "setting" not in by:
         item = item + "\x00" + df["setting"].astype(str)
-    groups = df[by].assign(item=item, right=counted_correct(df), undecided=df["status"].eq(UNDECIDED)).groupby(
-        by, dropna=False)
+    per_item = df[by].assign(item=item, right=counted_correct(df), undecided=df["status"].eq(UNDECIDED), judged=1)
+    per_item = per_item.groupby([*by, "item"], dropna=False).sum().reset_index().merge(repeats, on=run, how="left")
+    per_item["either"] = per_item["right"] + per_item["undecided"]
+    groups = per_item.groupby(by, dropna=False)
     out = pd.DataFrame({"right": groups["right"].sum(), "undecided": groups["undecided"].sum(),
-                        "items": groups["item"].nunique(),
-                        "judged": groups.size()}).reset_index().merge(repeats, on=run, how="left")
+                        "items": groups.size(), "judged": groups["judged"].sum()}).reset_index()
+    out = out.merge(repeats, on=run, how="left")
     expected = out["items"] * out["repeats"]
-    return out.assign(acc=100 * out["right"] / expected, acc_hi=100 * (out["right"] + out["undecided"]) / expected,
-                      missing=(expected - out["judged"]).astype(int))[[*by, "acc", "acc_hi", "repeats", "missing"]]
+    out = out.assign(acc=100 * out["right"] / expected, acc_hi=100 * (out["right"] + out["undecided"]) / expected,
+                     missing=(expected - out["judged"]).astype(int))
+    for rate, hits in (("acc", "right"), ("acc_hi", "either")):
+        ci = uncertainty.bootstrap(per_item, by, per_item["item"], per_item[hits], per_item["repeats"], scale=100,
+                                     proportion=True)
+        out = out.merge(ci.rename(columns=dict(zip((uncertainty.CI_LO, uncertainty.CI_HI), ci_columns(rate)))),
+                        on=by, how="left")
+    return out[cols]
 
 
 ANSWER_KEY = ("model", "setting", "id", "sample_idx", "outcome")  # what makes one answer, as far as a frame says
@@ -201,13 +265,21 @@ def _outer_by_answer(a: pd.DataFrame, b: pd.DataFrame, key: list[str], by: list[
 def repeat_mean_std(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     """Accuracy (%) per repeat (sample_idx), then mean and sample standard deviation over repeats: `mean`,
     `std` of acc, `mean_scored`, `std_scored` of acc_scored (a repeat with nothing scored has none),
-    and `repeats`."""
+    and `repeats`. `mean` and `mean_scored` have their 95 % intervals: the bootstrap over items of each item's
+    correct answers over its answers (over its scored ones), an item's repeats resampled together. A standard
+    deviation over a few repeats has none (it describes the repeats, it estimates nothing the paper's does not)."""
     per = accuracy_table(df, [*by, "sample_idx"])
     out = per.groupby(by).agg(mean=("acc", "mean"), std=("acc", "std"), repeats=("acc", "count"),
                               mean_scored=("acc_scored", "mean"), std_scored=("acc_scored", "std")).reset_index()
     out["std"] = out["std"].fillna(0.0)  # one repeat: no spread
     out["std_scored"] = out["std_scored"].fillna(0.0).where(out["mean_scored"].notna())
-    return out
+    right, ok = counted_correct(df), df["status"].eq("ok")
+    for rate, among in (("mean", None), ("mean_scored", ok)):
+        ci = uncertainty.bootstrap(df, by, item_of(df), right, among, scale=100, proportion=True)
+        out = out.merge(ci.rename(columns=dict(zip((uncertainty.CI_LO, uncertainty.CI_HI), ci_columns(rate)))),
+                        on=by, how="left")
+    return out[[*by, "mean", "mean_ci_lo", "mean_ci_hi", "std", "repeats", "mean_scored", "mean_scored_ci_lo",
+                "mean_scored_ci_hi", "std_scored"]]
 
 
 def mcnemar(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
@@ -260,8 +332,10 @@ SCORE_BESIDE = ["judged", "scored", "no_response", "judge_error", "unjudged", "t
 
 def score_table(df: pd.DataFrame, by: list[str], fields: list[str], scale: float = 100) -> pd.DataFrame:
     """Per group: the mean × `scale` of each score field of a process judge over the answers it scored
-    (status ok and the field defined), how many that is, the failures, and the judge calls and tokens spent.
-    `scale`: 100 turns fractions into % (ToT-Eval); 1 keeps scores as they are (MorphoBench's 0–100, 1–5 ratings).
+    (status ok and the field defined), its 95 % interval (`<field>_ci_lo`, `<field>_ci_hi`: the bootstrap over
+    items, an item's answers resampled together), how many that is, the failures, and the judge calls and tokens
+    spent. `scale`: 100 turns fractions into % (ToT-Eval); 1 keeps scores as they are (MorphoBench's 0–100, 1–5
+    ratings).
 
     A failed request, a judge error or an answer with no current verdict (unjudged) has no score: it is left out
     of the means and counted beside them — a reasoning score is not defined for an answer nobody could read,
@@ -280,8 +354,23 @@ def score_table(df: pd.DataFrame, by: list[str], fields: list[str], scale: float
                     "judge_calls": int(g["judge_calls"].fillna(0).sum()), "judge_tokens": int(g["judge_tokens"].fillna(0).sum())})
         return pd.Series(row)
 
+    columns = [*by, *(c for f in fields for c in (f, *ci_columns(f), f"{f}_n")), *SCORE_BESIDE]
     if df.empty:
-        return pd.DataFrame(columns=[*by, *fields, *SCORE_BESIDE])
+        return pd.DataFrame(columns=columns)
     counts = [f"{f}_n" for f in fields] + SCORE_BESIDE
     out = df.groupby(by, dropna=False).apply(summarize, include_groups=False).reset_index()
-    return out.astype({c: int for c in counts})
+    out = out.merge(score_intervals(df, by, fields, scale), on=by, how="left")
+    return out[columns].astype({c: int for c in counts})
+
+
+def score_intervals(df: pd.DataFrame, by: list[str], fields: list[str], scale: float) -> pd.DataFrame:
+    """Per group, the 95 % interval of each score field's mean (score_table): the bootstrap over items."""
+    ok = df[df["status"].eq("ok") & df["score"].map(lambda s: isinstance(s, dict))]
+    out = df[by].drop_duplicates()
+    for f in fields:
+        values = pd.to_numeric(ok["score"].map(lambda s: s.get(f)), errors="coerce")
+        rows = ok[values.notna()]
+        ci = uncertainty.bootstrap(rows, by, item_of(rows), values[values.notna()], scale=scale)
+        out = out.merge(ci.rename(columns=dict(zip((uncertainty.CI_LO, uncertainty.CI_HI), ci_columns(f)))),
+                        on=by, how="left")
+    return out

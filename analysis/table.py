@@ -13,8 +13,9 @@ import pandas as pd
 from analysis.cells import EMPTY_CELL, as_text, numeric_columns, shown_columns, with_whole_counts
 from analysis.inputs import ROOT, DataFile, MissingDataFile, MissingInputs, Run, chosen_runs, data_file, load
 from analysis.provenance import JudgeChoice, Provenance
+from analysis.uncertainty import consistency, consistency_text
 from infer import layout
-from judge.judges import DEFAULT_JUDGES, RULES, asks_model
+from judge.judges import RULES, asks_model, default_judges
 
 __all__ = ["EMPTY_CELL", "ROOT", "Context", "MissingDataFile", "MissingInputs", "Table", "terminal", "write"]
 
@@ -50,7 +51,7 @@ class Context:
         judge. One judge per model,
         since a table compares a model's settings with one another; a model with no rule-judge verdicts keeps
         the LLM judge's (its failures are counted). `how`: how to make the runs, for the MissingInputs message."""
-        llm = next(j for j in DEFAULT_JUDGES[bench] if asks_model(j))
+        llm = next(j for j in default_judges(bench) if asks_model(j))
         frames = {j: load(self.results, bench, settings, j) for j in (llm, RULES)}
         # (model, setting) pairs each judge has verdicts of, and those the LLM judge scored one of
         ran = {j: set(f[["model", "setting"]].drop_duplicates().itertuples(index=False, name=None))
@@ -96,6 +97,15 @@ class Table:
     notes: list[str] = field(default_factory=list)
     provenance: Provenance = field(default_factory=Provenance)
 
+    def consistency(self) -> dict[str, int] | None:
+        """How many cells beside the paper's are consistent with it, above and below it at 95 %, and untested
+        (analysis.uncertainty.consistency); None when the table has no paper numbers."""
+        return consistency(self.vs_paper)
+
+    def first_line(self) -> str:
+        """The line every table is shown with first: "k of m cells consistent with the paper"."""
+        return consistency_text(self.consistency())
+
 
 def md_table(df: pd.DataFrame, tablefmt: str = "pipe") -> str:
     """Every cell written as the HTML report writes it (analysis.cells): counts whole, other numbers with two
@@ -110,7 +120,7 @@ def md_table(df: pd.DataFrame, tablefmt: str = "pipe") -> str:
 def markdown(table_id: str, t: Table, figure_link: str | None, level: int = 1) -> str:
     """The table as Markdown, its figure linked by `figure_link` (a path relative to where the text goes)."""
     h = "#" * level
-    parts = [f"{h} {table_id}\n", t.caption + "\n", md_table(t.table) + "\n"]
+    parts = [f"{h} {table_id}\n", f"_{t.first_line()}_\n", t.caption + "\n", md_table(t.table) + "\n"]
     if t.vs_paper is not None:
         parts += [f"{h}# Beside the paper\n", md_table(t.vs_paper) if not t.vs_paper.empty
                   else "_No model and setting in common with the paper's table._", "\n"]
@@ -128,7 +138,7 @@ def markdown(table_id: str, t: Table, figure_link: str | None, level: int = 1) -
 def terminal(t: Table) -> str:
     """The caption, the table and its "Beside the paper" part as plain columns, for a terminal (the .md
     holds the rest)."""
-    parts = [t.caption, "", md_table(t.table, "simple")]
+    parts = [t.first_line(), t.caption, "", md_table(t.table, "simple")]
     if t.vs_paper is not None:
         parts += ["", "Beside the paper:", md_table(t.vs_paper, "simple") if not t.vs_paper.empty
                   else "no model and setting in common with the paper's table"]

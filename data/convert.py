@@ -16,7 +16,8 @@ from typing import Any
 
 from data.jsonl import DataError, problem, write_jsonl_atomic
 from data.media import Media
-from data.records import BENCHMARKS, check_record
+from data.benchmarks import BENCHMARKS, get as benchmark_of
+from data.records import check_record
 from data.validate import validate_file
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,7 @@ def convert(benchmark: str, src: Path, out: Path, open_images: bool = True) -> l
         raise DataError([problem(src, None, "benchmark", f"unknown benchmark {benchmark!r} (known: {', '.join(BENCHMARKS)})")])
     if not src.exists():
         raise DataError([problem(src, None, "--src", "not found")])
-    module = importlib.import_module(f"data.converters.{benchmark}")
+    module = importlib.import_module(benchmark_of(benchmark).module_of("converter"))
     out.parent.mkdir(parents=True, exist_ok=True)
     media = Media(out)
     try:

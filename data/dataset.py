@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from data.jsonl import DataError, bulk_read, parse_line, problem
-from data.records import BENCHMARKS, RELEASE_FILE, check_record
+from data.benchmarks import BENCHMARKS, get as benchmark
+from data.checkout import is_demo_data
+from data.records import check_record
 
 
 def line_digest(line: bytes) -> str:
@@ -36,11 +38,11 @@ def missing_data(path: Path, bench: str | None = None) -> str:
 
 def how_to_make(path: Path, bench: str | None = None) -> str:
     """What makes a data file: the demo sets, or the official release fetched and converted (data/README.md)."""
-    if "demo/build" in Path(path).as_posix():
+    if is_demo_data(path):
         return "bash run_all.sh makes the demo sets"
     bench = bench or (Path(path).parent.name if Path(path).parent.name in BENCHMARKS else "<benchmark>")
     convert = f"python -m data.convert {bench} --src <release folder> --out {path}"
-    if bench in BENCHMARKS and Path(path).name == RELEASE_FILE[bench]:  # where data.download writes it
+    if bench in BENCHMARKS and Path(path).name == benchmark(bench).release_file:  # where data.download writes it
         out = "" if Path(path).parent == Path("data", bench) else f" --out {Path(path).parent}"
         return (f"fetch and convert the official release first: python -m data.download {bench}{out} "
                 f"(or, from a release you have: {convert})")

@@ -15,42 +15,13 @@ import argparse
 import logging
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from data.convert import convert, print_problems
-from data.converters.mira import TASKS as MIRA_TASKS
 from data.jsonl import DataError
-from data.records import BENCHMARKS, RELEASE_FILE
+from data.benchmarks import BENCHMARKS, get as _benchmark
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where a paper publishes its data: a Hub dataset (None when it has none) or a page to get it from."""
-    repo: str | None
-    page: str
-    parts: tuple[tuple[str, ...], ...] = ((),)  # one download per entry, by allow_patterns; () = all
-    pause_s: float = 0.0  # between parts that fetched something
-
-
-def _hub(repo: str) -> str:
-    return f"https://huggingface.co/datasets/{repo}"
-
-
-# MIRA's official download_data.py (aiming-lab/MIRA) fetches one task at a time, files up to three
-# folders deep, and waits 60 s between tasks to stay under the Hub's rate limits.
-_MIRA_PARTS = tuple((f"{t}/*", f"{t}/*/*", f"{t}/*/*/*") for t in sorted(folder for _, _, folder in MIRA_TASKS))
-
-SOURCES: dict[str, Source] = {
-    "think360": Source("Walnutes/Think360", _hub("Walnutes/Think360")),
-    "omibench": Source("LightChen2333/OMIBench", _hub("LightChen2333/OMIBench")),
-    "mira": Source("YiyangAiLab/MIRA", _hub("YiyangAiLab/MIRA"), parts=_MIRA_PARTS, pause_s=60.0),
-    # The paper (footnote 2) names only its GitHub repository; no Hub dataset is published.
-    "c2rbench": Source(None, "https://github.com/tjunlp-lab/C2Rbench"),
-    "morphobench": Source("OpenDCAI/MorphoBench", _hub("OpenDCAI/MorphoBench")),
-}
 
 
 class DownloadError(Exception):
@@ -65,7 +36,7 @@ def download(benchmark: str, release: Path, pause_s: float | None = None) -> Pat
     """Fetch the benchmark's Hub dataset into `release` (resuming what is there); return the folder."""
     from huggingface_hub import snapshot_download  # the download is the only use; keep `data` light
 
-    source = SOURCES[benchmark]
+    source = _benchmark(benchmark).source
     then = f"then run: python -m data.download {benchmark} --out {release.parent} --skip-download"
     if source.repo is None:
         raise DownloadError(f"{benchmark}: no Hugging Face dataset is published; put the data files of "
@@ -108,11 +79,11 @@ def main(argv: list[str] | None = None) -> int:
             release = download(args.benchmark, release, args.pause)
         elif not any(release.iterdir() if release.is_dir() else ()):
             raise DownloadError(f"{args.benchmark}: {release}/ is empty or missing; put the release there "
-                                f"(from {SOURCES[args.benchmark].page}) or run without --skip-download")
+                                f"(from {_benchmark(args.benchmark).source.page}) or run without --skip-download")
     except DownloadError as e:
         print(e, file=sys.stderr)
         return 2
-    out = out_dir / RELEASE_FILE[args.benchmark]
+    out = out_dir / _benchmark(args.benchmark).release_file
     try:
         records = convert(args.benchmark, release, out)
     except DataError as e:

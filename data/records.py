@@ -4,9 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-BENCHMARKS = ("think360", "omibench", "mira", "c2rbench", "morphobench")
-# The converted release the paper profile reads, under data/<benchmark>/ (Think360 runs its testmini split).
-RELEASE_FILE = {**{b: "test.jsonl" for b in BENCHMARKS}, "think360": "testmini.jsonl"}
+from data.benchmarks import BENCHMARKS, get as benchmark
 
 # mcq: answer holds option letters. open: free form whose kind the release does not say.
 ANSWER_TYPES = ("mcq", "numeric", "expression", "text", "multi-part", "structured", "open")
@@ -23,7 +21,8 @@ REQUIRED: dict[str, type | tuple[type, ...]] = {
     "answer_type": str,
 }
 
-# Benchmark-specific fields under stable names; their types are checked when present.
+# Benchmark-specific fields under stable names, shared by several benchmarks (a benchmark's own: its module's
+# `fields`, data/benchmarks/); their types are checked when present.
 OPTIONAL: dict[str, type | tuple[type, ...]] = {
     "subject": str,
     "category": str,
@@ -77,7 +76,8 @@ def check_record(rec: dict[str, Any]) -> list[tuple[str, str]]:
     File existence is not checked here (data.validate does that, relative to the data file).
     """
     probs: list[tuple[str, str]] = []
-    for field, typ in {**REQUIRED, **OPTIONAL}.items():
+    own = benchmark(rec["benchmark"]).fields if rec.get("benchmark") in BENCHMARKS else {}
+    for field, typ in {**REQUIRED, **OPTIONAL, **own}.items():
         if field not in rec:
             if field in REQUIRED:
                 probs.append((field, "missing"))

@@ -26,7 +26,7 @@ from typing import Any, Callable, Generator, Iterable, Sequence, TypeVar, Union
 
 from infer.config import ModelConfig
 from infer.render import RenderError
-from infer.request import Request, request_key
+from infer.request import Request, answers, request_key
 from infer.log_index import latest_lines
 from infer.progress import bar as progress_bar
 from infer.store import AppendLog
@@ -112,11 +112,6 @@ def read_log(path: Path, keys: Iterable[str]) -> dict[str, Line]:
     """The last line of each of `keys` that the log holds, read through its index (infer/log_index.py): a run
     asking a few keys of a log of millions of calls reads those lines only."""
     return {key: upgrade(line) for key, line in latest_lines(path, keys, _key_of_bytes, _key_of).items()}
-
-
-def answers(line: Line) -> bool:
-    """Whether a logged line answers its request: it holds a reply, not an error."""
-    return line.get("error") is None
 
 
 def answer(asks: Sequence[tuple[dict[str, Any], Ask]], render: Callable[[dict[str, Any], Ask], Messages],

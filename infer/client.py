@@ -235,7 +235,7 @@ class ChatClient:
         is the whole request, failed attempts and waits between them included.
 
         A plain loop rather than tenacity's AsyncRetrying: set up per request, tenacity cost a third of
-        the client's CPU at high request rates (benchmarks/perf.py), for the same policy.
+        the client's CPU at high request rates (perf/measure.py), for the same policy.
         """
         start = time.monotonic()
         attempts = 0

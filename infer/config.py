@@ -233,14 +233,7 @@ def _check_keys(data: dict, allowed: set[str], where: str) -> None:
 def load_model_config(path: str | Path, prompts: Path = PROMPTS) -> ModelConfig:
     """The config at `path`; its `system_prompt` is read from `prompts`/models/."""
     path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"{path}: model config not found")
-    try:
-        data = read_yaml(path)
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{path}: invalid YAML: {e}") from e
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping at the top level")
+    data = _read_mapping(path)
     _check_keys(data, {f.name for f in fields(ModelConfig)} - {"path", "system"}, str(path))
     for key in ("name", "model"):
         if not isinstance(data.get(key), str) or not data[key]:
@@ -248,49 +241,10 @@ def load_model_config(path: str | Path, prompts: Path = PROMPTS) -> ModelConfig:
     if isinstance(data.get("base_urls"), str):
         data["base_urls"] = [data["base_urls"]]
     data["base_urls"], missing = _expand_env(data.get("base_urls") or [])
-    server = data.pop("server", None)
-    if server is not None:
-        if not isinstance(server, dict):
-            raise ConfigError(f"{path}: server: expected a mapping")
-        _check_keys(server, {f.name for f in fields(ServerSpec)}, f"{path}: server")
-        if not isinstance(server.get("command"), list):
-            raise ConfigError(f"{path}: server.command: expected a list of arguments")
-        server = ServerSpec(**server)
-    engine = data.get("engine", "http")
-    if engine not in ENGINES:
-        raise ConfigError(f"{path}: engine: {engine!r} is not one of {', '.join(ENGINES)}")
-    if not isinstance(data.get("engine_args", {}), dict):
-        raise ConfigError(f"{path}: engine_args: expected a mapping of the engine's constructor arguments")
-    if not data.get("base_urls") and server is None and engine == "http":
-        raise ConfigError(f"{path}: base_urls: give at least one endpoint, or a server to start")
-    thinking = data.get("thinking", {})
-    if not isinstance(thinking, dict) or not set(thinking) <= {"on", "off", "highest"} or not all(
-            isinstance(v, dict) for v in thinking.values()):
-        raise ConfigError(f"{path}: thinking: expected {{on: {{...request fields}}, off: {{...}}, highest: {{...}}}}")
-    unknown_modalities = set(data.get("modalities", [])) - {"text", "image"}
-    if unknown_modalities:
-        raise ConfigError(f"{path}: modalities: unknown {sorted(unknown_modalities)} (known: text, image)")
-    for key, value in (server.__dict__ if server else {}).items():
-        if key in ("tensor_parallel", "max_context", "image_tokens", "replicas") and value is not None and (
-                not isinstance(value, int) or isinstance(value, bool) or value < 1):
-            raise ConfigError(f"{path}: server.{key}: expected a positive integer, got {value!r}")
-    for key, typ in (("max_tokens", int), ("judge_max_tokens", int), ("concurrency", int), ("max_retries", int),
-                     ("max_image_pixels", int)):
-        if data.get(key) is not None and (not isinstance(data[key], typ) or isinstance(data[key], bool) or data[key] < 0):
-            raise ConfigError(f"{path}: {key}: expected a non-negative integer, got {data[key]!r}")
-    for key in ("temperature", "top_p", "connect_timeout", "read_timeout", "backoff_base", "temperature_floor", "params_total_b", "params_active_b"):
-        if data.get(key) is not None and not isinstance(data[key], (int, float)):
-            raise ConfigError(f"{path}: {key}: expected a number, got {data[key]!r}")
+    server = _server(data.pop("server", None), path)
+    _check_engine(data, server, path)
+    _check_values(data, path)
     _check_reasoning(data, path)
-    for key in ("constrain_judge_replies", "images_as_files"):
-        if not isinstance(data.get(key, False), bool):
-            raise ConfigError(f"{path}: {key}: expected true or false, got {data[key]!r}")
-    placeholder = data.get("image_placeholder")
-    if placeholder is not None and (not isinstance(placeholder, str) or not placeholder.strip()):
-        raise ConfigError(f"{path}: image_placeholder: expected the text the server takes for an image "
-                          f"(e.g. '<IMAGE_TOKEN>'), got {placeholder!r}")
-    if not isinstance(data.get("constrain_judge_replies", False), bool):
-        raise ConfigError(f"{path}: constrain_judge_replies: expected true or false, got {data['constrain_judge_replies']!r}")
     for key, parse in (("price", parse_price), ("image_tokens", parse_image_tokens),
                        ("throughput", parse_throughput)):
         if data.get(key) is not None:
@@ -305,6 +259,70 @@ def load_model_config(path: str | Path, prompts: Path = PROMPTS) -> ModelConfig:
         except TemplateError as e:
             raise ConfigError(f"{path}: system_prompt: {e}") from e
     return ModelConfig(**data, server=server, path=str(path), missing_env=tuple(missing), system=system)
+
+
+def _read_mapping(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        raise ConfigError(f"{path}: model config not found")
+    try:
+        data = read_yaml(path)
+    except yaml.YAMLError as e:
+        raise ConfigError(f"{path}: invalid YAML: {e}") from e
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level")
+    return data
+
+
+def _server(server: Any, path: Path) -> ServerSpec | None:
+    """The `server` block: how the harness starts the model's own server (None: the config gives endpoints)."""
+    if server is None:
+        return None
+    if not isinstance(server, dict):
+        raise ConfigError(f"{path}: server: expected a mapping")
+    _check_keys(server, {f.name for f in fields(ServerSpec)}, f"{path}: server")
+    if not isinstance(server.get("command"), list):
+        raise ConfigError(f"{path}: server.command: expected a list of arguments")
+    for key, value in server.items():
+        if key in ("tensor_parallel", "max_context", "image_tokens", "replicas") and value is not None and (
+                not isinstance(value, int) or isinstance(value, bool) or value < 1):
+            raise ConfigError(f"{path}: server.{key}: expected a positive integer, got {value!r}")
+    return ServerSpec(**server)
+
+
+def _check_engine(data: dict[str, Any], server: ServerSpec | None, path: Path) -> None:
+    engine = data.get("engine", "http")
+    if engine not in ENGINES:
+        raise ConfigError(f"{path}: engine: {engine!r} is not one of {', '.join(ENGINES)}")
+    if not isinstance(data.get("engine_args", {}), dict):
+        raise ConfigError(f"{path}: engine_args: expected a mapping of the engine's constructor arguments")
+    if not data.get("base_urls") and server is None and engine == "http":
+        raise ConfigError(f"{path}: base_urls: give at least one endpoint, or a server to start")
+
+
+def _check_values(data: dict[str, Any], path: Path) -> None:
+    """Thinking switches, modalities, numbers, switches and the image placeholder, each of its kind."""
+    thinking = data.get("thinking", {})
+    if not isinstance(thinking, dict) or not set(thinking) <= {"on", "off", "highest"} or not all(
+            isinstance(v, dict) for v in thinking.values()):
+        raise ConfigError(f"{path}: thinking: expected {{on: {{...request fields}}, off: {{...}}, highest: {{...}}}}")
+    unknown_modalities = set(data.get("modalities", [])) - {"text", "image"}
+    if unknown_modalities:
+        raise ConfigError(f"{path}: modalities: unknown {sorted(unknown_modalities)} (known: text, image)")
+    for key, typ in (("max_tokens", int), ("judge_max_tokens", int), ("concurrency", int), ("max_retries", int),
+                     ("max_image_pixels", int)):
+        if data.get(key) is not None and (not isinstance(data[key], typ) or isinstance(data[key], bool) or data[key] < 0):
+            raise ConfigError(f"{path}: {key}: expected a non-negative integer, got {data[key]!r}")
+    for key in ("temperature", "top_p", "connect_timeout", "read_timeout", "backoff_base", "temperature_floor",
+                "params_total_b", "params_active_b"):
+        if data.get(key) is not None and not isinstance(data[key], (int, float)):
+            raise ConfigError(f"{path}: {key}: expected a number, got {data[key]!r}")
+    for key in ("constrain_judge_replies", "images_as_files"):
+        if not isinstance(data.get(key, False), bool):
+            raise ConfigError(f"{path}: {key}: expected true or false, got {data[key]!r}")
+    placeholder = data.get("image_placeholder")
+    if placeholder is not None and (not isinstance(placeholder, str) or not placeholder.strip()):
+        raise ConfigError(f"{path}: image_placeholder: expected the text the server takes for an image "
+                          f"(e.g. '<IMAGE_TOKEN>'), got {placeholder!r}")
 
 
 def _check_reasoning(data: dict[str, Any], path: Path) -> None:

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from data.files import read_yaml
+from data.checkout import ROOT
 from infer.config import ConfigError
 from infer.generation import THINKING, check_params
 from infer.settings import parse_setting
 
-ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "data" / "reference"
 EXPERIMENTS = ROOT / "configs" / "experiments"
 DEMO_MODEL = ROOT / "configs" / "models" / "smollm2-135m.yaml"

@@ -39,7 +39,8 @@ import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping, NamedTuple, Protocol, TypeVar
 
-ROOT = Path(__file__).resolve().parent.parent
+from data.checkout import ROOT
+
 RESULTS = ROOT / "results"  # the checkout's results: the table scripts' default (commands take --results)
 FIGURES = ROOT / "figures"  # where the table scripts draw their figures by default (analysis.run --figures)
 STANDS_FOR = "stands_for"   # the manifest field naming the setting a run stands for

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import platform
 import subprocess
@@ -11,6 +12,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from data.jsonl import write_json_atomic
 from infer import layout
 
 ROOT = layout.ROOT
@@ -52,6 +54,23 @@ def base_manifest(**fields: Any) -> dict[str, Any]:
     mappings such as the templates' hashes) recorded relative to it (layout.recorded), and the code's state."""
     return {**in_checkout(fields), "git": git_state(), "packages": package_versions(),
             "written": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+def write_manifest(path: Path, manifest: dict[str, Any], idle: bool, volatile: tuple[str, ...] = ("written",)) -> None:
+    """Write a run's manifest. A run that did nothing (`idle`: nothing sent, judged or written) keeps the
+    `volatile` fields of the manifest there (when its answers were written, the counts of the call that wrote
+    them) and leaves the file as it is when nothing else changed: a rerun that changes nothing leaves its files
+    as they were, so what reads them (the report, analysis/up_to_date.py) need not start again."""
+    if idle and path.exists():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            old = None
+        if isinstance(old, dict):
+            manifest = {**manifest, **{k: old[k] for k in volatile if k in old}}
+            if manifest == old:
+                return
+    write_json_atomic(path, manifest)
 
 
 def in_checkout(value: Any) -> Any:

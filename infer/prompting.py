@@ -8,7 +8,7 @@ from typing import Any, Sequence
 from infer.icl import DEFAULT_SHOTS, demo_pool, demo_template_path, demos_block, pick_demos
 from infer.render import Extra, render_spec
 from infer.settings import Setting
-from infer.templates import PROMPTS, Template, TemplateError, load_template
+from infer.templates import PROMPTS, Template, TemplateError, load_template, prompt_dir
 
 
 def task_slug(task: str) -> str:
@@ -24,7 +24,7 @@ class Prompter:
                  derived: Path | None = None):
         self.setting = setting
         self.derived = derived  # where derived images (IO, composite) are written: the run's results/derived
-        folder = prompts / bench / setting.template
+        folder = prompt_dir(bench, prompts) / setting.template
         if folder.is_dir():
             self.templates = {p.stem: load_template(bench, f"{setting.template}/{p.stem}", prompts)
                               for p in sorted(folder.glob("*.txt"))}

@@ -10,7 +10,7 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from infer.config import ModelConfig
 from infer.image_placeholder import PARAM as PLACEHOLDER, place_images, without_placeholder
@@ -81,6 +81,17 @@ def raw_line(req_id: str, sample_idx: int, key: str, cfg: ModelConfig, setting: 
         head["inputs"] = inputs
     return {**head, "error": result.get("error"), "model": cfg.name, "setting": setting, "params": params,
             **result, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+def answers(line: Mapping[str, Any]) -> bool:
+    """Whether a logged line answers its request: it holds a reply, not an error (the rule of every keyed log)."""
+    return line.get("error") is None
+
+
+def answered(line: Mapping[str, Any]) -> bool:
+    """Whether a line answers its request with some text: what a judge, a caption or a trace can read. An empty
+    reply with no error (e.g. every token spent on reasoning) is no response, never a wrong answer."""
+    return answers(line) and bool((line.get("response") or "").strip())
 
 
 def failure(reason: str) -> dict[str, Any]:

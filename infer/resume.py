@@ -1,7 +1,7 @@
 """What a rerun may skip: which requests of a raw file are finished, and the inputs each was made from.
 
 Whether a request is done is decided by its key, the hash of the rendered messages (infer.request.request_key),
-under the rule of every keyed log (infer.ask.answers): a line of that key with no error answers it.
+under the rule of every keyed log (infer.request.answers): a line of that key with no error answers it.
 Rendering every record of a large run again (reading it, filling the template, reading its images) only to
 find the key unchanged is most of a rerun's time. So a raw line also records `inputs`, a digest of everything
 its request was made from, in parts:
@@ -46,14 +46,14 @@ from typing import Any, Iterator
 
 from data.files import file_version
 from data.jsonl import bulk_read, write_json_atomic
-from infer.ask import answers
+from data.checkout import ROOT
+from infer.request import answers
 from infer.config import ModelConfig
 from infer.layout import inputs_cache_of
 from infer.prompting import Prompter
 from infer.resume_state import Outcome, State
 
 log = logging.getLogger(__name__)
-ROOT = Path(__file__).resolve().parent.parent
 # The code a request depends on: every module of infer/ and the data modules that read and check records.
 # Any change to them makes every record be rendered once more (and the cache above keeps that to one rerun).
 CODE = (ROOT / "infer", ROOT / "data")

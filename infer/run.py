@@ -18,19 +18,19 @@ import sys
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from data.jsonl import DataError, write_json_atomic
 from data.dataset import Scan, read_records, scan_records
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS
 from infer.calls import checked_endpoints, send, servers
 from infer.client import GaveUp
 from infer.config import ConfigError, ModelConfig, load_model_config
-from infer.manifest import base_manifest, sha256_file
+from infer.manifest import base_manifest, sha256_file, write_manifest
 from infer.icl import DEFAULT_SHOTS, SEED as ICL_SEED
 from infer.interrupt import exits_cleanly
 from infer.launch import GPU_MEMORY_GB, Node, visible_gpus
-from infer.layout import derived_dir, manifest_of, printed, raw_path, recorded
+from infer.layout import RESULTS, derived_dir, manifest_of, printed, raw_path, recorded
 from infer.prompting import LaterMessages, Prompter
 from infer.render import RenderError, has_images
 from infer.request import Request, describe_causes, failure, raw_line, request_key
@@ -147,113 +147,186 @@ def checked(records: Iterator[tuple[dict[str, Any] | None, str, str]], problems:
         yield ahead.popleft()
 
 
-def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = Path("results"), *,
-        limit: int | None = None, n: int = 1, overrides: dict[str, Any] | None = None,
-        prompts: Path = PROMPTS, stands_for: str | None = None, node: Node | None = None,
-        dry_run: bool = False) -> dict[str, Any]:
-    """Do what is not done yet; return the run's counts (also written to the manifest). `node`: the GPUs
-    the model's own servers may use. `dry_run`: write and start nothing; the counts say what would be
-    sent and `servers` the servers that would be started (their commands).
+@dataclass
+class RunPlan:
+    """What one run is: its records, template, model and generation parameters, and its raw file."""
 
-    `stands_for`: the setting of the paper this run stands for, recorded in the manifest for the
-    tables (a text-only model runs X+caption for the image setting X: infer/layout.py); by default the setting
-    itself."""
+    bench: str
+    data: Path
+    cfg: ModelConfig
+    setting: str
+    results: Path
+    limit: int | None
+    n: int
+    prompter: Prompter
+    params: dict[str, Any]
+    path: Path
+    stands_for: str
+
+    def version(self) -> tuple[int, int] | None:
+        """The raw file's size and mtime; None while it holds nothing (AppendLog creates it empty)."""
+        st = self.path.stat() if self.path.exists() else None
+        return (st.st_size, st.st_mtime_ns) if st and st.st_size else None
+
+
+@dataclass
+class Planned:
+    """The requests still to send, as a stream over the data file (`stream`, its first request taken out as
+    `first`), what is finished, and what the plan learns as it reads: `tally`, and the scan and settling that
+    save where the next run starts."""
+
+    finished: Finished
+    stream: Iterator[Request]
+    tally: Tally
+    scan: Scan | None = None
+    settling: Settling | None = None
+    first: Request | None = None
+
+
+@dataclass
+class DryRun:
+    """What a run would do, nothing written or started: its requests, those it would send (`pending`, which a
+    cost estimate samples), and the servers it would start (their commands)."""
+
+    records: int
+    requests: int
+    to_send: int
+    to_reuse: int
+    unrenderable: int
+    engine: str
+    servers: list[str]
+    pending: list[Request]
+    params: dict[str, Any]
+
+
+def plan_run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = RESULTS, *,
+             limit: int | None = None, n: int = 1, overrides: dict[str, Any] | None = None,
+             prompts: Path = PROMPTS, stands_for: str | None = None) -> RunPlan:
+    """A run of `setting` (`stands_for`: the setting of the paper it stands for, recorded for the tables; a
+    text-only model runs X+caption for the image setting X, infer/layout.py)."""
     if bench not in BENCHMARKS:
         raise ConfigError(f"--bench: unknown benchmark {bench!r} (known: {', '.join(BENCHMARKS)})")
     spec = parse_setting(setting)
     prompter = Prompter(bench, spec, prompts=prompts, derived=derived_dir(results))
     params = cfg.generation_params(spec.thinking, **merged_overrides(spec, overrides))
-    path = raw_path(results, bench, cfg.name, setting)
+    return RunPlan(bench, data, cfg, setting, results, limit, n, prompter, params,
+                   raw_path(results, bench, cfg.name, setting), stands_for or setting)
 
-    def version() -> tuple[int, int] | None:
-        """The raw file's size and mtime; None while it holds nothing (AppendLog creates it empty)."""
-        st = path.stat() if path.exists() else None
-        return (st.st_size, st.st_mtime_ns) if st and st.st_size else None
 
-    def prepare(tally: Tally) -> tuple[Finished, Iterator[Request], Scan | None, Settling | None]:
-        """The finished requests, and the plan: a stream over the data file, each record read when the plan
-        reaches it and held only by the requests that render it, so the first request goes out at once. A run
-        that reads the whole data file starts where the last one ended (infer/resume_state.py), and learns where
-        the next will start."""
-        if prompter.demo_template:  # demonstrations are drawn from every record: all are read, then known
-            records = read_records(data, bench, limit)
-            prompter.draw_demos(records.records)
-            finished = Finished(path, context_digest(bench, prompter, cfg, params, data.parent), n)
-            lines: Iterator[tuple[dict[str, Any] | None, str, str]] = (
-                (rec, rec["id"], d) for rec, d in zip(records.records, records.digests))
-            return finished, plan(lines, data.parent, prompter, cfg, params, n, finished, tally), None, None
-        context = context_digest(bench, prompter, cfg, params, data.parent)
-        state = resume_state.load(path, context, n, data) if limit is None else None
-        finished = Finished(path, context, n, state)
-        scan = Scan(finished.state.skip if finished.state else None) if limit is None else None
-        settling = Settling(scan) if scan else None
-        if finished.state:
-            tally.records = tally.total = finished.settled_count  # the settled records, not read again
-            tally.total *= n
-        problems: list[str] = []
-        lines = checked(scan_records(data, bench, problems, limit, finished.known, scan), problems)
-        return finished, plan(lines, data.parent, prompter, cfg, params, n, finished, tally, settling), scan, settling
+def prepare(p: RunPlan) -> Planned:
+    """The finished requests, and the plan: a stream over the data file, each record read when the plan reaches
+    it and held only by the requests that render it, so the first request goes out at once. A run that reads the
+    whole data file starts where the last one ended (infer/resume_state.py), and learns where the next will
+    start."""
+    tally = Tally()
+    if p.prompter.demo_template:  # demonstrations are drawn from every record: all are read, then known
+        records = read_records(p.data, p.bench, p.limit)
+        p.prompter.draw_demos(records.records)  # before the context digest, which holds the demonstrations
+        finished = Finished(p.path, context_digest(p.bench, p.prompter, p.cfg, p.params, p.data.parent), p.n)
+        lines: Iterator[tuple[dict[str, Any] | None, str, str]] = (
+            (rec, rec["id"], d) for rec, d in zip(records.records, records.digests))
+        return Planned(finished, plan(lines, p.data.parent, p.prompter, p.cfg, p.params, p.n, finished, tally), tally)
+    context = context_digest(p.bench, p.prompter, p.cfg, p.params, p.data.parent)
+    state = resume_state.load(p.path, context, p.n, p.data) if p.limit is None else None
+    finished = Finished(p.path, context, p.n, state)
+    scan = Scan(finished.state.skip if finished.state else None) if p.limit is None else None
+    settling = Settling(scan) if scan else None
+    if finished.state:
+        tally.records = tally.total = finished.settled_count  # the settled records, not read again
+        tally.total *= p.n
+    problems: list[str] = []
+    lines = checked(scan_records(p.data, p.bench, problems, p.limit, finished.known, scan), problems)
+    stream = plan(lines, p.data.parent, p.prompter, p.cfg, p.params, p.n, finished, tally, settling)
+    return Planned(finished, stream, tally, scan, settling)
 
-    # Planned up to the first request to send before taking the lock, so a refused setting (or a data file that
-    # is not there) leaves no file behind, and a run with nothing to send checks no endpoint; planned again under
-    # the lock only if the file changed in between (another run wrote to it, or a cut last line was removed).
-    seen, tally = version(), Tally()
-    finished, stream, scan, settling = prepare(tally)
-    if dry_run:
-        pending = list(stream)  # the cost estimate samples them; the servers to start depend on the prompts
-        return {"records": tally.records, "requests": tally.total, "sent": 0, "to_send": len(pending),
-                "to_reuse": len(finished.reused), "unrenderable": len(tally.failures), "engine": cfg.engine,
-                "servers": [x.describe() for x in servers(pending, cfg, params, node)],
-                "pending": pending, "params": params}  # for the cost estimate (pipeline/cost.py)
-    first = next(stream, None)
-    # An unset key and endpoints that do not answer are said before any file is made (a server the run
-    # starts is checked as it starts; an offline engine has no endpoint).
-    urls = None
-    if first is not None and cfg.engine == "http":
-        cfg.api_key()
-        urls = checked_endpoints(cfg)
-    with AppendLog(path) as out:
-        if version() != seen:
-            finished = stream = first = scan = settling = None  # dropped before planning again
-            tally = Tally()
-            finished, stream, scan, settling = prepare(tally)
-            first = next(stream, None)
+
+def preview(p: RunPlan, node: Node | None = None) -> DryRun:
+    """What the run would send and the servers it would start (`node`: the GPUs they may use)."""
+    planned = prepare(p)
+    pending = list(planned.stream)  # the cost estimate samples them; the servers to start depend on the prompts
+    return DryRun(planned.tally.records, planned.tally.total, len(pending), len(planned.finished.reused),
+                  len(planned.tally.failures), p.cfg.engine, [x.describe() for x in servers(pending, p.cfg, p.params,
+                                                                                             node)],
+                  pending, p.params)
+
+
+def execute(p: RunPlan, node: Node | None = None) -> tuple[Planned, dict[str, Any]]:
+    """Send what is not done and write one raw line per outcome; the plan as it ended and the send's counts.
+
+    Planned up to the first request to send before taking the lock, so a refused setting (or a data file that is
+    not there) leaves no file behind, and a run with nothing to send checks no endpoint; planned again under the
+    lock only if the file changed in between (another run wrote to it, or a cut last line was removed)."""
+    seen, planned = p.version(), prepare(p)
+    planned.first = next(planned.stream, None)
+    urls = None  # an unset key and endpoints that do not answer are said before any file is made
+    if planned.first is not None and p.cfg.engine == "http":
+        p.cfg.api_key()
+        urls = checked_endpoints(p.cfg)
+    with AppendLog(p.path) as out:
+        if p.version() != seen:
+            planned = None  # dropped before planning again
+            planned = prepare(p)
+            planned.first = next(planned.stream, None)
+        settling = planned.settling
 
         def write(line: dict[str, Any]) -> None:
             out.write(line)
             if settling:
                 settling.wrote(line)
 
-        pending = itertools.chain([first], stream) if first is not None else iter(())
-        stats = send(pending, cfg, params, write, results, f"{cfg.name}/{setting}", node, urls,
-                     total=lambda: expected_requests(data, limit, n, finished))
-        finished.save()
-        for rid, i, reason in tally.failures:  # recorded once, not again on every rerun
-            if finished.failed_with(rid, i) != reason:
-                write(raw_line(rid, i, "", cfg, setting, params, failure(reason)))
-        for line in finished.reused_lines():  # earlier answers of these very requests, current again
-            write(line)
-        if scan and settling:
-            resume_state.save(path, finished.context, n, scan, settling, finished.latest)
-    sent = stats["ok"] + stats["failed"]
-    log.info("%s/%s/%s: %d requests, %d already done (%d of them answers to an earlier prompt), %d sent, "
-             "%d unrenderable", bench, cfg.name, setting, tally.total, tally.total - sent, len(finished.reused), sent,
-             len(tally.failures))
-    n_records, total, failures = tally.records, tally.total, tally.failures
+        pending = itertools.chain([planned.first], planned.stream) if planned.first is not None else iter(())
+        stats = send(pending, p.cfg, p.params, write, p.results, f"{p.cfg.name}/{p.setting}", node, urls,
+                     total=lambda: expected_requests(p.data, p.limit, p.n, planned.finished))
+        _settle(p, planned, write)
+    return planned, stats
 
-    counts = {"records": n_records, "requests": total, "sent": sent, "reused": len(finished.reused),
+
+def _settle(p: RunPlan, planned: Planned, write: Callable[[dict[str, Any]], None]) -> None:
+    """After sending: what the plan knows is saved, unrenderable records recorded once, earlier answers made
+    current again, and where the next run starts."""
+    finished = planned.finished
+    finished.save()
+    for rid, i, reason in planned.tally.failures:  # recorded once, not again on every rerun
+        if finished.failed_with(rid, i) != reason:
+            write(raw_line(rid, i, "", p.cfg, p.setting, p.params, failure(reason)))
+    for line in finished.reused_lines():  # earlier answers of these very requests, current again
+        write(line)
+    if planned.scan and planned.settling:
+        resume_state.save(p.path, finished.context, p.n, planned.scan, planned.settling, finished.latest)
+
+
+def report(p: RunPlan, planned: Planned, stats: dict[str, Any]) -> dict[str, Any]:
+    """The run's counts, logged and written to its manifest with everything its answers depend on."""
+    tally, finished, sent = planned.tally, planned.finished, stats["ok"] + stats["failed"]
+    log.info("%s/%s/%s: %d requests, %d already done (%d of them answers to an earlier prompt), %d sent, "
+             "%d unrenderable", p.bench, p.cfg.name, p.setting, tally.total, tally.total - sent, len(finished.reused),
+             sent, len(tally.failures))
+    counts = {"records": tally.records, "requests": tally.total, "sent": sent, "reused": len(finished.reused),
               "ok": stats["ok"], "failed": stats["failed"], "failed_by_cause": stats["causes"],
-              "unrenderable": len(failures), "excluded": len(prompter.excluded_ids)}
-    write_json_atomic(manifest_of(path), base_manifest(
-        benchmark=bench, setting=setting, stands_for=stands_for or setting,
-        data={"path": recorded(data), "sha256": data_sha256(data, scan)},
+              "unrenderable": len(tally.failures), "excluded": len(p.prompter.excluded_ids)}
+    prompter, cfg, spec = p.prompter, p.cfg, p.prompter.setting
+    idle = not sent and not finished.reused  # nothing sent, no earlier answer made current again
+    write_manifest(manifest_of(p.path), idle=idle, volatile=("written", "counts"), manifest=base_manifest(
+        benchmark=p.bench, setting=p.setting, stands_for=p.stands_for,
+        data={"path": recorded(p.data), "sha256": data_sha256(p.data, planned.scan)},
         templates={**prompter.shas(), **cfg.system_shas()}, model=cfg.public_dict(),
-        reasoning=cfg.reasoning_of(spec.thinking), params=params, n=n, limit=limit, counts=counts,
+        reasoning=cfg.reasoning_of(spec.thinking), params=p.params, n=p.n, limit=p.limit, counts=counts,
         image_policy={"max_pixels": cfg.max_image_pixels, "larger": "scaled down (aspect kept), sent as PNG"},
-        excluded_ids=sorted(prompter.excluded_ids), raw=recorded(path),
+        excluded_ids=sorted(prompter.excluded_ids), raw=recorded(p.path),
         icl={"seed": ICL_SEED, "pool_size": len(prompter.pool), "shots": spec.shots or DEFAULT_SHOTS,
              "demo_images": spec.demo_images or "all"} if prompter.pool else None))
     return counts
+
+
+def run(bench: str, data: Path, cfg: ModelConfig, setting: str, results: Path = RESULTS, *,
+        limit: int | None = None, n: int = 1, overrides: dict[str, Any] | None = None,
+        prompts: Path = PROMPTS, stands_for: str | None = None, node: Node | None = None) -> dict[str, Any]:
+    """Do what is not done yet; return the run's counts (also written to the manifest). `node`: the GPUs the
+    model's own servers may use. See `plan_run` for `stands_for`; `preview` says what a run would do."""
+    p = plan_run(bench, data, cfg, setting, results, limit=limit, n=n, overrides=overrides, prompts=prompts,
+                 stands_for=stands_for)
+    planned, stats = execute(p, node)
+    return report(p, planned, stats)
 
 
 def data_sha256(data: Path, scan: Scan | None) -> str:
@@ -275,6 +348,13 @@ def describe_sent(counts: dict[str, Any]) -> str:
     """"sent 3 (1 ok, 2 failed: 2 × HTTP 500 after 7 attempts)"."""
     causes = f": {describe_causes(counts['failed_by_cause'])}" if counts["failed"] else ""
     return f"sent {counts['sent']} ({counts['ok']} ok, {counts['failed']} failed{causes})"
+
+
+def print_preview(dry: DryRun, path: Path) -> int:
+    print(f"{printed(path)}: would send {dry.to_send} of {dry.requests} requests ({dry.unrenderable} unrenderable) "
+          f"with engine {dry.engine}")
+    print(f"servers to start: {len(dry.servers)}" + "".join(f"\n  {c}" for c in dry.servers))
+    return 0
 
 
 def add_node_args(ap: argparse.ArgumentParser) -> None:
@@ -301,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=1, help="samples per record")
     ap.add_argument("--max-tokens", type=int, help="the token budget, written into the setting as +max<N>")
     ap.add_argument("--temperature", type=float, help="the temperature, written into the setting as +temp<X>")
-    ap.add_argument("--results", type=Path, default=Path("results"))
+    ap.add_argument("--results", type=Path, default=RESULTS)
     add_node_args(ap)
     ap.add_argument("--dry-run", action="store_true", help="print what would be sent and the servers that would "
                     "be started (their commands), then stop: nothing is written or started")
@@ -312,17 +392,14 @@ def main(argv: list[str] | None = None) -> int:
         if setting != args.setting:
             log.info("setting %s: --max-tokens / --temperature are written into its name, as %s", args.setting,
                      setting)
-        counts = run(args.bench, args.data, cfg, setting, args.results, limit=args.limit, n=args.n,
-                     node=node_from(args), dry_run=args.dry_run)
+        p = plan_run(args.bench, args.data, cfg, setting, args.results, limit=args.limit, n=args.n)
+        if args.dry_run:
+            return print_preview(preview(p, node_from(args)), p.path)
+        counts = report(p, *execute(p, node_from(args)))
     except (DataError, ConfigError, TemplateError, LockedError, ValueError, GaveUp) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    path = printed(raw_path(args.results, args.bench, cfg.name, setting))
-    if args.dry_run:
-        print(f"{path}: would send {counts['to_send']} of {counts['requests']} requests "
-              f"({counts['unrenderable']} unrenderable) with engine {counts['engine']}")
-        print(f"servers to start: {len(counts['servers'])}" + "".join(f"\n  {c}" for c in counts["servers"]))
-        return 0
+    path = printed(p.path)
     print(f"{path}: {describe_sent(counts)}, "
           f"{counts['unrenderable']} unrenderable, {counts['requests'] - counts['sent']} already done "
           f"({counts['reused']} answers to an earlier prompt made current again)")

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from data.benchmarks import BENCHMARKS, get as benchmark_of
+
 PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
 
 # A section tag alone on its line takes its line break with it, so optional blocks leave no blank lines.
@@ -54,9 +56,16 @@ class Template:
         return PLACEHOLDER.sub(lambda m: values[m.group(1)], text)
 
 
+def prompt_dir(name: str, root: Path = PROMPTS) -> Path:
+    """The folder of a benchmark's prompts (its module may name its own, data/benchmarks/), or of `name`'s under
+    `root` (prompts/judges/)."""
+    return benchmark_of(name).prompt_folder(root) if name in BENCHMARKS else root / name
+
+
 def load_template(benchmark: str, setting: str, root: Path = PROMPTS) -> Template:
-    path = root / benchmark / f"{setting}.txt"
+    folder = prompt_dir(benchmark, root)
+    path = folder / f"{setting}.txt"
     if not path.is_file():
-        known = sorted(p.stem for p in (root / benchmark).glob("*.txt")) if (root / benchmark).is_dir() else []
+        known = sorted(p.stem for p in folder.glob("*.txt")) if folder.is_dir() else []
         raise TemplateError(f"no prompt {path} for setting {setting!r} of {benchmark} (known: {', '.join(known) or 'none'})")
     return Template(path, path.read_text(encoding="utf-8"))

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from infer.ask import Ask
+from data.benchmarks import get as benchmark
 from judge import grammars, parse, rules
 from judge.status import UNDECIDED
 from judge.types import Calls, Item, Steps, failed
@@ -42,17 +43,19 @@ def _response_and_final(item: Item, extracted: str | None) -> dict[str, str]:
     return {"response": item.response, "extracted": rules.final_answer(item.rec, item.response) or ""}
 
 
+# The judge prompt that settles an answer the rules leave undecided, by name: each benchmark names its own
+# (data/benchmarks/, `adjudicator`).
 ADJUDICATORS = {
-    "omibench": Adjudicator("omibench_gptscore", parse.gptscore, grammars.GPTSCORE,
-                            lambda item, _: {"response": item.response, "extracted": ""}),
-    "think360": Adjudicator("think360_judge", parse.judgement_01, grammars.JUDGEMENT_01,
-                            lambda _, extracted: {"extracted": extracted or ""}),
-    "mira": Adjudicator("mira_judge", parse.correct_incorrect, grammars.CORRECT_INCORRECT,
-                        lambda item, _: {"response": item.response}),
-    "c2rbench": Adjudicator("c2rbench_judge", parse.correct_incorrect, grammars.CORRECT_INCORRECT_LOWER,
-                            _response_and_final),
-    "morphobench": Adjudicator("morphobench_correctness", parse.morpho_json, grammars.MORPHO_CORRECTNESS,
-                               _response_and_final),
+    "omibench_gptscore": Adjudicator("omibench_gptscore", parse.gptscore, grammars.GPTSCORE,
+                                     lambda item, _: {"response": item.response, "extracted": ""}),
+    "think360_judge": Adjudicator("think360_judge", parse.judgement_01, grammars.JUDGEMENT_01,
+                                  lambda _, extracted: {"extracted": extracted or ""}),
+    "mira_judge": Adjudicator("mira_judge", parse.correct_incorrect, grammars.CORRECT_INCORRECT,
+                              lambda item, _: {"response": item.response}),
+    "c2rbench_judge": Adjudicator("c2rbench_judge", parse.correct_incorrect, grammars.CORRECT_INCORRECT_LOWER,
+                                  _response_and_final),
+    "morphobench_correctness": Adjudicator("morphobench_correctness", parse.morpho_json, grammars.MORPHO_CORRECTNESS,
+                                           _response_and_final),
 }
 
 
@@ -73,7 +76,9 @@ class CarefulCascade:
         verdict = rules.score(item.rec, item.response)
         if verdict.get("status") != UNDECIDED:
             return {**verdict, "stage": "rules"}
-        judge = ADJUDICATORS[item.rec["benchmark"]]
+        judge = ADJUDICATORS.get(benchmark(item.rec["benchmark"]).adjudicator or "")
+        if judge is None:  # a benchmark with no judge model to settle it: the answer stays undecided
+            return {**verdict, "stage": "rules"}
         extracted, why = verdict["extracted"], verdict["reason"]
         (reply,) = yield [Ask(judge.prompt, judge.values(item, extracted), judge.parse, "text", judge.grammar)]
         if reply.parsed is None:

@@ -54,14 +54,8 @@ def outcome_digest(text: bytes) -> str:
     return hashlib.sha256(text).hexdigest()[:16]
 
 
-def answered(raw: Mapping[str, Any]) -> bool:
-    """Whether a raw line holds a reply to judge: no error and some text. An empty reply with no error (e.g.
-    every token spent on reasoning) is no response, never a wrong answer."""
-    return raw.get("error") is None and bool((raw.get("response") or "").strip())
-
-
 def no_response(raw: Mapping[str, Any]) -> str:
-    """Why a raw line that is not `answered` has nothing to judge."""
+    """Why a raw line that is not `answered` (infer/request.py) has nothing to judge."""
     return raw.get("error") or EMPTY_REPLY
 
 

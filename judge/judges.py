@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from infer.ask import Ask
+from data.benchmarks import get as benchmark
 from judge import grammars, parse, ratings, rules, taxonomy, tot
 from judge.careful_cascade import CarefulCascade
 from judge.mira_acc import MiraPublished
@@ -178,12 +179,8 @@ def asks_model(name: str) -> bool:
     return name in JUDGES and bool(JUDGES[name].prompts)
 
 
-# What each benchmark is judged with: its rule judge, the paper's published rule where it has one, and the
-# paper's LLM judge. The careful variants of GPTScore and MIRA's judge run where an experiment names them.
-DEFAULT_JUDGES = {
-    "think360": [RULES, CASCADE],
-    "omibench": [RULES, OMIBENCH_C1, "omibench_gptscore"],
-    "mira": [RULES, "mira_judge"],
-    "c2rbench": [RULES, "c2rbench_judge"],
-    "morphobench": [RULES, "morphobench_correctness"],
-}
+def default_judges(bench: str) -> list[str]:
+    """What a benchmark is judged with (its module, data/benchmarks/): the rule judge, the paper's published rule
+    where it has one, and the paper's LLM judge. The careful variants of GPTScore and MIRA's judge run where an
+    experiment names them."""
+    return list(benchmark(bench).default_judges)

@@ -10,8 +10,10 @@ answers by similarity — with the guards the authors' scorer lacks:
   very small numbers are compared relative to their size;
 - text matches when it has the same words in the same order, so no negation, opposite or number may
   differ (judge/text.py replaces the paper's LCS ratio ≥ 0.75, which accepts "impossible" for "possible");
-- a unit stated by both answers must be the same unit (judge/units.py: 9.8 m s⁻¹ is not 9.8 m s⁻²), and
-  a closed form is compared without its unit (50/√2 m = 25√2);
+- a unit stated by both answers must be of the same dimension, and the values equal once converted by
+  pint (judge/units.py: 9.8 m s⁻¹ is not 9.8 m s⁻², 2.5 km is 2500 m); the question's asked unit and a
+  proportion it asks for are read too (judge/quantities.py); a closed form is compared without its unit
+  (50/√2 m = 25√2);
 - an interval and its inequality are one set (judge/intervals.py); chemistry is compared as chemistry:
   species, equations and electron configurations (judge/chem.py);
 - a multi-part gold needs every part, in order, however the parts are separated (judge/parts.py,
@@ -32,12 +34,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from judge import (alternatives, chem, formula, intervals, labels, lexicon, matchings, nuclear, ratios, relations,
-                   sequences, units)
-from judge.errors import MatchError  # noqa: F401  (re-exported: what answer checking raises)
+from judge import (alternatives, chem, formula, intervals, labels, lexicon, matchings, nuclear, quantities, ratios,
+                   relations, sequences, units)
+from judge.errors import MatchError
 from judge.extract import clean, option_letters, strip_decoration, unwrap_latex
-from judge.numbers import EPS, numbers_close  # noqa: F401  (EPS re-exported)
-from judge.parts import flat_parts, labelled_parts, set_items, split_parts  # noqa: F401  (split_parts re-exported)
+from judge.parts import flat_parts, labelled_parts, set_items, split_parts
 from judge.text import same_phrase, words
 
 _PUNCT = re.compile(r"[.,?!;:，。？！；：]+(?=\s|$)|(?<=\s)[.,?!;:，。？！；：]+")
@@ -211,15 +212,27 @@ def _constant(s: str) -> bool:
     return bool(re.search(r"\d|\\pi", s)) and not re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", s))
 
 
-def _values_before_units(pred: str, gold: str) -> tuple[str, str] | tuple[()] | None:
+def _number(s: str) -> float | None:
+    """A plain number, a plain fraction, or a constant formula's value (judge/formula.py)."""
+    if (value := _value(s)) is not None:
+        return value
+    written = formula.read(s)
+    return None if written is None or written.value is None else (written.value.lo + written.value.hi) / 2
+
+
+def _values_before_units(pred: str, gold: str) -> tuple[str, str] | bool | None:
     """The values of two answers (canonical text) without their units, when either states a readable
-    unit after a constant that is not a plain number ("50/\\sqrt{2} m"); () when both state units
-    and the units differ; None when neither does."""
+    unit after a constant that is not a plain number ("50/\\sqrt{2} m"); when both state units (the
+    gold's may be the one its question asks for) and the units differ, whether the values agree once
+    converted to the gold's unit (90° = \\pi/2 rad); None when neither states a unit."""
     p, g = units.split(pred), units.split(gold)
     if not (p.unit or g.unit) or not _constant(p.value) or not _constant(g.value):
         return None
-    if p.unit and g.unit and not p.unit.same(g.unit):
-        return ()
+    gold_unit = quantities.gold_unit(p.unit, g.unit)
+    if p.unit and gold_unit and not p.unit.same(gold_unit):
+        pred_value, gold_value = _number(p.value), _number(g.value)
+        return (pred_value is not None and gold_value is not None
+                and quantities.same_quantity(pred_value, p.unit, gold_value, gold_unit))
     return p.value, g.value
 
 
@@ -272,9 +285,10 @@ def match_one(pred: str | None, gold: str, strict: bool = False) -> bool:
         return match_one(pred_rel[1], gold, strict)
     gold_value = _value(gold)
     if gold_value is not None and (pred_value := _value(pred)) is not None:
-        return numbers_close(pred_value, gold_value) and units.agree(canonical(pred), canonical(gold))
+        return quantities.same_quantity(pred_value, units.split(canonical(pred)).unit,
+                                        gold_value, units.split(canonical(gold)).unit)  # 2.5 km = 2500 m
     if (values := _values_before_units(canonical(pred), canonical(gold))) is not None:
-        return bool(values) and match_one(*values, strict)  # "50/\sqrt{2} m", "\pi/3 rad", "-1/4 A"
+        return values if isinstance(values, bool) else match_one(*values, strict)  # "50/\sqrt{2} m", "\pi/3 rad"
     if gold_value is not None:
         if not re.search(r"[0-9\\]", pred) or len(split_parts(pred)) > 1:
             return False  # no digit and no LaTeX cannot name a number; a list is not one number

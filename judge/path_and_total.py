@@ -1,6 +1,6 @@
 """MIRA's Rolling Dice: Two answer: a path (red / black / same) and an integer, right only when both are.
 
-The record's gold is [path, total] (data/converters/mira.py). The general multi-part rule
+The record's gold is [path, total] (data/benchmarks/mira.py). The general multi-part rule
 (judge/match.py) already settles the two parts written with any separator ("Red, 7", "red and 7",
 "**red**; 7"). This reading adds what a careful reader, and the authors' acc.py, also take as the same
 answer: words around the parts ("The red path, total 7") and the parts in the other order ("7, red"),
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from data.converters.mira import TWO_PART_LABELS, TWO_PART_TASK
+from data.benchmarks.mira import TWO_PART_LABELS, TWO_PART_TASK
 from judge.extract import clean
 
 # Words that name a path: the release's three, and "equal" / "tie" for "same".

@@ -16,12 +16,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
+from data.benchmarks import BENCHMARKS, get as benchmark
 from data.dataset import missing_data
 from data.jsonl import DataError, iter_jsonl, write_jsonl_atomic
 from data.records import letters
-from judge import omibench_c1, parallel, path_and_total, undecided
+from judge import omibench_c1, parallel, path_and_total, quantities, undecided
 from judge.extract import answer_candidates, clean, extract_answer, option_letters, strip_decoration
-from judge.match import MatchError, match_answer, match_one, normalize_text
+from judge.errors import MatchError
+from judge.match import match_answer, match_one, normalize_text
 from judge.mcq import gold_letters, is_mcq
 from judge.parts import flat_parts, order_free, split_parts
 from judge.status import JUDGE_ERROR, UNDECIDED
@@ -79,11 +81,16 @@ def grid_cell(text: str | None) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
+def answer_tag(rec: dict[str, Any]) -> bool:
+    """Whether the record's benchmark asks for <answer></answer> (MIRA), so the tag is read before a box."""
+    return rec.get("benchmark") in BENCHMARKS and benchmark(rec["benchmark"]).answer_tag
+
+
 def final_answer(rec: dict[str, Any], response: str | None) -> str | None:
     """The final answer a response states (the last \\boxed{}, the answer tag MIRA asks for, an "Answer:"
     line, else the last line), read from its final text only: what the papers' judges compare with
     the gold (C²RBench Fig. 6, MorphoBench Eq. 16)."""
-    return extract_answer(clean(response or ""), prefer_tag=rec["benchmark"] == "mira")
+    return extract_answer(clean(response or ""), prefer_tag=answer_tag(rec))
 
 
 def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> dict[str, Any]:
@@ -94,9 +101,16 @@ def score(rec: dict[str, Any], response: str | None, strict: bool = False) -> di
     very same words, as in the exact-match stage of Think360's cascade, and an answer they are not is not
     correct (never undecided). If answer checking itself fails (a crash inside math-verify), the verdict is
     `status: judge_error` with the reason, never a wrong answer.
+    Units are read in the light of the question: the unit it asks for, a proportion it asks for
+    (judge/quantities.py).
     """
+    with quantities.Question(rec.get("question")):
+        return _score(rec, response, strict)
+
+
+def _score(rec: dict[str, Any], response: str | None, strict: bool) -> dict[str, Any]:
     final = clean(response or "")
-    prefer_tag = rec["benchmark"] == "mira"  # MIRA asks for <answer></answer>
+    prefer_tag = answer_tag(rec)
     candidate = final_answer(rec, response)
     golds = rec["answer"]
     if is_mcq(rec):
@@ -140,7 +154,7 @@ class RuleJudge:
     rule (judge/omibench_c1.py). `score(record, response)` gives the verdict fields."""
 
     name: str = "rules"
-    version: str = "rules-4"  # bump when rule scoring changes meaning, so earlier verdicts are redone
+    version: str = "rules-5"  # bump when rule scoring changes meaning, so earlier verdicts are redone
     score: Scorer = score
     prompts: tuple[str, ...] = ()
 

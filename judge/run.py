@@ -25,22 +25,22 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from data.jsonl import DataError, write_json_atomic
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS
 from infer.ask import Cost, drive
 from infer.client import GaveUp
 from infer.config import ConfigError, ModelConfig, load_model_config
 from infer.interrupt import exits_cleanly
-from infer.layout import judged_path, manifest_of, printed, raw_path, recorded, stands_for
-from infer.manifest import base_manifest, sha256_file
+from infer.layout import RESULTS, judged_path, manifest_of, printed, raw_path, recorded, stands_for
+from infer.manifest import base_manifest, sha256_file, write_manifest
 from infer.preflight import EndpointDown
-from infer.request import describe_causes
+from infer.request import answered, describe_causes
 from data.dataset import missing_data, read_records
 from infer.store import AppendLog, LockedError, load_latest
 from infer.templates import PROMPTS, TemplateError
 from judge import current, injection, parallel
-from judge.current import outcome_sha  # noqa: F401  (where readers have found it)
+from judge.current import outcome_sha
 from judge.extract import truncated
-from judge.judges import DEFAULT_JUDGES, JUDGES, RULES, asks_model
+from judge.judges import JUDGES, RULES, asks_model, default_judges
 from judge.llm import answer, judge_template
 from judge.status import UNDECIDED
 from judge.types import Item
@@ -190,7 +190,7 @@ def needs_verdict(raw: dict[Any, dict[str, Any]], existing: dict[Any, dict[str, 
     return [r for k, r in raw.items() if existing.get(wanted[k], {}).get("status") in (None, "judge_error")]
 
 
-def to_judge(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = Path("results"),
+def to_judge(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = RESULTS,
              judge_cfg: ModelConfig | None = None, *, prompts: Path = PROMPTS
              ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """The answered raw lines `run` would judge now, each with its record, read without writing anything (a
@@ -207,10 +207,10 @@ def to_judge(bench: str, data: Path, model: str, setting: str, judge: str, resul
     out_path = judged_path(results, bench, model, setting, judge)
     existing = load_latest(out_path, key=current.verdict_key, keep=KEPT) if out_path.exists() else {}
     wanted = {k: current.wanted_key(r, digests[r["id"]], judge_id) for k, r in raw.items()}
-    return [(records[r["id"]], r) for r in needs_verdict(raw, existing, wanted) if current.answered(r)]
+    return [(records[r["id"]], r) for r in needs_verdict(raw, existing, wanted) if answered(r)]
 
 
-def run(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = Path("results"),
+def run(bench: str, data: Path, model: str, setting: str, judge: str, results: Path = RESULTS,
         judge_cfg: ModelConfig | None = None, *, prompts: Path = PROMPTS) -> dict[str, Any]:
     """Judge every current outcome of the raw file that has no current verdict (judge/current.py); return the
     summary of the file's current verdicts."""
@@ -241,17 +241,17 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
         wanted = {k: current.wanted_key(r, digests[r["id"]], judge_id) for k, r in raw.items()}
         todo = needs_verdict(raw, existing, wanted)
         new: list[dict[str, Any]] = []
-        answered = []
+        to_judge = []
         for r in todo:
-            if current.answered(r):
-                answered.append(r)
+            if answered(r):
+                to_judge.append(r)
             else:
                 new.append(verdict(r, judge_id, digests[r["id"]], status="no_response", error=current.no_response(r)))
         declared = declared_reasoning(raw_manifest)
         items = [Item(records[r["id"]], r["response"], r.get("reasoning"),
-                      (r.get("usage") or {}).get("reasoning_tokens"), declared) for r in answered]
+                      (r.get("usage") or {}).get("reasoning_tokens"), declared) for r in to_judge]
         fields = judge_all(spec, items, judge_cfg, data.parent, results, prompts)
-        new += [verdict(r, judge_id, digests[r["id"]], records[r["id"]], **f) for r, f in zip(answered, fields)]
+        new += [verdict(r, judge_id, digests[r["id"]], records[r["id"]], **f) for r, f in zip(to_judge, fields)]
         for v in new:
             key = current.verdict_key(v)
             before = existing.get(key)
@@ -263,18 +263,22 @@ def run(bench: str, data: Path, model: str, setting: str, judge: str, results: P
     cut = sum(truncated(r.get("finish_reason"), r.get("response")) for r in raw.values())
     summary = {**summarize(now, getattr(spec, "scores", ()), unjudged=len(wanted) - len(now), truncated=cut),
                "judged_now": len(todo)}
-    manifest_path = manifest_of(out_path)
+    _record(manifest_of(out_path), not todo, judge_id, base_manifest(
+        benchmark=bench, model=model, setting=setting, stands_for=stands_for(setting, raw_manifest), judge=judge_id,
+        raw=recorded(raw_file), data={"path": recorded(data), "sha256": sha256_file(data)},
+        judge_model=judge_cfg.public_dict() if judge_cfg else None, summary=summary))
+    return summary
+
+
+def _record(path: Path, idle: bool, judge_id: dict[str, Any], manifest: dict[str, Any]) -> None:
+    """The verdict file's manifest, with every judge identity that has written to it (`judges`)."""
     try:
-        before = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+        before = json.loads(path.read_text()) if path.exists() else {}
     except ValueError:  # unreadable: it is written again whole
         before = {}
     earlier = before.get("judges") or ([before["judge"]] if before.get("judge") else [])
-    write_json_atomic(manifest_path, base_manifest(
-        benchmark=bench, model=model, setting=setting, stands_for=stands_for(setting, raw_manifest), judge=judge_id,
-        judges=current.asked_with(earlier, judge_id), raw=recorded(raw_file),
-        data={"path": recorded(data), "sha256": sha256_file(data)},
-        judge_model=judge_cfg.public_dict() if judge_cfg else None, summary=summary))
-    return summary
+    write_manifest(path, idle=idle, volatile=("written", "summary"),
+                   manifest={**manifest, "judges": current.asked_with(earlier, judge_id)})
 
 
 def judge_model_ready(judges: list[str], path: Path | None) -> ModelConfig | None:
@@ -304,9 +308,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--judge", required=True, nargs="+",
                     help=f"one or more of: {', '.join(JUDGES)}; or 'default' for the paper's own judges")
     ap.add_argument("--judge-model", type=Path, help="model config of the LLM judge")
-    ap.add_argument("--results", type=Path, default=Path("results"))
+    ap.add_argument("--results", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
-    judges = DEFAULT_JUDGES.get(args.bench, [RULES]) if args.judge == ["default"] else args.judge
+    judges = default_judges(args.bench) if args.judge == ["default"] else args.judge
     raw_file = raw_path(args.results, args.bench, args.model, args.setting)
     for missing, why in ((args.data, missing_data(args.data, args.bench)), (raw_file, no_raw(raw_file))):
         if not missing.is_file():  # every judge needs it: said once

@@ -18,14 +18,15 @@ from pathlib import Path
 
 from data.jsonl import DataError, read_jsonl, write_jsonl_atomic
 from infer.config import ConfigError, load_model_config
-from infer.layout import raw_path
+from infer.layout import RESULTS, raw_path
+from infer.request import answered
 from infer.run import run
 from infer.store import load_latest
 
 log = logging.getLogger(__name__)
 
 
-def caption(bench: str, data: Path, model: Path, out: Path, results: Path = Path("results")) -> dict[str, int]:
+def caption(bench: str, data: Path, model: Path, out: Path, results: Path = RESULTS) -> dict[str, int]:
     records = read_jsonl(data)
     multi = [r["id"] for r in records if len(r["images"]) > 1]
     if multi:
@@ -39,7 +40,7 @@ def caption(bench: str, data: Path, model: Path, out: Path, results: Path = Path
     captioned, missing = [], 0
     for rec in records:
         line = raw.get(rec["id"])
-        if rec["images"] and line and line.get("error") is None and (line.get("response") or "").strip():
+        if rec["images"] and line and answered(line):
             rec = {**rec, "captions": [line["response"].strip()]}
         elif rec["images"]:
             missing += 1
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", required=True, type=Path)
     ap.add_argument("--model", required=True, type=Path, help="the captioning model's config")
     ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--results", type=Path, default=Path("results"))
+    ap.add_argument("--results", type=Path, default=RESULTS)
     args = ap.parse_args(argv)
     try:
         counts = caption(args.bench, args.data, args.model, args.out, args.results)

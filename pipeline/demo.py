@@ -20,14 +20,15 @@ import sys
 from pathlib import Path
 
 from data import convert
+from data.checkout import DEMO_BUILD, ROOT
 from infer import layout, server
 from infer.config import load_model_config
-from infer.experiment_spec import DEMO_MODEL, ROOT
+from infer.experiment_spec import DEMO_MODEL
 from infer.interrupt import exits_cleanly
 from pipeline import experiments, sweep_totals
 from pipeline.morphobench_adapt import __main__ as adapt
 
-BUILD = Path("data/demo/build")  # paths from the repository's root, where run_all.sh runs
+BUILD = DEMO_BUILD.relative_to(ROOT)  # paths from the repository's root, where run_all.sh runs
 ADAPTED = BUILD / "official" / "morphobench_adapted"
 MODEL = DEMO_MODEL.relative_to(ROOT)
 SOURCE_ITEMS = 2  # per family: enough for every adapted split to have items
@@ -57,7 +58,7 @@ MAINS = {"pipeline.experiments": experiments.main, "pipeline.morphobench_adapt":
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m pipeline.demo", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--results", type=Path, default=Path("results"))
+    ap.add_argument("--results", type=Path, default=layout.RESULTS)
     args = ap.parse_args(argv)
     done = sweep_totals.Totals()  # both sweeps' runs and judge calls
     adapt_logs = sweep_totals.log_sizes(args.results, ADAPT_LOGS)

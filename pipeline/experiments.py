@@ -26,9 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from infer.layout import RESULTS
 from analysis.table_experiments import RUNS_OF, nearest
 from data.dataset import how_to_make
 from data.jsonl import DataError
+from data.checkout import DEMO_BUILD, ROOT
 from infer import generation, layout, server
 from infer import run as infer_run
 from infer.config import ConfigError, ModelConfig, load_model_config
@@ -49,7 +51,6 @@ from pipeline.sweep_totals import Totals, calls_since, log_sizes, run_counts
 from pipeline.tokens import tokenizer_name
 
 log = logging.getLogger(__name__)
-ROOT = Path(__file__).resolve().parent.parent
 PIXEL_MODES = ("io", "icq", "first", "composite")
 JUDGE_LOGS = layout.JUDGE_CACHES  # every judge call, one line each (judge/llm.py)
 
@@ -93,7 +94,7 @@ class Job:
 def plan_jobs(exp: Experiment, profile: str) -> list[Job]:
     if profile == "demo":
         cfg = load_model_config(DEMO_MODEL)
-        data = ROOT / exp.demo.get("data", f"data/demo/build/{exp.benchmark}.jsonl")
+        data = ROOT / exp.demo["data"] if "data" in exp.demo else DEMO_BUILD / f"{exp.benchmark}.jsonl"
         jobs = []
         for s in exp.demo.get("settings", exp.settings):
             setting, why = demo_setting(s, cfg)
@@ -150,14 +151,15 @@ def shared_file_conflicts(experiments: list[Experiment]) -> list[str]:
 
 
 def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = False) -> dict[str, Any]:
-    counts = infer_run.run(job.exp.benchmark, job.data, job.cfg, job.setting, results, limit=job.limit, n=job.n,
-                           stands_for=job.stands_for, node=node, dry_run=dry_run)
+    p = infer_run.plan_run(job.exp.benchmark, job.data, job.cfg, job.setting, results, limit=job.limit, n=job.n,
+                           stands_for=job.stands_for)
     if dry_run:
+        dry = infer_run.preview(p, node)
         # every judge model, configured or not: what it would cost is known before its endpoint is
-        estimate = cost.estimate_run(job.exp.benchmark, job.data, job.cfg, job.setting, counts["pending"],
-                                     counts["params"], job.judges, job.judge_cfgs, results,
-                                     node.gpu_memory_gb if node else GPU_MEMORY_GB)
-        return {"to send": counts["to_send"], "servers": "; ".join(counts["servers"]) or "none", "cost": estimate}
+        estimate = cost.estimate_run(job.exp.benchmark, job.data, job.cfg, job.setting, dry.pending, dry.params,
+                                     job.judges, job.judge_cfgs, results, node.gpu_memory_gb if node else GPU_MEMORY_GB)
+        return {"to send": dry.to_send, "servers": "; ".join(dry.servers) or "none", "cost": estimate}
+    counts = infer_run.report(p, *infer_run.execute(p, node))
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
     causes = [describe_causes(counts["failed_by_cause"])] if counts["failed"] else []
     causes += [f"{counts['unrenderable']} unrenderable"] if counts["unrenderable"] else []
@@ -459,7 +461,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--profile", choices=("demo", "paper"), default="demo")
     ap.add_argument("--only", nargs="+", metavar="ID", help="experiment ids (configs/experiments/*.yaml `id`) or "
                     "table ids (python -m analysis.run --list: the experiments whose runs the table reads)")
-    ap.add_argument("--results", type=Path, default=Path("results"))
+    ap.add_argument("--results", type=Path, default=RESULTS)
     infer_run.add_node_args(ap)
     ap.add_argument("--dry-run", action="store_true", help="print each run's requests to send and the servers it "
                     "would start, then stop: nothing is written, started or judged")

@@ -205,6 +205,45 @@ class Export:
     exclude_ids_unmatched: int = 0
 
 
+def _add_example(result: Export, rec: dict[str, Any], path: Path, lineno: int, template: Template, target: str,
+                 out_dir: Path, skip_missing: bool) -> None:
+    """One record's example, checked, added to `result`; or its problems, or its place among those skipped."""
+    where, base = f"{path}:{lineno}", path.parent
+    probs = check_record(rec)
+    if probs:
+        result.problems += [problem(path, lineno, f, m) for f, m in probs]
+        return
+    answer = assistant_text(rec, target)
+    if answer is None:
+        if skip_missing:
+            result.skipped_missing.append(where)
+        else:
+            result.problems.append(problem(path, lineno, "solution", "missing or empty (needed by --target solution; "
+                                                                     "use --skip-missing to leave such records out)"))
+        return
+    bad = [problem(path, lineno, f"{fld}[{i}]", why) for fld in ("images", "cot_images")
+           for i, rel in enumerate(rec.get(fld) or []) if (why := image_problem((base / rel).resolve()))]
+    if bad:
+        result.problems += bad
+        return
+    try:
+        content, images = user_turn(rec, template, base, out_dir)
+    except RenderError as e:
+        result.problems.append(problem(path, lineno, "-", str(e)))
+        return
+    example = {"messages": [{"role": "user", "content": content}, {"role": "assistant", "content": answer}],
+               "images": images}
+    probs = example_problems(example, out_dir)
+    if probs:
+        result.problems += [problem(path, lineno, f, m) for f, m in probs]
+        return
+    if target == "solution" and IMAGE_TAG.search(answer):
+        result.image_tags_in_targets += 1
+    if not score(rec, answer)["correct"]:
+        result.not_judged_correct.append(where)
+    result.examples.append(example)
+
+
 def build(data_files: Sequence[Path], out_dir: Path, template: Template, target: str = "solution",
           exclude: set[str] | None = None, skip_missing: bool = False) -> Export:
     """Build (and check) every example; nothing is written. `out_dir` need not exist yet."""
@@ -219,53 +258,13 @@ def build(data_files: Sequence[Path], out_dir: Path, template: Template, target:
         if not path.is_file():
             result.problems.append(missing_data(path))
             continue
-        base = path.parent
         for lineno, rec in iter_jsonl(path, errors=result.problems):
             result.read += 1
-            where = f"{path}:{lineno}"
             if isinstance(rec.get("id"), str) and rec["id"] in exclude:  # before any check: never used
                 result.excluded += 1
                 matched.add(rec["id"])
                 continue
-            probs = check_record(rec)
-            if probs:
-                result.problems += [problem(path, lineno, f, m) for f, m in probs]
-                continue
-            answer = assistant_text(rec, target)
-            if answer is None:
-                if skip_missing:
-                    result.skipped_missing.append(where)
-                else:
-                    result.problems.append(problem(path, lineno, "solution",
-                                                   "missing or empty (needed by --target solution; "
-                                                   "use --skip-missing to leave such records out)"))
-                continue
-            bad_image = False
-            for fld in ("images", "cot_images"):
-                for i, rel in enumerate(rec.get(fld) or []):
-                    why = image_problem((base / rel).resolve())
-                    if why:
-                        result.problems.append(problem(path, lineno, f"{fld}[{i}]", why))
-                        bad_image = True
-            if bad_image:
-                continue
-            try:
-                content, images = user_turn(rec, template, base, out_dir)
-            except RenderError as e:
-                result.problems.append(problem(path, lineno, "-", str(e)))
-                continue
-            example = {"messages": [{"role": "user", "content": content},
-                                    {"role": "assistant", "content": answer}],
-                       "images": images}
-            probs = example_problems(example, out_dir)
-            if probs:
-                result.problems += [problem(path, lineno, f, m) for f, m in probs]
-                continue
-            if target == "solution" and IMAGE_TAG.search(answer):
-                result.image_tags_in_targets += 1
-            if not score(rec, answer)["correct"]:
-                result.not_judged_correct.append(where)
-            result.examples.append(example)
+            _add_example(result, rec, path, lineno, template, target, out_dir, skip_missing)
     result.exclude_ids_unmatched = len(exclude - matched)
     if not result.examples and not result.problems:
         result.problems.append(problem(", ".join(map(str, data_files)), None, "-", "no examples to write"))

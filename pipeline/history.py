@@ -14,6 +14,7 @@ from pathlib import Path
 from statistics import mean
 
 from infer import layout
+from infer.request import answered, answers
 from judge.types import Item
 from pipeline.tokens import text_tokens
 
@@ -62,8 +63,7 @@ def _model_files(results: Path, bench: str, model: str, setting: str) -> tuple[l
 def output_tokens(results: Path, bench: str, model: str, setting: str) -> Seen:
     """The mean completion tokens (reasoning included) of the model's answered requests in earlier raw files."""
     files, where = _model_files(results, bench, model, setting)
-    seen = [(r.get("usage") or {}).get("completion_tokens") for f in files for r in _lines(f)
-            if r.get("error") is None]
+    seen = [(r.get("usage") or {}).get("completion_tokens") for f in files for r in _lines(f) if answers(r)]
     seen = [x for x in seen if isinstance(x, (int, float))]
     return Seen(mean(seen), f"earlier runs ({where}, {len(seen)} answers)") if seen else Seen(None)
 
@@ -74,7 +74,7 @@ def trajectory_tokens(results: Path, bench: str, model: str, setting: str) -> Se
     judges read them: judge/types.py), over a few dozen of them."""
     files, where = _model_files(results, bench, model, setting)
     seen = [Item({}, r.get("response") or "", r.get("reasoning")).trajectory for f in files for r in _lines(f)
-            if r.get("error") is None and (r.get("response") or "").strip()][:64]
+            if answered(r)][:64]
     return Seen(mean(map(text_tokens, seen)), f"earlier trajectories ({where}, {len(seen)})") if seen else Seen(None)
 
 
@@ -85,6 +85,6 @@ def judge_output_tokens(results: Path, judge_model: str, prompts: tuple[str, ...
     if not path.exists():
         return Seen(None)
     seen = [(r.get("usage") or {}).get("completion_tokens") for r in _lines(path)
-            if r.get("setting") in prompts and r.get("error") is None]
+            if r.get("setting") in prompts and answers(r)]
     seen = [x for x in seen if isinstance(x, (int, float))]
     return Seen(mean(seen), f"earlier judge calls ({judge_model}, {len(seen)})") if seen else Seen(None)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Run the test suite: set up .venv (and Chromium, for the report's browser tests) if needed, fetch the
-# pinned GPU engines' wheels (read as source by the GPU launch tests; they cannot import without CUDA),
-# then pytest. Extra arguments go to pytest.
+# Run the test suite: set up .venv with the tests' requirements (and Chromium, for the report's browser tests)
+# if needed, fetch the pinned GPU engines' wheels (read as source by the GPU launch tests; they cannot import
+# without CUDA), then pytest. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash setup.sh --with-browser
+bash setup.sh --tests
 WHEELS=.venv/gpu-wheels
 for pin in $(grep -E '^[A-Za-z0-9_.-]+==' requirements-gpu.txt); do
   if ! ls "$WHEELS/${pin%%==*}-${pin##*==}-"*.whl > /dev/null 2>&1; then

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import pipeline.morphobench_adapt.checks as checks
-from judge.match import MatchError
+from judge.errors import MatchError
 from pipeline.morphobench_adapt.checks import new_mentions, spoiler
 from pipeline.morphobench_adapt.recognition import adapt, cue_problem, problems
 

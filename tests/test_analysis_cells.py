@@ -38,8 +38,10 @@ def test_think360_T1_counts_are_whole_in_its_csv_md_and_html(tmp_path):
     assert cells_of(text, "Total questions") == ["Total", "Total questions", "14", "100.00", "—"]
     assert cells_of(text, "Average length")[2:] == ["—", "—", "3.00"]  # a length, not a count
     # beside the paper, a count row's numbers are whole, a percent row's keep their decimals
-    assert cells_of(text, "Total questions", "count")[-3:] == ["14", "1225", "-1211"]
-    assert cells_of(text, "Total questions", "percent")[-3:] == ["100.00", "100.00", "0.00"]
+    # (ours, paper, paper_n, paper_n_from, diff, verdict: a dataset statistic has no sampling error)
+    assert cells_of(text, "Total questions", "count")[-6:] == ["14", "1225", "—", "no sampling error", "-1211", "below"]
+    assert cells_of(text, "Total questions", "percent")[-6:] == ["100.00", "100.00", "—", "no sampling error", "0.00",
+                                                                  "consistent"]
     assert html_row(H.table(t.table), "Total questions")[2:4] == ["14", "100.00"]
 
 

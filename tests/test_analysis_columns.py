@@ -16,7 +16,7 @@ import analysis.run_frame as run_frame
 from analysis.inputs import find_runs, load, load_run, record_digests
 from data.demo.__main__ import build as build_demo
 from data.jsonl import DataError
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS
 from infer.layout import judged_path, manifest_of, raw_path
 from judge.current import outcome_sha
 from tests.analysis_fixtures import write_data

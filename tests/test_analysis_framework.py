@@ -87,8 +87,11 @@ def test_analysis_run_writes_the_paper_comparable_accuracy(tmp_path):
     assert main(["omibench.T2", "--report", "--results", str(res), "--figures", str(tmp_path / "fig")]) == 0
     assert pd.read_csv(table_file(res, "omibench.T2", "csv")).loc[0, "ACC Total"] == 25.0   # 1 of 4
     md = table_file(res, "omibench.T2", "md").read_text(encoding="utf-8")
-    assert md_row(md, "ACC", "Total", "GPT-4o", "25.00", "24.05", "0.95")             # ours, paper, diff
-    assert md_row(md, "gpt-4o", "ACC", "25.00", "50.00", "4", "2", "0", "1", "1")     # acc, acc_scored, counts
+    # ours with its Wilson interval (1 of 4), the paper's number and n (OMIBench's 1,322 items), the difference with
+    # its interval counting both sides' sampling error, the verdict
+    assert md_row(md, "ACC", "Total", "GPT-4o", "25.00 [4.56, 69.94]", "24.05", "1322",
+                  "OMIBench test split, Fig. 2 (subject sizes)", "0.95 [-19.63, 45.94]", "consistent")
+    assert md_row(md, "gpt-4o", "ACC", "25.00 [4.56, 69.94]", "50.00 [9.45, 90.55]", "4", "2", "0", "1", "1")
     assert stats.ACC_NOTE in md
     assert "Failures (not correct in every acc" in report_path(res, "md").read_text(encoding="utf-8")
 

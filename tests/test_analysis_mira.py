@@ -3,10 +3,12 @@ micro-averaged domains and overall, the judge preference, T_gen vs T_spec, and t
 import pandas as pd
 import pytest
 
+from analysis.cells import shown_columns
 from analysis.mira import T1 as mira_T1, T4_to_T10 as mira_T4_to_T10, Tspec as mira_Tspec
 from analysis.mira.common import TASK_ORDER
 from analysis.reference import load_reference
 from analysis.table import Context, MissingInputs
+from analysis.uncertainty import wilson
 from tests.analysis_fixtures import make_run, write_data
 
 GPT_4O = "gpt-4o-2024-11-20"   # MIRA's "GPT-4o" (Table 3 pins the snapshot; data/reference/aliases_mira.csv)
@@ -47,7 +49,11 @@ def test_tasks_pairs_failures_and_paper(tmp_path, data):
     assert (rows.loc[(GPT_4O, "Acc"), "Mirror Clock D"], rows.loc[(GPT_4O, "Acc careful"), "Mirror Clock D"]) == (100, 100)
     assert rows.loc[(GPT_4O, "Acc"), "Convex Hull T"] == 100.0
     assert pd.isna(rows.loc[(GPT_4O, "Acc"), "Convex Hull V"])
-    assert list(t.table.columns[2:5]) == ["Convex Hull D", "Convex Hull T", "Convex Hull V"]
+    assert list(shown_columns(t.table).columns[2:5]) == ["Convex Hull D", "Convex Hull T", "Convex Hull V"]
+    # each with its Wilson interval: 1 of 2 answered units, 1 of 3 units
+    assert (rows.loc[(GPT_4O, "Acc"), "Convex Hull D ci_lo"], rows.loc[(GPT_4O, "Acc"), "Convex Hull D ci_hi"]) == \
+        pytest.approx(tuple(x[0] for x in wilson(1, 2)))
+    assert rows.loc[(GPT_4O, "Acc careful"), "Convex Hull D ci_hi"] == pytest.approx(wilson(1, 3)[1][0])
     fail = t.extra["Scored units and failures"].set_index(["task", "level"])
     assert tuple(fail.loc[("Convex Hull", "D"), ["judged", "answered", "scored", "no_response"]]) == (3, 2, 2, 1)
     assert fail.loc[("Convex Hull", "D"), "acc_scored"] == 50.0

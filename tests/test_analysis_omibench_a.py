@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analysis.cells import shown_columns
 from analysis.omibench import (F2 as omibench_F2, F3a_F3d as omibench_F3a_F3d, F3b as omibench_F3b,
                                F3c as omibench_F3c, F4a_F4b as omibench_F4a_F4b, T2 as omibench_T2,
                                T4_F4c as omibench_T4_F4c)
@@ -15,6 +16,7 @@ from analysis.omibench.subjects import SIZES, SUBJECTS, micro_total, per_subject
 from analysis.reference import REFERENCE, load_reference
 from analysis.stats import micro_average
 from analysis.table import Context, MissingInputs, write
+from analysis.uncertainty import wilson
 from infer.layout import judged_path
 from pipeline.experiments import EXPERIMENTS, load_experiment
 from tests.analysis_fixtures import make_run, write_data
@@ -103,8 +105,9 @@ def test_T2_subject_order_micro_total_and_failures(tmp_path, data):
     t = omibench_T2.build("omibench.T2", ctx(tmp_path))
     paper = t.vs_paper.set_index(["metric", "subject"])
     assert paper.loc[("ACC", "Total"), "paper"] == 24.05 and paper.loc[("GPTScore", "Total"), "paper_model"] == "GPT-4o"
-    assert list(t.table.columns) == ["model"] + [f"{m} {s}" for s in [*SUBJECTS, "Total"]
-                                                 for m in ("ACC", "ACC careful", "GPTScore")]
+    assert list(shown_columns(t.table).columns) == ["model"] + [f"{m} {s}" for s in [*SUBJECTS, "Total"]
+                                                                for m in ("ACC", "ACC careful", "GPTScore")]
+    assert t.table.iloc[0]["ACC careful Total ci_lo"] == pytest.approx(wilson(4, 8)[0][0])  # 4 of 8, Wilson
     row = t.table.iloc[0]
     assert (row["ACC careful Biology"], row["ACC careful Chemistry"], row["ACC careful Physics"]) == (100.0, 50.0, 0.0)
     assert row["ACC careful Total"] == 50.0  # 4 correct of all 8 items; q7 failed: not correct, and counted below
@@ -259,7 +262,7 @@ def test_F3b_accuracy_by_image_count(tmp_path, data):
     run(res, "a", "cot_boxed", data, correct={0, 1, 5})       # images 1, 2, 6
     run(res, "b", "cot_boxed", data, correct={0, 6}, failed={7})  # images 1, 7
     t = omibench_F3b.build("omibench.F3b", ctx(tmp_path))
-    assert list(t.table.columns) == ["metric", "model", "1", "2", "3", "4", "5", "≥6"]
+    assert list(shown_columns(t.table).columns) == ["metric", "model", "1", "2", "3", "4", "5", "≥6"]
     assert list(t.table["metric"]) == ["ACC"] * 3 + ["ACC careful"] * 3    # each rule's pooled row first
     rows = t.table[t.table["metric"] == "ACC"].set_index("model")
     assert list(rows.index)[0] == "all models"

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from analysis.omibench.baseline import common_items
-from analysis.stats import accuracy, accuracy_table, counted_correct
+from analysis.stats import INTERVALS, accuracy, accuracy_table, counted_correct
+from analysis.uncertainty import wilson
 
 CORRECT_VALUES = [True, False, None, np.nan, pd.NA, 1, 0, 1.0, 0.0, "1", 2]
 
@@ -47,7 +48,13 @@ def test_accuracy_table_is_accuracy_of_each_group(seed, by, flagged):
               "truncated"]  # rows that do not say: none
     one_by_one = (df.groupby(by, dropna=False).apply(lambda g: pd.Series(accuracy(g)), include_groups=False)
                   .reset_index().astype({c: int for c in counts}))
-    pd.testing.assert_frame_equal(accuracy_table(df, by), one_by_one, check_exact=True)
+    table = accuracy_table(df, by)
+    pd.testing.assert_frame_equal(table.drop(columns=INTERVALS), one_by_one, check_exact=True)
+    # one answer per item: each accuracy's interval is Wilson's over its own denominator
+    lo, hi = wilson(table["acc"] * table["judged"] / 100, table["judged"])
+    np.testing.assert_allclose(table[["acc_ci_lo", "acc_ci_hi"]].to_numpy().T, [lo, hi], atol=1e-9)
+    lo, hi = wilson(table["acc_scored"] * table["scored"] / 100, table["scored"])
+    np.testing.assert_allclose(table[["acc_scored_ci_lo", "acc_scored_ci_hi"]].to_numpy().T, [lo, hi], atol=1e-9)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -15,7 +15,8 @@ from __future__ import annotations
 import pytest
 
 from judge.extract import extract_answer, option_letters
-from judge.match import match_one, parse_number, split_parts
+from judge.match import match_one, parse_number
+from judge.parts import split_parts
 
 
 # --------------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import pytest
 
 from data.files import read_yaml
 from data.jsonl import write_jsonl_atomic
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS
 from infer.experiment_spec import EXPERIMENTS, PAPER_MODELS
 from infer.layout import adaptation_log_path, judged_dir, raw_dir, raw_path, report_path
 from pipeline import demo, experiments, sweep_totals
@@ -215,7 +215,8 @@ def test_one_table_is_printed_with_the_paper_beside_it_quiet_keeps_the_path_line
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
     assert re.fullmatch(r"think360\.T3: ok: .*think360\.T3\.md \(\d+\.\d\ds\)", lines[0])
-    assert lines[2].startswith("Think360° Table 3")  # the caption
+    assert lines[2].startswith("1 of 6 cells consistent with the paper")  # the first line: the verdicts counted
+    assert lines[3].startswith("Think360° Table 3")  # the caption
     beside = lines.index("Beside the paper:")
     row = next(x for x in lines[:beside] if x.startswith("gpt-4.1"))
     assert "75.00" in row.split()
@@ -281,6 +282,7 @@ def test_agreement_of_files_that_do_not_exist_is_an_error_not_an_empty_compariso
 
 def test_the_demo_profile_without_the_demo_sets_says_to_make_them(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(experiments, "ROOT", tmp_path)  # a checkout where run_all.sh has not made them yet
+    monkeypatch.setattr(experiments, "DEMO_BUILD", tmp_path / "data" / "demo" / "build")
     results = tmp_path / "results"
     totals = sweep_totals.Totals()  # as pipeline.demo calls it, through the command's Ctrl-C guard
     assert experiments.main(["--only", "omibench.T2", "--results", str(results)], totals=totals) == 1
@@ -430,7 +432,7 @@ def test_judge_rules_names_the_ids_it_could_not_match(tmp_path):
 
 def entry_points() -> list[str]:
     found = []
-    for package in ("data", "infer", "judge", "analysis", "pipeline", "benchmarks"):
+    for package in ("data", "infer", "judge", "analysis", "pipeline", "perf"):
         for path in sorted((ROOT / package).rglob("*.py")):
             rel = path.relative_to(ROOT).with_suffix("")
             if path.name == "__main__.py":

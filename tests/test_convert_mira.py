@@ -12,7 +12,8 @@ import pytest
 from PIL import Image
 
 from data.convert import convert
-from data.converters.mira import TASKS, canonical_task
+from data.benchmarks.mira import TASKS
+from data.converters.mira import canonical_task
 from data.demo import mira as demo
 from data.jsonl import DataError, read_jsonl
 from data.validate import validate_file

@@ -17,7 +17,8 @@ import pytest
 
 from data.convert import convert
 from data.generate import circuits, fig7, heuristics, measure_heuristics, same_count
-from data.generate.circuit_items import LETTERS, NRMS_MIN, GenerationError, check, make_item
+from data.generate.circuit_items import LETTERS, GenerationError, check, make_item
+from data.generate.distractors import NRMS_MIN
 from data.generate.circuits import item_random
 from data.generate.common import SPLIT_CIRCUITS
 from data.generate.heuristics import count_guess

@@ -17,7 +17,8 @@ import pytest
 
 from data.convert import convert
 from data.generate import circuit_items, circuits
-from data.generate.circuit_items import LETTERS, NRMS_MIN, GenerationError, check, make_item, nrms
+from data.generate.circuit_items import LETTERS, GenerationError, check, make_item
+from data.generate.distractors import NRMS_MIN, nrms
 from data.generate.common import SPLIT_CIRCUITS, item_rng
 from data.generate.fig7 import distractor_counts
 from data.generate.mutate import mutate

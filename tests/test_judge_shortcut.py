@@ -1,7 +1,7 @@
 """The rule judge's fast paths give the verdicts of the math-verify path, on generated answers of every shape
 (tests/answer_shapes.py): formulas read without math-verify (judge/formula.py), sentences it is not asked
 to read (judge/prose.py), and long runs spread over processes (judge/parallel.py). Each test fails on any
-disagreement; none is timed (speed is measured by benchmarks/perf.py)."""
+disagreement; none is timed (speed is measured by perf/measure.py)."""
 from __future__ import annotations
 
 import json
@@ -16,7 +16,8 @@ import sympy
 
 from infer.layout import judged_path, raw_path
 from judge import formula, match, mathverify, parallel, prose
-from judge.match import MatchError, canonical, latex_form
+from judge.errors import MatchError
+from judge.match import canonical, latex_form
 from judge.numbers import Interval, close_for_all
 from judge.rules import RuleJudge, score
 from judge.run import run

@@ -21,7 +21,7 @@ import pytest
 
 from data.jsonl import write_jsonl_atomic
 from infer.layout import judge_cache_path, judged_path, manifest_of, raw_path
-from judge.run import outcome_sha
+from judge.current import outcome_sha
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -175,13 +175,14 @@ def test_sigkill_mid_run_then_resume_loses_nothing_and_duplicates_nothing(tmp_pa
     assert got == ref
     assert all(x["response"].startswith("ECHO: ") and f"question {int(x['id'][1:])}\n" in x["response"] for x in final)
 
-    # and a third run has nothing left to do
-    before = srv.count
+    # and a third run has nothing left to do: it sends nothing and leaves the manifest of the run that finished
+    before, written = srv.count, manifest_of(raw_file(results)).read_bytes()
     again = run_to_end(infer_cmd(data, cfg, results), logs, "again")
     assert srv.count == before and "sent 0 " in again.stdout()
     assert count_lines(raw_file(results)) == N_RECORDS * N_SAMPLES
-    manifest = json.loads(manifest_of(raw_file(results)).read_text())
-    assert manifest["counts"]["sent"] == 0 and manifest["counts"]["requests"] == N_RECORDS * N_SAMPLES
+    assert manifest_of(raw_file(results)).read_bytes() == written
+    manifest = json.loads(written)
+    assert manifest["counts"]["sent"] == len(final) - kept and manifest["counts"]["requests"] == N_RECORDS * N_SAMPLES
 
 
 def test_half_written_last_line_is_cut_with_a_warning_on_resume(tmp_path, scripted_server):

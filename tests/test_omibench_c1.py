@@ -13,7 +13,7 @@ from infer.layout import judged_path, raw_path
 from judge import omibench_c1 as c1
 from judge import injection, rules
 from judge import run as judge_run
-from judge.judges import DEFAULT_JUDGES, JUDGES, asks_model
+from judge.judges import JUDGES, asks_model, default_judges
 
 
 def rec(answer, answer_type="open", choices=(), **kw):
@@ -178,7 +178,7 @@ def test_a_multi_part_gold_is_compared_whole():
 
 def test_registered_as_a_judge_that_asks_no_model():
     assert not asks_model("omibench_c1") and not asks_model("rules") and asks_model("omibench_gptscore")
-    assert "omibench_c1" in DEFAULT_JUDGES["omibench"] and JUDGES["omibench_c1"].version
+    assert "omibench_c1" in default_judges("omibench") and JUDGES["omibench_c1"].version
 
 
 def records_and_predictions(tmp_path):

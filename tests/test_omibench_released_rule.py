@@ -1,4 +1,4 @@
-"""The authors' released evaluator, as benchmarks/omibench_rules.py writes it again, reads the release's own gold
+"""The authors' released evaluator, as perf/omibench_rules.py writes it again, reads the release's own gold
 list: a multi-select gold the release writes "CD" is one answer, C and D together, as omi_bench.py compares it."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ GOLDS = ROOT / "tests" / "data" / "omibench_release_golds.jsonl"
 
 
 def benchmark():
-    spec = importlib.util.spec_from_file_location("omibench_rules", ROOT / "benchmarks" / "omibench_rules.py")
+    spec = importlib.util.spec_from_file_location("omibench_rules", ROOT / "perf" / "omibench_rules.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -12,7 +12,7 @@ from PIL import Image
 from data.jsonl import write_jsonl_atomic
 from infer.config import ConfigError, load_model_config
 from infer.layout import raw_path
-from infer.run import run as infer_run
+from infer.run import plan_run, preview
 from pipeline import experiments
 from pipeline.pairing import Unmade, refusal
 from tests.scripted_server import scripted_server  # noqa: F401  (fixture)
@@ -48,9 +48,9 @@ def test_the_plans_refusal_is_the_runs_own(tmp_path):
     data = write_data(tmp_path, 1)
     assert "reads text only" in refusal(cfg, "cot_boxed")
     with pytest.raises(ConfigError, match="is text-only"):
-        infer_run("omibench", data, cfg, "cot_boxed", tmp_path / "results", dry_run=True)
+        preview(plan_run("omibench", data, cfg, "cot_boxed", tmp_path / "results"))
     assert refusal(cfg, "cot_boxed+text") == refusal(cfg, "cot_boxed+caption") == ""
-    assert infer_run("omibench", data, cfg, "cot_boxed+text", tmp_path / "results", dry_run=True)["to_send"] == 1
+    assert preview(plan_run("omibench", data, cfg, "cot_boxed+text", tmp_path / "results")).to_send == 1
     assert "no 'on' switch" in refusal(cfg, "cot_boxed+text+think")
 
 

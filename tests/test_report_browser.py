@@ -18,7 +18,7 @@ from data.jsonl import write_jsonl_atomic
 from infer.layout import report_path, tables_dir
 from tests.scripted_server import Reply, ScriptedServer
 
-CHROMIUM = "/usr/bin/chromium"  # Debian's package, installed by the test command (setup.sh --with-browser)
+CHROMIUM = "/usr/bin/chromium"  # Debian's package, installed by the test command (setup.sh --tests)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 SUBJECTS = ["Mathematics", "Physics", "Chemistry", "Biology"]
@@ -206,10 +206,11 @@ def test_a_click_on_a_heading_sorts_the_column_as_numbers(browser, moved_results
         return table.locator("tbody tr").evaluate_all(
             f"rows => rows.map(r => [r.cells[0].textContent, r.cells[{k}].textContent])")
 
+    # each number with its Wilson interval (4 of 12, 5 of 12), sorted by the number
     heading.click()
-    assert column() == [["scripted-model", "33.33"], ["second-model", "41.67"]]
+    assert column() == [["scripted-model", "33.33 [13.81, 60.94]"], ["second-model", "41.67 [19.33, 68.05]"]]
     heading.click()
-    assert column() == [["second-model", "41.67"], ["scripted-model", "33.33"]]
+    assert column() == [["second-model", "41.67 [19.33, 68.05]"], ["scripted-model", "33.33 [13.81, 60.94]"]]
     assert heading.get_attribute("aria-sort") == "descending"
     # a wide table scrolls in its own box: the page itself does not scroll sideways
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

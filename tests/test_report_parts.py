@@ -8,7 +8,8 @@ import pandas as pd
 
 from analysis.by_model import models_read, parts_of
 from analysis.inputs import Run
-from analysis.origin import is_demo_data, origin
+from analysis.origin import origin
+from data.checkout import is_demo_data
 from analysis.provenance import Provenance
 from analysis.table import Table
 from infer.layout import manifest_of, raw_path

@@ -21,7 +21,7 @@ from infer.layout import ROOT
 from tests.scripted_server import Reply, ScriptedServer
 
 DATA = Path("data/demo/build/omibench.jsonl")  # where the demo sets are made: the demo profile
-LEFT_OUT = ("tests", "benchmarks")  # not needed to make or read results
+LEFT_OUT = ("tests", "perf")  # not needed to make or read results
 
 
 def script(body: dict, attempt: int) -> Reply:

@@ -284,7 +284,7 @@ def test_a_hidden_trajectory_is_not_scored_on_its_summary(tmp_path, scripted_ser
 def test_a_verdict_judged_one_reasoning_is_not_the_verdict_of_another():
     """Process judges review the reasoning: an outcome with the same key and reply but other reasoning is
     another outcome, judged anew."""
-    from judge.run import outcome_sha
+    from judge.current import outcome_sha
 
     raw = {"id": "a", "sample_idx": 0, "request_key": "k", "error": None, "response": "No", "reasoning": "x = 2"}
     assert outcome_sha(raw) != outcome_sha({**raw, "reasoning": "x = 3"})

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from judge import match, mathverify
-from judge.match import MatchError, match_one
+from judge.errors import MatchError
+from judge.match import match_one
 from judge.rules import judge_predictions, score
 
 GOLDS = Path(__file__).parent / "data" / "omibench_release_golds.jsonl"

@@ -7,9 +7,10 @@ from pathlib import Path
 import pandas as pd
 
 from analysis.c2rbench import common as c2r
-from analysis.plot import bars, draw, empty_panel, save_figure, subplots
+from analysis.plot import bars, ci_of, draw, empty_panel, save_figure, subplots
 from analysis.stats import truncated
 from analysis.table import Context, MissingInputs, Table
+from analysis.uncertainty import CI_HI, CI_LO, bootstrap, ci_columns
 from judge.current import UNJUDGED
 from judge.judges import RULES
 
@@ -69,8 +70,16 @@ def by_dimension(tok: pd.DataFrame) -> pd.DataFrame:
                 if len(h):
                     group = c2r.level_name(value) if dim == "level" else value
                     rows.append({"model": model, "dimension": dim, "group": group, "responses": len(h),
-                                 **{p: h[p].mean() for p in PARTS}})
+                                 **{k: v for p in PARTS for k, v in _mean_with_interval(h, p).items()}})
     return pd.DataFrame(rows)
+
+
+def _mean_with_interval(h: pd.DataFrame, part: str) -> dict[str, float]:
+    """The mean of a token count over the responses `h`, with its 95 % interval: the bootstrap over tasks, a task's
+    responses resampled together."""
+    ci = bootstrap(h, [], h["id"], h[part])
+    lo, hi = ci_columns(part)
+    return {part: h[part].mean(), lo: float(ci[CI_LO].iloc[0]), hi: float(ci[CI_HI].iloc[0])}
 
 
 def figure(table: pd.DataFrame, groups: dict[str, list[str]], path: Path) -> None:
@@ -89,7 +98,7 @@ def figure(table: pd.DataFrame, groups: dict[str, list[str]], path: Path) -> Non
                 continue
             for k, part in enumerate(PARTS):
                 bars(ax, [x + k * 0.27 for x in range(len(d))], d[part], 0.27, label=part,
-                     missing="no responses" if k == 1 else "")  # one text per group, at its middle bar
+                     missing="no responses" if k == 1 else "", ci=ci_of(d, part))  # one text per group, middle bar
             ax.set_xticks([x + 0.27 for x in range(len(d))], d.index, rotation=30, ha="right", fontsize=8)
     drawn = [ax for ax in axes.flat if ax.patches]
     if drawn:
@@ -138,7 +147,8 @@ def build(table_id: str, ctx: Context) -> Table:
             "Tokens: total = usage.completion_tokens; reasoning = usage.reasoning_tokens where the server reports "
             "it (`usage`), else estimated from the raw `reasoning` text as total × its share of the characters "
             "generated (`text share`), else 0 (`none`: a direct-answer model, as the paper counts GPT-4o); "
-            "answer = total − reasoning. All three are in tokens.",
+            "answer = total − reasoning. All three are in tokens; each mean's 95 % interval is the bootstrap over "
+            "tasks (a task's responses resampled together).",
             "Responses per status: truncated counts the responses cut at max_tokens with no final answer "
             "(whatever their status).",
             "Score: the judge's verdict (1 correct, 0 wrong; judge errors left out of that panel). Final answer: "

@@ -11,6 +11,7 @@ from analysis.plot import bars, draw, empty_panel, save_figure, stacked_bars, su
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
+from analysis.uncertainty import EXACT, EXACT_NOTE
 
 IDS = ["c2rbench.F3-5"]
 # §3.5: Level 1 = 3–6 steps, Level 2 = 7–11, Level 3 = ≥ 12.
@@ -81,10 +82,11 @@ def build(table_id: str, ctx: Context) -> Table:
         "C²RBench Figs. 3–5 — proportion of the subsets (Fig. 3), difficulty levels in each subset (Fig. 4) and "
         "the distribution of annotated reasoning steps (Fig. 5).",
         table,
-        vs_paper=beside_paper(long, table_id, ["stat"]),
+        vs_paper=beside_paper(long, table_id, ["stat"], kind=EXACT),
         extra={"Reasoning steps per level": levels, "Steps distribution (Fig. 5)": hist},
         figure=fig,
-        notes=["Levels follow §3.5 (Level 1: 3–6 steps, 2: 7–11, 3: ≥ 12); `outside_level_range` counts tasks "
+        notes=[EXACT_NOTE,
+               "Levels follow §3.5 (Level 1: 3–6 steps, 2: 7–11, 3: ≥ 12); `outside_level_range` counts tasks "
                "whose annotated step count disagrees with their level.",
                "The paper reports 1,115 tasks and 8.44 / 4.63 / 8.56 / 13.03 mean steps (overall / levels 1–3); "
                "Appendix A.2.1 says 140 tasks per subset (1,120) and A.2.2 '12.03 for Level 3' — the figures "

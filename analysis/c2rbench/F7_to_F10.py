@@ -13,6 +13,7 @@ from analysis.plot import bars as draw_bars, draw, save_figure, subplots
 from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
+from analysis.uncertainty import ci_columns, with_intervals
 
 IDS = ["c2rbench.F7", "c2rbench.F8", "c2rbench.F9", "c2rbench.F10"]
 F10_SUBSETS = ["Logical", "Graph Analysis", "Reading"]
@@ -40,7 +41,7 @@ def wide(long: pd.DataFrame, df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     t = t[[k for k in keys if k in t.columns]]
     t = t.sort_values("Overall" if "Overall" in t else t.columns[0], ascending=False, kind="stable")  # ties by name
     info = df.groupby("model")[["judge", "run_setting"]].first()
-    return info.join(t, how="right").reset_index()
+    return with_intervals(info.join(t, how="right").reset_index(), long, ["model"], ["key"], str)
 
 
 def bars(t: pd.DataFrame, keys: list[str], title: str, path: Path, xlabel: str) -> None:
@@ -49,8 +50,9 @@ def bars(t: pd.DataFrame, keys: list[str], title: str, path: Path, xlabel: str) 
     fig, ax = subplots(figsize=(max(7, len(keys) * (0.6 + 0.25 * len(t))), 4.5))
     width = 0.8 / max(1, len(t))
     for i, (_, row) in enumerate(t.iterrows()):
+        ends = tuple([row.get(ci_columns(k)[end], float("nan")) for k in keys] for end in (0, 1))
         draw_bars(ax, [k + i * width for k in range(len(keys))], row[keys], width, label=row["model"],
-                  missing="no tasks")
+                  missing="no tasks", ci=ends)
     ax.set_xticks([k + 0.4 - width / 2 for k in range(len(keys))], keys, rotation=20, ha="right")
     ax.set_ylabel("accuracy (%)")
     ax.set_xlabel(xlabel)

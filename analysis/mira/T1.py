@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.mira.common import (DOMAIN_ORDER, LEVELS, METRICS, SHOWN, UNIT_NOTE, by_metric, careful_judge_gap, grouped,
-                                  scoring_units, verdicts)
+                                  scoring_units, verdicts, with_metric_intervals)
 from analysis.table import Context, Table
 
 IDS = ["mira.T1"]
@@ -33,13 +33,14 @@ def build(table_id: str, ctx: Context) -> Table:
     # models by their Acc on Overall V, best first, each model's two rows together
     rank = wide.xs("Acc", level="metric")["Overall V"].sort_values(ascending=False, na_position="last")
     wide = wide.reindex(pd.MultiIndex.from_product([rank.index, list(METRICS)], names=["model", "metric"]))
+    wide = with_metric_intervals(wide.reset_index(), long, ["model"], ["group", "level"], lambda g, lv: f"{g} {lv}")
     careful, careful_notes = careful_judge_gap(ctx, provenance)
     return Table(
         "MIRA Table 1 — accuracy (%) per domain (EG: Euclidean Geometry, PBR: Physics-Based Reasoning, ASLP: "
         "Abstract Spatial & Logical Puzzles, CT: Causal Transformations) and overall, at level D (direct), "
         "T (Text-CoT) and V (simulated Visual-CoT); micro-averaged over scoring units: Acc as published (the "
         "authors' acc.py leaves unanswered items out) and Acc careful (every unit, a failure not correct).",
-        wide.reset_index(),
+        wide,
         extra={"Scored units and failures": long[["model", "level", "group", "judge", *SHOWN]]
                .sort_values(["model", "group", "level"]), **careful},
         notes=[UNIT_NOTE,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analysis.mira.common import (LEVELS, METRICS, SHOWN, UNIT_NOTE, beside_paper_both, by_metric, careful_judge_gap,
-                                  grouped, scoring_units, verdicts)
+                                  grouped, scoring_units, verdicts, with_metric_intervals)
 from analysis.reference import paper_order
 from analysis.table import Context, Table
 
@@ -40,7 +40,7 @@ def wide(long: pd.DataFrame, tasks: list[str], models: list[str]) -> pd.DataFram
     rows = pd.MultiIndex.from_product([models, list(METRICS)], names=["model", "metric"])
     table = table.reindex(index=rows, columns=pd.MultiIndex.from_tuples(cols))
     table.columns = [f"{t} {lv}" for t, lv in cols]
-    return table.reset_index()
+    return with_metric_intervals(table.reset_index(), long, ["model"], ["task", "level"], lambda t, lv: f"{t} {lv}")
 
 
 def build(table_id: str, ctx: Context) -> Table:

@@ -14,6 +14,8 @@ other table here counts failures. They differ only where requests failed.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 import pandas as pd
 
@@ -24,7 +26,8 @@ from analysis.reference import beside_paper
 from analysis.stats import BESIDE, BESIDE_NOTE, accuracy_table, flagged, truncated
 from analysis.table import Context, MissingInputs
 from analysis.table_experiments import how_to_run
-from data.converters.mira import DOMAINS, TASKS
+from analysis.uncertainty import UNITS, ci_columns, renamed, wilson, with_interval_columns, with_intervals
+from data.benchmarks.mira import DOMAINS, TASKS
 from judge.current import UNJUDGED
 from judge.status import UNDECIDED
 
@@ -37,7 +40,10 @@ DENOMINATORS_NOTE = ("Acc is MIRA's accuracy as published, over the units the au
                      "when neither question was answered), so it is the number set beside the paper's (n: answered "
                      "units). Acc careful is over every unit, a failure not correct (n: every unit). Judge errors "
                      "and unjudged units stay in both denominators, as acc.py counts a failed judge call wrong.")
-UNIT_NOTE = "A unit is an item or a Gear Rotation pair. " + DENOMINATORS_NOTE + " " + BESIDE_NOTE
+UNIT_NOTE = ("A unit is an item or a Gear Rotation pair. " + DENOMINATORS_NOTE + " " + BESIDE_NOTE + " 95 % "
+             "intervals in brackets: Wilson's over the units each accuracy is over (answered units for Acc, every "
+             "unit for Acc careful). Beside the paper, its n per task is not printed: ours (the units of the data "
+             "run, the release's when the paper profile ran it) stands in.")
 _UID_KEYS = ("uid", "id", "pid", "qid")     # where the converter keeps the release id (in `extra`)
 
 
@@ -109,11 +115,14 @@ def accuracies(units: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     over every unit, and the counts of analysis.stats.accuracy_table."""
     out = accuracy_table(units, by)
     if out.empty:
-        return out.assign(acc_published=pd.Series(dtype=float), answered=pd.Series(dtype=int))
+        return out.assign(**{c: pd.Series(dtype=float) for c in with_interval_columns(["acc_published"])},
+                          answered=pd.Series(dtype=int))
     published = units.assign(right=units["correct"] & units["answered"]).groupby(by, dropna=False).agg(
         right=("right", "sum"), answered=("answered", "sum")).reset_index()
     published["acc_published"] = (100 * published["right"] / published["answered"]).where(published["answered"] > 0)
-    return out.merge(published[[*by, "acc_published", "answered"]], on=by, how="left")
+    published["acc_published_ci_lo"], published["acc_published_ci_hi"] = wilson(published["right"],
+                                                                                 published["answered"])
+    return out.merge(published[[*by, *with_interval_columns(["acc_published"]), "answered"]], on=by, how="left")
 
 
 def grouped(units: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -127,26 +136,45 @@ def grouped(units: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 
 METRICS = {"Acc": "acc_published", "Acc careful": "acc"}  # the row label of each accuracy, and its column
 # Each accuracy with its n, then the counts beside every accuracy: the columns of the failures tables
-SHOWN = ["acc_published", "answered", "acc", *BESIDE]
+SHOWN = ["acc_published", "acc_published_ci_lo", "acc_published_ci_hi", "answered", "acc", *BESIDE]
+
+
+def metric_rows(long: pd.DataFrame, index: list[str], columns: list[str]) -> pd.DataFrame:
+    """`long` with one row per `index`, `columns` and metric (Acc, Acc careful): its `value` and the value's 95 %
+    interval (`value_ci_lo`, `value_ci_hi`)."""
+    parts = []
+    for name, column in METRICS.items():
+        lo, hi = ci_columns(column)
+        part = long[[*index, *columns, column]].rename(columns={column: "value"}).assign(metric=name)
+        part["value_ci_lo"] = long[lo] if lo in long else np.nan
+        part["value_ci_hi"] = long[hi] if hi in long else np.nan
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
 
 
 def by_metric(long: pd.DataFrame, index: list[str], columns: list[str]) -> pd.DataFrame:
     """`long` pivoted to one row per `index` and metric (Acc, then Acc careful), one column per `columns`."""
-    rows = long.melt(id_vars=[*index, *columns], value_vars=list(METRICS.values()), var_name="metric",
-                     value_name="value")
-    rows["metric"] = rows["metric"].map({v: k for k, v in METRICS.items()})
+    rows = metric_rows(long, index, columns)
     return rows.pivot_table(index=[*index, "metric"], columns=columns, values="value", aggfunc="first",
                             dropna=False)
+
+
+def with_metric_intervals(wide: pd.DataFrame, long: pd.DataFrame, index: list[str], columns: list[str],
+                          name: Callable[..., str]) -> pd.DataFrame:
+    """`wide` (by_metric's, index reset; columns named `name(*key)`) with each column's interval columns."""
+    return with_intervals(wide, metric_rows(long, index, columns), [*index, "metric"], columns, name, "value")
 
 
 def beside_paper_both(long: pd.DataFrame, table_id: str, keys: list[str]) -> pd.DataFrame:
     """The paper's number beside our Acc as published (`ours`, over `n` answered units), with Acc careful
     (`ours_careful`, over `n_careful`, every unit) beside it."""
-    out = beside_paper(long, table_id, keys, value="acc_published")
-    both = long[["model", *keys, "answered", "acc", "judged"]].rename(
-        columns={"answered": "n", "acc": "ours_careful", "judged": "n_careful"})
+    out = beside_paper(long.assign(**{UNITS: long["answered"]}), table_id, keys, value="acc_published")
+    both = long[["model", *keys, "answered", *with_interval_columns(["acc"]), "judged"]].rename(
+        columns={"answered": "n", **renamed({"acc": "ours_careful"}), "judged": "n_careful"})
     out = out.merge(both, on=["model", *keys], how="left")
-    return out[["model", *keys, "paper_model", "ours", "n", "paper", "diff", "ours_careful", "n_careful"]]
+    return out[["model", *keys, "paper_model", "ours", "ours_ci_lo", "ours_ci_hi", "n", "paper", "paper_n",
+                "paper_n_from", "diff", "diff_ci_lo", "diff_ci_hi", "verdict",
+                *with_interval_columns(["ours_careful"]), "n_careful"]]
 
 
 def careful_judge_gap(ctx: Context, provenance: Provenance, tasks: list[str] | None = None

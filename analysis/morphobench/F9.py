@@ -19,6 +19,7 @@ from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import experiment
+from analysis.uncertainty import EXACT, EXACT_NOTE
 
 IDS = ["morphobench.F9"]
 TAXONOMY = {  # abbreviation -> words that name it in full (appendix A.1, C.2)
@@ -137,11 +138,11 @@ def build(table_id: str, ctx: Context) -> Table:
     return Table(
         f"MorphoBench Figure 9 — taxonomy diversity of the {scope}: per level and for the leaves, coverage of "
         "the possible classes, Shannon entropy (bits) and Pielou evenness.",
-        table, vs_paper=beside_paper(long, table_id, ["level", "metric"], value="coverage"),
+        table, vs_paper=beside_paper(long, table_id, ["level", "metric"], value="coverage", kind=EXACT),
         extra={"Per split": per_split, "Leaves": labelled["leaf"].value_counts().rename_axis("leaf").reset_index(),
                **generated},
         figure=fig,
-        notes=[f"{len(base) - len(labelled)} item(s) without all three levels left out.",
+        notes=[EXACT_NOTE, f"{len(base) - len(labelled)} item(s) without all three levels left out.",
                "The paper gives no formulas and its figure is not in our text; it states leaf coverage of about "
                "60% of the possible taxonomy paths (the reference row)."]
         + ([f"Values outside the paper's taxonomy, kept as written: {', '.join(unknown)}."] if unknown else []),

@@ -9,6 +9,7 @@ from analysis.morphobench import common
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
+from analysis.uncertainty import with_interval_columns
 
 IDS = ["morphobench.T8"]
 EXPERIMENT = "morphobench_T8"
@@ -20,7 +21,7 @@ def build(table_id: str, ctx: Context) -> Table:
     hints, by_hint = common.reviews(ctx, table_id, common.HINT, EXPERIMENT)
     rq = common.reasoning_quality(reasoning[reasoning["split"] == "R(v0)"])
     ha = common.hint_alignment(hints)
-    t = pd.concat([rq.drop(columns=[f"Δ {m}" for m in METRICS]).assign(judge=common.REASONING),
+    t = pd.concat([rq.drop(columns=with_interval_columns([f"Δ {m}" for m in METRICS])).assign(judge=common.REASONING),
                    ha.assign(judge=common.HINT)], ignore_index=True)
     t = common.ordered(t, table_id, list(common.SPLITS.values()))
     t = t[["model", "split", "judge", *[c for c in t.columns if c not in ("model", "split", "judge")]]]

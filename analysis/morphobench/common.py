@@ -11,6 +11,7 @@ from analysis.reference import paper_order
 from analysis.stats import SCORE_BESIDE, score_table
 from analysis.table import Context, MissingInputs
 from analysis.table_experiments import demo_model, experiment, how_to_run
+from analysis.uncertainty import UNITS, ci_columns, renamed, with_difference_ci, with_interval_columns
 
 BENCH = "morphobench"
 SETTING = "with_hints"   # hints are shown where a split has them (R-Lite, R-Complex); v0 items have none
@@ -77,12 +78,32 @@ def delta(t: pd.DataFrame, column: str, baseline: dict[str, str]) -> pd.Series:
     return t[column] - np.asarray(base, dtype=float)
 
 
+def with_delta(t: pd.DataFrame, column: str, baseline: dict[str, str]) -> pd.DataFrame:
+    """`t` with "Δ <column>" (`delta`) and its 95 % interval: MOVER of the row's interval and its baseline's
+    (DELTA_NOTE)."""
+    keyed = t.set_index(["model", "split"])
+    names = [c for c in with_interval_columns([column]) if c in t]
+    out = t.copy()
+    for c in names:  # the same model's value on the split's baseline, beside each row
+        out[f"_base {c}"] = np.asarray([keyed[c].get((m, baseline[s]), np.nan) if s in baseline else np.nan
+                                        for m, s in zip(t["model"], t["split"])], dtype=float)
+    lo, hi = ci_columns(column)
+    out = with_difference_ci(out, column, f"_base {column}", f"Δ {column}", (lo, hi), (f"_base {lo}", f"_base {hi}"))
+    return out.drop(columns=[f"_base {c}" for c in names])
+
+
 def with_deltas(wide: pd.DataFrame) -> pd.DataFrame:
-    """Add the Δ columns (split − its family's v0, points) to a frame with the five split columns."""
+    """Add the Δ columns (split − its family's v0, points) to a frame with the five split columns, each with its 95 %
+    interval from the two splits' intervals when the frame has them (MOVER: the adapted split's items are other
+    questions than v0's, so the two accuracies are taken as independent)."""
     out = wide.copy()
     for col, (split, base) in DELTAS.items():
-        out[col] = out[split] - out[base]
+        out = with_difference_ci(out, split, base, col)
     return out
+
+
+DELTA_NOTE = ("Δ's 95 % interval is combined from the two splits' intervals (MOVER), the adapted split's items taken "
+              "as independent of v0's (they are other questions); no test is made.")
 
 
 def ordered(t: pd.DataFrame, table_id: str, splits: list[str]) -> pd.DataFrame:
@@ -94,17 +115,18 @@ def ordered(t: pd.DataFrame, table_id: str, splits: list[str]) -> pd.DataFrame:
 
 def _scores(df: pd.DataFrame, fields: list[str]) -> pd.DataFrame:
     """score_table per model and split, of scores already in [0, 100]; every column even when nothing was read."""
-    columns = ["model", "split", *fields, *(f"{f}_n" for f in fields), *SCORE_BESIDE]
+    columns = ["model", "split", *with_interval_columns(fields), *(f"{f}_n" for f in fields), *SCORE_BESIDE]
     return score_table(df, ["model", "split"], fields, scale=1).reindex(columns=columns)
 
 
 def reasoning_quality(df: pd.DataFrame) -> pd.DataFrame:
     """Completeness and Logical Coherence per model and split: means over the answers scored (Eq. 23–24), the
-    change to the v0 baseline, and beside them how many were scored, the failures and the judge's cost."""
-    t = _scores(df, list(REASONING_FIELDS)).rename(columns=REASONING_FIELDS)
+    change to the v0 baseline, each with its 95 % interval, and beside them how many were scored, the failures and
+    the judge's cost."""
+    t = _scores(df, list(REASONING_FIELDS)).rename(columns=renamed(REASONING_FIELDS))
     for metric in REASONING_FIELDS.values():
-        t[f"Δ {metric}"] = delta(t, metric, V0)
-    return t[["model", "split", "Completeness", "Δ Completeness", "Coherence", "Δ Coherence",
+        t = with_delta(t, metric, V0)
+    return t[["model", "split", *with_interval_columns(["Completeness", "Δ Completeness", "Coherence", "Δ Coherence"]),
               *(f"{f}_n" for f in REASONING_FIELDS), *SCORE_BESIDE]]
 
 
@@ -113,10 +135,11 @@ def hint_alignment(df: pd.DataFrame) -> pd.DataFrame:
     change from Lite to Complex, and beside it the items without hints (NA: scored, but no HAlign), the
     failures and the judge's cost."""
     t = _scores(df[df["split"].isin(HINT_SPLITS)], ["halign"])
-    t = t.rename(columns={"halign": "HAlign"})
-    t["Δ HAlign"] = delta(t, "HAlign", {"R(Complex)": "R(Lite)"})
+    t = t.rename(columns=renamed({"halign": "HAlign"}))
+    t = with_delta(t, "HAlign", {"R(Complex)": "R(Lite)"})
     t["NA (no hints)"] = t["scored"] - t["halign_n"]   # scored by the judge as NA: an item without hints
-    return t[["model", "split", "HAlign", "Δ HAlign", "halign_n", "NA (no hints)", *SCORE_BESIDE]]
+    return t[["model", "split", *with_interval_columns(["HAlign", "Δ HAlign"]), "halign_n", "NA (no hints)",
+              *SCORE_BESIDE]]
 
 
 def na_elsewhere(df: pd.DataFrame) -> str:
@@ -128,6 +151,10 @@ def na_elsewhere(df: pd.DataFrame) -> str:
             f"{na} of their {len(other)} hint verdicts are NA: no judge call, in no mean.")
 
 
+SCORE_NOTE = ("Intervals (95 %): each mean's the bootstrap over items of the scores (where every answer scored the "
+              "same, a point: the bootstrap cannot tell how far off that is); Δ's combined from the two splits' "
+              "intervals (MOVER), the splits' items taken as independent; no test is made. Beside the paper, its "
+              "means are taken as means whose spread per item is ours, scaled to the split's size.")
 REASONING_NOTES = [
     "Judge morphobench_reasoning (§4.2, Eq. 19–23): the reasoning trace (the model's separate reasoning, else its "
     "response) is broken into steps, every adjacent pair of steps is checked, and the summary judge scores the "
@@ -137,6 +164,7 @@ REASONING_NOTES = [
     "(judge_error) has no score: it is left out of the means and counted beside them — Eq. 24 divides by N, "
     "which assumes every answer was scored. judge_calls and judge_tokens are what the reviews asked of the "
     "judge model.",
+    SCORE_NOTE,
 ]
 HINT_NOTES = [
     "Judge morphobench_hint (§4.2, Eq. 25–30): the same step breakdown, every step checked against the numbered "
@@ -148,12 +176,20 @@ HINT_NOTES = [
     "that could not be read (judge_error) has no score: left out of the mean and counted beside it. judge_calls "
     "and judge_tokens count every request of the reviews, the step breakdown included, which both reviewers "
     "send alike: the judge model answers it once and the judge's log the second time.",
+    SCORE_NOTE,
 ]
 
 
 def long(t: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
-    """(model, split, metric, score) rows of the given columns, for beside_paper."""
-    return t.melt(id_vars=["model", "split"], value_vars=metrics, var_name="metric", value_name="score").dropna()
+    """(model, split, metric, score, its interval, its n of items) rows of the given columns, for beside_paper."""
+    out = t.melt(id_vars=["model", "split"], value_vars=metrics, var_name="metric", value_name="score")
+    by_row = t.set_index(["model", "split"])
+    for end, name in enumerate(("score_ci_lo", "score_ci_hi")):
+        out[name] = [by_row[ci_columns(m)[end]].get(key, np.nan) if ci_columns(m)[end] in by_row else np.nan
+                     for key, m in zip(zip(out["model"], out["split"]), out["metric"])]
+    counts = [c for c in by_row.columns if c.endswith("_n")]
+    out[UNITS] = [by_row[counts[0]].get(key, np.nan) if counts else np.nan for key in zip(out["model"], out["split"])]
+    return out.dropna(subset=["score"])
 
 
 def cell(value: float, change: float = np.nan) -> str:

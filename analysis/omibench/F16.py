@@ -17,6 +17,7 @@ from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, accuracy
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import how_to_run
+from analysis.uncertainty import wilson
 from judge.agreement import compare, disagreements
 
 IDS = ["omibench.F16"]
@@ -70,9 +71,11 @@ def build(table_id: str, ctx: Context) -> Table:
         acc_a, acc_b = accuracy(ra), accuracy(mb)
         agreement = None if c["agreement"] is None else 100 * c["agreement"]   # %, as the accuracies beside it
         rows.append({"model": model, **{v: c[k] for k, v in QUADRANTS.items()}, "items": c["items"],
-                     "agreement": agreement, "cohen_kappa": c["cohen_kappa"],
-                     "rule_acc": acc_a["acc"], "model_acc": acc_b["acc"],
-                     "rule_acc_scored": acc_a["acc_scored"], "model_acc_scored": acc_b["acc_scored"],
+                     **_with_wilson("agreement", agreement, c["items"]), "cohen_kappa": c["cohen_kappa"],
+                     **_with_wilson("rule_acc", acc_a["acc"], acc_a["judged"]),
+                     **_with_wilson("model_acc", acc_b["acc"], acc_b["judged"]),
+                     **_with_wilson("rule_acc_scored", acc_a["acc_scored"], acc_a["scored"]),
+                     **_with_wilson("model_acc_scored", acc_b["acc_scored"], acc_b["scored"]),
                      "rule_failures": len(ra) - len(a), "model_judge_failures": len(mb) - len(b)})
         raw = latest(runs[model].raw)  # the responses, for the sample (the verdict frames hold their lengths only)
         review += review_rows(model, disagreements(a, b, SAMPLE, SEED, run_records(runs[model]), raw))
@@ -97,6 +100,9 @@ def build(table_id: str, ctx: Context) -> Table:
                         f"Rule = {RULE}, the published rule of Appendix C.1 (C.3 counts \"match score > 0.75 as "
                         "correct\"; Eq. 6 and our judge take ≥ 0.75). agreement = % of the items both scored on "
                         "which the two judges agree; cohen_kappa is a coefficient (−1 to 1), not a share.",
+                        "Intervals (95 %): Wilson's for the agreement (over `items`) and each accuracy (over its "
+                        "verdicts); κ has none here (it summarises agreement beyond chance; the agreement's interval "
+                        "says how sure it is).",
                         f"Review sheet: {sheet} — up to {SAMPLE} disagreements per model (seed {SEED}) with "
                         "question, gold and response; fill `category` with the paper's sources (No Effective "
                         "Reasoning, Reasoning Error, Rule Match Error, Others). The paper's annotation counts are "
@@ -104,3 +110,11 @@ def build(table_id: str, ctx: Context) -> Table:
                         "The quadrants compare the items both judges scored: a failure (no response, unparsable "
                         "judge reply) has no verdict to agree with, so it is left out of them and counted. "
                         "When several judge models judged one file, each answer's latest verdict is used."])
+
+
+def _with_wilson(name: str, value: float | None, n: int) -> dict[str, float | None]:
+    """A percentage with its Wilson interval over n, as the row's `name`, `name_ci_lo`, `name_ci_hi`."""
+    if value is None or not n:
+        return {name: value, f"{name}_ci_lo": None, f"{name}_ci_hi": None}
+    (lo,), (hi,) = wilson(value / 100 * n, n)
+    return {name: value, f"{name}_ci_lo": float(lo), f"{name}_ci_hi": float(hi)}

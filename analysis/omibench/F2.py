@@ -15,6 +15,7 @@ from analysis.plot import bars, draw, empty_panel, save_figure, stacked_bars, su
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
+from analysis.uncertainty import EXACT, EXACT_NOTE
 from data.records import IMAGE_TAG
 
 IDS = ["omibench.F2"]
@@ -83,10 +84,11 @@ def build(table_id: str, ctx: Context) -> Table:
         "OMIBench Fig. 2 — key statistics: items per subject, open-ended and multiple-choice items, average "
         "images per item, average question and rationale lengths (images excluded from lengths).",
         wide,
-        vs_paper=beside_paper(long, table_id, ["subject", "statistic"], value="number"),
+        vs_paper=beside_paper(long, table_id, ["subject", "statistic"], value="number", kind=EXACT),
         # the image-count distribution, not the per-item frame
         figure=draw(figure, long, df["images"].value_counts().sort_index(), path=ctx.figure(table_id)),
-        notes=["Lengths are whitespace words with [IMAGEn] tags removed (question text only, options excluded); "
+        notes=[EXACT_NOTE,
+               "Lengths are whitespace words with [IMAGEn] tags removed (question text only, options excluded); "
                "the paper counts tokens of an unnamed tokenizer, so its 210.12 / 420.18 are not the same unit.",
                "Images = entries of `images` (a file repeated within an item counts each time).",
                "Multiple-choice = answer_type mcq; open records with inline lettered options count as open-ended. "

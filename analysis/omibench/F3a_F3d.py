@@ -16,12 +16,13 @@ from analysis.inputs import Run, shown
 from analysis.omibench.metrics import METRICS, RULE_GAP, RULES_NOTE, rule_gap, rule_gap_notes
 from analysis.omibench.runs import SETTING, metric_verdicts
 from analysis.omibench.subjects import per_subject
-from analysis.plot import bars as draw_bars, corner_note, draw, empty_panel, save_figure, subplots
+from analysis.plot import bars as draw_bars, ci_of, corner_note, draw, empty_panel, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.reference import aliases, beside_paper
 from analysis.stats import spearman
 from analysis.table import Context, MissingInputs, ROOT, Table
 from analysis.table_experiments import how_to_run
+from analysis.uncertainty import RHO, UNITS, renamed, rho_interval, with_interval_columns, with_intervals
 
 IDS = ["omibench.F3a", "omibench.F3d"]
 EXTERNAL = ROOT / "data" / "external" / "omibench" / "other_benchmarks.csv"
@@ -60,7 +61,8 @@ def scores(ctx: Context, table_id: str) -> Scores:
         if not df["status"].eq("ok").any():  # a judge that failed on every item ranks nothing
             continue
         total = per_subject(df, metric).query("subject == 'Total'")
-        ours.append(total.assign(benchmark=f"OMIBench {metric}")[["model", "benchmark", "acc"]].rename(columns={"acc": "score"}))
+        ours.append(total.assign(benchmark=f"OMIBench {metric}")[["model", "benchmark", *with_interval_columns(["acc"])]]
+                    .rename(columns=renamed({"acc": "score"})))
         if total["acc_hi"].ne(total["acc"]).any():  # undecided answers: the range's upper end, shown with it
             ours.append(total.assign(benchmark=f"OMIBench {metric} hi")[["model", "benchmark", "acc_hi"]]
                         .rename(columns={"acc_hi": "score"}))
@@ -84,6 +86,7 @@ def scores(ctx: Context, table_id: str) -> Scores:
     notes = ([example_note] if example_note else []) + rule_gap_notes(gap, ["model"])
     ends = [x for c in omi for x in (c, f"{c} hi") if x in table]
     table = table.reindex(columns=[*ends, *BENCHMARKS]).reset_index().rename_axis(columns=None)
+    table = with_intervals(table, pd.concat(ours), ["model"], ["benchmark"], str, value="score")
     return Scores(table, omi, sources, gap, notes)
 
 
@@ -97,7 +100,11 @@ def correlations(table: pd.DataFrame, omi: list[str]) -> pd.DataFrame:
         rows.append({"model": ALL, "metric": x.removeprefix("OMIBench ") if x.startswith("OMIBench") else "external",
                      "pair": f"{x.split()[0]} vs {y}", "rho": r["rho"], "p": r["p"], "n": r["n"],
                      "models": ", ".join(both["model"])})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    lo, hi = rho_interval(out["rho"], out["n"])
+    out.insert(out.columns.get_loc("rho") + 1, "rho_ci_lo", lo)
+    out.insert(out.columns.get_loc("rho") + 2, "rho_ci_hi", hi)
+    return out
 
 
 def scatter(table: pd.DataFrame, corr: pd.DataFrame, x: str, path: Path) -> None:
@@ -129,7 +136,7 @@ def bars(table: pd.DataFrame, x: str, path: Path) -> None:
     fig, ax = subplots(figsize=(max(6, 1.2 * len(t) + 2), 4))
     for i, c in enumerate(cols):
         # NaN: the external file has no score of the model, or the metric's judge did not judge its run
-        draw_bars(ax, np.arange(len(t)) + 0.27 * i, t[c], 0.27, label=c, missing=f"no {c}")
+        draw_bars(ax, np.arange(len(t)) + 0.27 * i, t[c], 0.27, label=c, missing=f"no {c}", ci=ci_of(t, c))
     ax.set_xticks(np.arange(len(t)) + 0.27, t["model"], rotation=20, ha="right")
     ax.set(xlabel="model", ylabel="score (%)", title="OMIBench Fig. 3(d): OMIBench vs MMIU and OlympiadBench", ylim=(0, 100))
     ax.legend(fontsize=8)
@@ -143,12 +150,16 @@ def build(table_id: str, ctx: Context) -> Table:
     x = next(c for c in (f"OMIBench {m}" for m in ("GPTScore", "ACC", "ACC careful")) if c in omi)
     notes = [f"External scores: {shown(EXTERNAL)}. OMIBench = total of Table 2's {SETTING} runs.",
              "The paper's ρ are set beside our GPTScore-based ρ: its example (OlympiadBench 75.67% → OMIBench "
-             "50.53%) is Gemini-3-Pro's total GPTScore. The paper does not list its models or their scores."]
+             "50.53%) is Gemini-3-Pro's total GPTScore. The paper does not list its models or their scores.",
+             "Intervals (95 %): our OMIBench totals Wilson's over the items; ρ's Fisher's z with Bonett and Wright's "
+             "variance over the n models; the paper's ρ the same over its number of models, which it does not print, "
+             "so ours stands in (paper_n_from)."]
     notes = [*input_notes, *notes, RULES_NOTE]
     if table_id == "omibench.F3a":
         return Table("OMIBench Fig. 3(a) — Spearman rank correlation across models of OMIBench with "
                      "OlympiadBench and with MMIU, and of OlympiadBench with MMIU.", corr,
-                     vs_paper=beside_paper(corr, table_id, ["metric", "pair"], value="rho"),
+                     vs_paper=beside_paper(corr.assign(**{UNITS: corr["n"]}), table_id, ["metric", "pair"],
+                                           value="rho", kind=RHO),
                      extra={"Scores (%)": table, RULE_GAP: gap},
                      figure=draw(scatter, table, corr, x, path=ctx.figure(table_id)), notes=notes,
                      provenance=Provenance(sources))

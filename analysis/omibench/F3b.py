@@ -13,9 +13,11 @@ from analysis.omibench.metrics import (METRICS, RULE_GAP, RULE_METRICS, RULES_NO
 from analysis.omibench.runs import BENCH, SETTING
 from analysis.plot import bars, draw, save_figure, subplots
 from analysis.provenance import Provenance
-from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table, counted_correct
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import how_to_run
+from analysis.uncertainty import CI_HI, CI_LO, bootstrap, ci_columns, with_intervals
+from judge.status import UNDECIDED
 
 IDS = ["omibench.F3b"]
 BINS = ["1", "2", "3", "4", "5", "≥6"]
@@ -38,6 +40,19 @@ def by_images(df: pd.DataFrame) -> pd.DataFrame:
     df = df.assign(images=image_bins(df["n_images"]))
     per_model = accuracy_table(df, ["model", "images"])
     pooled = accuracy_table(df, ["images"]).assign(model=POOLED)
+    # every model's answer to an item is one element of the bin, but the models' answers to one item are not
+    # independent draws: the pooled interval is the bootstrap over items, an item's answers resampled together
+    right, ok = counted_correct(df), df["status"].eq("ok")
+    # integer codes of the bins and the items, made once for the three intervals (a million answers at paper scale)
+    bins, names = pd.factorize(df["images"])
+    codes = pd.DataFrame({"images": bins})
+    items = pd.factorize(df["id"])[0]
+    for rate, hits, among in (("acc", right, None), ("acc_hi", right | df["status"].eq(UNDECIDED), None),
+                              ("acc_scored", right, ok)):
+        ci = bootstrap(codes, ["images"], items, hits, among, scale=100, proportion=True)
+        ci = ci.set_index(names.take(ci["images"].to_numpy()))
+        for end, column in zip((CI_LO, CI_HI), ci_columns(rate)):
+            pooled[column] = pooled["images"].map(ci[end])
     items = df.groupby("images")["id"].nunique().rename("items").reset_index()
     return pd.concat([per_model, pooled], ignore_index=True).merge(items, on="images")
 
@@ -48,11 +63,14 @@ def figure(long: pd.DataFrame, bins: list[str], path: Path) -> None:
     fig, axes = subplots(1, len(metrics), figsize=(7 * len(metrics), 4), squeeze=False)
     x = np.arange(len(bins))
     for ax, metric in zip(axes[0], metrics):
-        val = long[long["metric"] == metric].set_index(["model", "images"])["acc"]
+        frame = long[long["metric"] == metric].set_index(["model", "images"])
+        val = frame["acc"]
         # a bin without any item (the release has no one-image item) says so instead of showing no bar
         judged = metric in set(long.loc[long["judged"] > 0, "metric"])
+        ends = tuple([frame[c].get((POOLED, b), np.nan) if c in frame else np.nan for b in bins]
+                     for c in ("acc_ci_lo", "acc_ci_hi"))
         bars(ax, x, [val.get((POOLED, b), np.nan) for b in bins], color="lightgray", label=POOLED,
-             missing="no items" if judged else f"no {METRICS[metric]} verdicts")
+             missing="no items" if judged else f"no {METRICS[metric]} verdicts", ci=ends)
         for model in sorted(set(long["model"]) - {POOLED}):
             # unclipped, so a point at 0% shows whole on the axis
             ax.plot(x, [val.get((model, b), np.nan) for b in bins], marker="o", label=model, clip_on=False)
@@ -84,6 +102,7 @@ def build(table_id: str, ctx: Context) -> Table:
     bins = [b for b in ["0"] if b in set(long["images"])] + BINS  # the paper's six bins, empty ones too
     wide = long.pivot_table(index=["metric", "model"], columns="images", values="acc", aggfunc="first", dropna=False)
     wide = wide.reindex(columns=bins).reset_index().rename_axis(columns=None)
+    wide = with_intervals(wide, long, ["metric", "model"], ["images"], str)
     wide["order"] = wide["metric"].map(RULE_METRICS.index) * 2 + (wide["model"] != POOLED)
     wide = wide.sort_values(["order", "model"]).drop(columns="order").reset_index(drop=True)
     answered = pd.concat([df[["id", "n_images"]] for df in frames.values()]).drop_duplicates("id").dropna()
@@ -99,6 +118,9 @@ def build(table_id: str, ctx: Context) -> Table:
         figure=draw(figure, long, bins, path=ctx.figure(table_id)),
         provenance=Provenance(runs),
         notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model"]),
+               "Intervals (95 %): a model's Wilson's over the bin's items; the pooled row's the bootstrap over the "
+               "bin's items, every model's answer to an item resampled with it (the models' answers to one item are "
+               "not independent); the figure's error bars are the pooled row's.",
                "Images per item = entries of the item's `images`. The paper states only that single-image "
                "accuracy reaches 40% and falls below 15% at ≥6 images (no table), so there is no reference file.",
                "The official release's items have 2–11 images (data/converters/omibench.py), so bin 1 may be "

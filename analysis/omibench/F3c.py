@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.omibench.baseline import bar_figure, compare, missing_runs, settings_wide
+from analysis.omibench.baseline import PAIRED_NOTE, bar_figure, compare, missing_runs, settings_wide
 from analysis.omibench.metrics import RULE_GAP, RULES_NOTE, rule_gap_notes
 from analysis.omibench.runs import SETTING
 from analysis.plot import draw
@@ -41,7 +41,7 @@ def build(table_id: str, ctx: Context) -> Table:
                "Failures": long[["model", "metric", "setting", "acc", *BESIDE]],
                RULE_GAP: pd.concat([gap.assign(items="all"), gap_k.assign(items="K > 1")], ignore_index=True)},
         figure=fig, provenance=Provenance(sources),
-        notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model", "setting"]),
+        notes=[ACC_NOTE, RULES_NOTE, PAIRED_NOTE, *rule_gap_notes(gap, ["model", "setting"]),
                "The paper reports no numbers: \"the mean accuracy drops by at least 10% in the single-image "
                "setting relative to the multi-image baseline\" (E.3), so there is no reference file.",
                "First image only leaves one-image items unchanged, hence the K > 1 rows. "

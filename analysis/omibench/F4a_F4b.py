@@ -4,7 +4,7 @@ prompt with an exact McNemar test on the items both runs ran (§6.1: "no statist
 differences across prompts")."""
 from __future__ import annotations
 
-from analysis.omibench.baseline import bar_figure, compare, missing_runs, settings_wide
+from analysis.omibench.baseline import PAIRED_NOTE, bar_figure, compare, missing_runs, settings_wide
 from analysis.omibench.metrics import RULE_GAP, RULES_NOTE, rule_gap_notes
 from analysis.omibench.runs import SETTING
 from analysis.plot import draw
@@ -34,7 +34,7 @@ def build(table_id: str, ctx: Context) -> Table:
                  extra={"Paired tests against the default CoT (McNemar, exact)": tests, "Failures": failures,
                         RULE_GAP: gap},
                  figure=fig, provenance=Provenance(sources),
-                 notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model", "setting"]),
+                 notes=[ACC_NOTE, RULES_NOTE, PAIRED_NOTE, *rule_gap_notes(gap, ["model", "setting"]),
                         "GPTScore: LLM judge. The paper prints no numbers for this figure, so there is nothing to "
                         "set beside ours.",
                         "Each model's settings are compared on the items all of them ran (`judged` below).",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from analysis.omibench.metrics import METRICS, RULE_GAP, RULES_NOTE, rule_gap, rule_gap_notes, with_both_rules
@@ -11,9 +12,10 @@ from analysis.omibench.runs import BENCH, runs_named
 from analysis.omibench.scaling import PAPER_BUDGETS, sequential_scaling
 from analysis.plot import draw, line_figure, not_run_at
 from analysis.provenance import Provenance
-from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
+from analysis.stats import ACC_NOTE, BESIDE, accuracy_table, counted_correct
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import how_to_run
+from analysis.uncertainty import paired_difference
 
 IDS = ["omibench.F5a"]
 BUDGET = re.compile(r"cot_boxed\+max(\d+)")
@@ -27,10 +29,15 @@ def curve(df: pd.DataFrame) -> pd.DataFrame:
     cut = df.groupby(["model", "budget"])["finish_reason"].apply(lambda s: int((s == "length").sum()))
     acc = acc.merge(cut.rename("cut_at_budget").reset_index(), on=["model", "budget"])
     out = []
-    for _, g in acc.groupby("model"):
+    per_item = counted_correct(df).groupby([df["model"], df["budget"], df["id"]]).mean()
+    for model, g in acc.groupby("model"):
         g = g.sort_values("budget").reset_index(drop=True)
         seq = sequential_scaling(dict(zip(g["budget"], g["acc"])))  # sorted by budget, as g
-        out.append(g.assign(gain=seq["gain"], monotonic=seq["monotonic"],
+        steps = [{"diff_ci_lo": np.nan, "diff_ci_hi": np.nan}] + [
+            paired_difference(per_item.loc[(model, b)], per_item.loc[(model, a)])
+            for a, b in zip(g["budget"], g["budget"][1:])]
+        out.append(g.assign(gain=seq["gain"], gain_ci_lo=[d["diff_ci_lo"] for d in steps],
+                            gain_ci_hi=[d["diff_ci_hi"] for d in steps], monotonic=seq["monotonic"],
                             missing_budgets=", ".join(map(str, seq.attrs["missing_budgets"])) or "none"))
     return pd.concat(out, ignore_index=True)
 
@@ -49,7 +56,8 @@ def build(table_id: str, ctx: Context) -> Table:
         raise MissingInputs(f"no judged omibench cot_boxed+max<N> runs; {how_to_run(table_id)}")
     df = with_both_rules(pd.concat(long, ignore_index=True), ["model", "budget"])
     gap = rule_gap(frames, ["model", "setting"])
-    cols = ["model", "metric", "budget", "acc", "gain", "monotonic", *BESIDE, "cut_at_budget", "missing_budgets"]
+    cols = ["model", "metric", "budget", "acc", "gain", "gain_ci_lo", "gain_ci_hi", "monotonic", *BESIDE,
+            "cut_at_budget", "missing_budgets"]
     df = df[cols].sort_values(["model", "metric", "budget"]).reset_index(drop=True)
 
     groups = df.dropna(subset=["acc"]).groupby(["model", "metric"])
@@ -68,6 +76,8 @@ def build(table_id: str, ctx: Context) -> Table:
         notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model", "setting"]),
                "Budgets are the cot_boxed+max<N> runs present (paper: 512 … 16384; the demo runs 32/64/128). "
                "`missing_budgets` lists the paper's budgets not run.",
+               "gain's 95 % interval: the bootstrap over the items both budgets ran of the per-item difference "
+               "(paired; where no item differs, combined from the two Wilson intervals); no test is made.",
                "`cut_at_budget`: responses stopped by the budget (finish_reason = length), scored as they are; "
                "`truncated`: those of them with no final answer stated.",
                "The paper prints no numbers for Figure 5(a): no reference file."])

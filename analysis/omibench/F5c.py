@@ -13,8 +13,10 @@ from analysis.plot import draw, line_figure, not_run_at
 from analysis.provenance import Provenance
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import how_to_run
+from analysis.uncertainty import ci_columns, wilson, with_interval_columns
 
 IDS = ["omibench.F5c"]
+SCORES = ["maj_at_k", "avg_at_k", "pass_at_k", "maj_at_k_scored", "avg_at_k_scored"]
 
 
 def scaling_of(run: Run, answers: Run | None) -> pd.DataFrame:
@@ -25,6 +27,9 @@ def scaling_of(run: Run, answers: Run | None) -> pd.DataFrame:
     df = parallel_scaling(current_lines(run), run_records(run), PAPER_KS, answers=ans)
     for c in ("maj_at_k", "avg_at_k", "pass_at_k", "maj_at_k_scored", "avg_at_k_scored"):
         df[c] = 100 * df[c]
+    for c in SCORES:  # each a mean over the items of a value in [0, 1] per item (module doc of F5c's notes)
+        n = df["scored_items" if c.endswith("_scored") else "items"].astype(float)
+        df[ci_columns(c)[0]], df[ci_columns(c)[1]] = wilson(df[c] / 100 * n, n)
     return df
 
 
@@ -46,8 +51,7 @@ def build(table_id: str, ctx: Context) -> Table:
             sources.append(run)
     df = with_both_rules(pd.concat(frames, ignore_index=True), ["model", "setting", "k"])
     gap = rule_gap_of_runs(sources)
-    df = df[["model", "metric", "setting", "k", "maj_at_k", "avg_at_k", "pass_at_k", "maj_at_k_scored",
-             "avg_at_k_scored", "items", "scored_items", "short", "abstained", "vote_conflicts", "no_response",
+    df = df[["model", "metric", "setting", "k", *with_interval_columns(SCORES), "items", "scored_items", "short", "abstained", "vote_conflicts", "no_response",
              "judge_error", "unjudged", "truncated", "missing"]]
     ran = df.dropna(subset=["maj_at_k"])
     scaled = df[df["items"].notna()]  # a rule's rows kept for a run it has not judged are no k left undrawn
@@ -79,6 +83,9 @@ def build(table_id: str, ctx: Context) -> Table:
             "pass@k are over every item and sample run, as the papers count failures; the *_scored columns "
             "leave failed samples out (over `scored_items`). `short` items had fewer than k scored samples and "
             "were voted over what they had.",
+            "Intervals (95 %): Wilson over the items (`items`, `scored_items` for the *_scored columns): maj@k is one "
+            "right or wrong answer per item; avg@k and pass@k are each item's fraction, whose spread is at most a "
+            "proportion's, so Wilson's interval is, if anything, wide for them.",
             "The paper's run is cot_boxed+temp0.6+max16384 with 16 samples; the demo's cot_boxed+temp0.6 has 4, "
             "so only k ∈ {1, 3, 4} are drawn there.",
             "The paper prints no numbers for Figure 5(c): no reference file."])

@@ -10,11 +10,12 @@ import pandas as pd
 
 from analysis.omibench.metrics import METRICS, RULE_GAP, RULES_NOTE, rule_gap, rule_gap_notes, with_both_rules
 from analysis.omibench.runs import BENCH, SETTING, runs_named
-from analysis.plot import bars, draw, save_figure, subplots
+from analysis.plot import bars, ci_of, draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE, accuracy_table
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import how_to_run
+from analysis.uncertainty import with_interval_columns, with_intervals
 
 IDS = ["omibench.F6a"]
 ICL = re.compile(r"icl\+shots(\d+)\+demos-(none|first|all)")
@@ -57,7 +58,8 @@ def figure(groups: list[str], conds: pd.DataFrame, path: Path) -> None:
     fig, ax = subplots(figsize=(7, 4))
     width = 0.8 / len(order)
     for i, c in enumerate(order):
-        bars(ax, np.arange(len(groups)) + i * width, conds[c], width, label=c, missing=f"{c} not run")
+        bars(ax, np.arange(len(groups)) + i * width, conds[c], width, label=c, missing=f"{c} not run",
+             ci=ci_of(conds, c))
     ax.set_xticks(np.arange(len(groups)) + width * (len(order) - 1) / 2, groups, fontsize=7)
     ax.set_xlabel("model / shots / metric")
     ax.set_ylabel("score (%)")
@@ -92,9 +94,10 @@ def build(table_id: str, ctx: Context) -> Table:
                            values="acc", aggfunc="first", dropna=False)
     table = table[[c for c in order if c in table.columns]].reset_index()
     table.columns.name = None
+    table = with_intervals(table, df, ["model", "shots", "metric", "items", "demo_items_excluded"], ["condition"], str)
 
     groups = table[["model", "shots", "metric"]].astype(str).agg(" / ".join, axis=1).tolist()
-    conds = table.reindex(columns=order)  # every condition of the figure: one no model ran is said too
+    conds = table.reindex(columns=with_interval_columns(order))  # every condition of the figure: one not run too
     path = draw(figure, groups, conds, path=ctx.figure(table_id))
     fails = df[["model", "shots", "metric", "condition", "setting", "acc", *BESIDE]]
     gaps = [f"{c} for {g}" for g, (_, row) in zip(groups, conds.iterrows()) for c in order if pd.isna(row[c])]

@@ -15,10 +15,11 @@ from analysis.omibench.metrics import (METRICS, RULE_GAP, RULES_NOTE, beside_pap
                                        with_both_rules)
 from analysis.omibench.runs import BENCH, EXTERNAL, SETTING, metric_verdicts
 from analysis.omibench.subjects import pooled_per_subject, subject_wide_present
-from analysis.plot import bars, draw, save_figure, subplots
+from analysis.plot import bars, ci_of, draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, MissingInputs, Table
+from analysis.uncertainty import with_difference_ci, with_interval_columns
 from judge import omibench_c1, rules
 
 IDS = ["omibench.F6bc", "omibench.T10"]
@@ -124,7 +125,8 @@ def figure(table: pd.DataFrame, path: Path) -> None:
     metrics = [m for m in METRICS if f"{m} Total" in table]
     for i, m in enumerate(metrics):
         # a system file without `correct` has no GPTScore; a base run may lack one judge
-        bars(ax, np.arange(len(table)) + i * 0.27, table[f"{m} Total"], 0.27, label=m, missing=f"no {m}")
+        bars(ax, np.arange(len(table)) + i * 0.27, table[f"{m} Total"], 0.27, label=m, missing=f"no {m}",
+             ci=ci_of(table, f"{m} Total"))
     ax.set_xticks(np.arange(len(table)) + 0.135 * (len(metrics) - 1), table["model"], rotation=30, ha="right",
                   fontsize=7)
     ax.set_ylabel("total score (%)")
@@ -142,11 +144,18 @@ def build(table_id: str, ctx: Context) -> Table:
     table["group"] = [b if b else "\uffff" for b in table["base"]]
     table["order"] = table["kind"].map({"base run": 0, "tool": 1, "internal": 2})
     table = table.sort_values(["group", "order", "model"]).drop(columns=["group", "order"]).reset_index(drop=True)
-    base_total = long[(long["kind"] == "base run") & (long["subject"] == "Total")].set_index(["model", "metric"])["acc"]
+    base = long[(long["kind"] == "base run") & (long["subject"] == "Total")].set_index(["model", "metric"])
     for metric in METRICS:
         if f"{metric} Total" in table:
-            table[f"Δ{metric} Total"] = [row[f"{metric} Total"] - base_total.get((row["base"], metric), np.nan)
-                                         for _, row in table.iterrows()]
+            # the base's total and its interval beside each row, then the difference with MOVER's interval (the
+            # system's file may hold other items than the base run: the two are taken as independent)
+            for column, ours in zip(("acc", "acc_ci_lo", "acc_ci_hi"), with_interval_columns([f"{metric} Total"])):
+                table[f"_base {column}"] = [base[column].get((b, metric), np.nan) if column in base else np.nan
+                                            for b in table["base"]]
+                table[f"_{column}"] = table[ours] if ours in table else np.nan
+            table = with_difference_ci(table, "_acc", "_base acc", f"Δ{metric} Total", ("_acc_ci_lo", "_acc_ci_hi"),
+                                       ("_base acc_ci_lo", "_base acc_ci_hi"))
+            table = table.drop(columns=[c for c in table.columns if c.startswith("_")])
     fails = long[long["subject"] == "Total"][["model", "metric", "acc", *BESIDE]]
     path = draw(figure, table, path=ctx.figure(table_id))
     caption = ("OMIBench Table 10 — ACC and Score (GPTScore) (%) per subject of external-tool frameworks on GPT-4o "
@@ -163,4 +172,5 @@ def build(table_id: str, ctx: Context) -> Table:
                                 "imported response; system GPTScore: the verdicts imported in the file's `correct` "
                                 "field (absent → no GPTScore).",
                                 "Δ compares totals, which may cover different items when a system's file holds a "
-                                "subset of the items (see `judged`)."])
+                                "subset of the items (see `judged`); its 95 % interval is combined from the two "
+                                "totals' Wilson intervals (MOVER), as for independent samples, and no test is made."])

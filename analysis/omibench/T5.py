@@ -18,6 +18,7 @@ from analysis.reference import beside_paper
 from analysis.stats import ACC_NOTE, accuracy_table, repeat_mean_std
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import experiment, how_to_run, models_of
+from analysis.uncertainty import renamed, with_interval_columns, with_intervals
 
 IDS = ["omibench.T5"]
 EXPERIMENT = "omibench_T5"
@@ -74,25 +75,32 @@ def build(table_id: str, ctx: Context) -> Table:
     gap = rule_gap({m: used[used["metric"] == m].drop(columns="evaluator") for m in set(used["metric"])}, ["model"])
     long = with_both_rules(stability(verdicts, exp.n), ["model", "subject"])
     long["evaluator"] = long["evaluator"].fillna(long["metric"].map(METRICS))  # a rule's row kept without verdicts
-    stats = long.melt(id_vars=["model", "metric", "evaluator", "subject"], value_vars=["mean", "std"],
-                      var_name="stat", value_name="acc")
+    ids = ["model", "metric", "evaluator", "subject"]
+    stats = long.melt(id_vars=ids, value_vars=["mean", "std"], var_name="stat", value_name="acc")
+    means = long[[*ids, "mean_ci_lo", "mean_ci_hi"]].rename(columns=renamed({"mean": "acc"}))
+    stats = stats.merge(means.assign(stat="mean"), on=[*ids, "stat"], how="left")  # a std has no interval
     table = stats.pivot_table(index=["model", "metric", "evaluator"], columns=["subject", "stat"], values="acc",
                               aggfunc="first")
     order = [s for s in [*SUBJECTS, "Total"] if s in table.columns.get_level_values(0)]
     table = table[[(s, st) for s in order for st in ("mean", "std") if (s, st) in table.columns]]
     table.columns = [f"{s} {st.capitalize()}" for s, st in table.columns]
-    total = long[long["subject"] == "Total"].rename(columns={"mean_scored": "Total Mean scored",
-                                                            "std_scored": "Total Std scored"})
-    table = table.reset_index().merge(total[["model", "metric", "evaluator", "Total Mean scored", "Total Std scored",
-                                             "repeats", "no_response", "judge_error", "unjudged", "flagged",
-                                             "truncated"]],
-                                      on=["model", "metric", "evaluator"], how="right")  # a row without verdicts too
+    table = with_intervals(table.reset_index(), stats[stats["stat"] == "mean"], ["model", "metric", "evaluator"],
+                           ["subject", "stat"], lambda s, st: f"{s} {st.capitalize()}")
+    total = long[long["subject"] == "Total"].rename(columns=renamed({"mean_scored": "Total Mean scored"})).rename(
+        columns={"std_scored": "Total Std scored"})
+    table = table.merge(total[["model", "metric", "evaluator", *with_interval_columns(["Total Mean scored"]),
+                               "Total Std scored", "repeats", "no_response", "judge_error", "unjudged", "flagged",
+                               "truncated"]],
+                        on=["model", "metric", "evaluator"], how="right")  # a row without verdicts too
     found = set(long.loc[long["metric"] == "GPTScore", "evaluator"])
     missing = [e for e in exp.judge_models if e not in found]
     notes = [ACC_NOTE, RULES_NOTE, PAPER_ACC_NOTE, *rule_gap_notes(gap, ["model"]),
              f"Runs: sample_idx 0..{exp.n - 1} of the {' / '.join(exp.settings)} runs of {exp.id}'s models; std is "
              "the sample standard deviation over runs of the per-run accuracy (analysis.stats.repeat_mean_std); "
              "`Total Mean scored` and `Total Std scored` are the same over each run's scored verdicts.",
+             "Intervals (95 %) of the means: the bootstrap over items of each item's correct answers over its runs "
+             "(an item's runs resampled together); a standard deviation over three runs has none, and its cell "
+             "beside the paper is untested.",
              "Evaluator = the judge model recorded in each verdict line (one verdict file holds every judge model "
              "that judged the run); ACC (C.1's rule) and ACC careful have no evaluator model, so they appear once "
              "(the paper lists ACC under each evaluator: ours is set beside each).",

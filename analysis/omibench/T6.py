@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analysis.omibench.baseline import common_items, paired_tests
+from analysis.omibench.baseline import PAIRED_NOTE, common_items, delta_row, paired_tests, subject_deltas
 from analysis.omibench.metrics import (RULE_GAP, RULES_NOTE, beside_paper_rules, rule_gap, rule_gap_notes,
                                        with_both_rules)
 from analysis.omibench.runs import SETTING, metric_verdicts
@@ -36,13 +36,17 @@ def build(table_id: str, ctx: Context) -> Table:
     long_df = with_both_rules(pd.concat(long, ignore_index=True), ["model", "setting", "subject"])
     gap = rule_gap(frames, ["model", "setting"])
     wide = subject_wide(long_df, ["model", "setting"])
+    deltas = {m: subject_deltas({k: f[f["model"] == m] for k, f in frames.items()},
+                                lambda d: d["setting"].eq(SINGLE), lambda d: d["setting"].eq(MULTI))
+              for m in set(long_df["model"])}
     parts = []
     for model, g in wide.groupby("model"):
         g = g.set_index("setting").drop(columns="model")
         present = [s for s in (MULTI, SINGLE) if s in g.index]
         parts.append(g.loc[present].reset_index().assign(model=model))
         if len(present) == 2:
-            delta = (g.loc[SINGLE] - g.loc[MULTI]).to_frame().T.assign(model=model, setting="Δ single − multi")
+            delta = delta_row(g.loc[SINGLE], g.loc[MULTI], deltas.get(model, {}))
+            delta = delta.to_frame().T.assign(model=model, setting="Δ single − multi")
             parts.append(delta)
     table = pd.concat(parts, ignore_index=True)
     table = table[["model", "setting", *[c for c in table if c not in ("model", "setting")]]]
@@ -56,7 +60,8 @@ def build(table_id: str, ctx: Context) -> Table:
         vs_paper=beside_paper_rules(long_df, table_id, ["setting", "metric", "subject"]),
         extra={"Paired test single vs multi (McNemar, exact)": pd.concat(tests, ignore_index=True), "Failures": failures, RULE_GAP: gap},
         provenance=Provenance(sources),
-        notes=[ACC_NOTE, RULES_NOTE, *rule_gap_notes(gap, ["model", "setting"]),
+        notes=[ACC_NOTE, RULES_NOTE, PAIRED_NOTE.replace("setting − baseline", "single − multi"),
+               *rule_gap_notes(gap, ["model", "setting"]),
                "Each model's two settings are compared on the items both ran; McNemar pairs every "
                "(item, sample), a failure counting as not correct.",
                "The paper's Table 6 is GPT-4o only. Its totals are not the micro-average of its own subject "

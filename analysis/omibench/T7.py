@@ -15,9 +15,12 @@ from analysis.reference import beside_paper
 from analysis.stats import spearman
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import how_to_run
+from analysis.uncertainty import RHO, UNITS, rho_interval
 from judge.current import UNJUDGED
 
 IDS = ["omibench.T7"]
+RHO_NOTE = ("ρ's 95 % interval: Fisher's z with Bonett and Wright's variance over the `paired` answers; the paper's "
+            "ρ gets the same from its n of rated answers, which it does not print, so ours stands in (paper_n_from).")
 RATINGS = EXTERNAL / "human_ratings.csv"
 REQUIRED = ("model", "setting", "id", "rating")
 
@@ -68,13 +71,19 @@ def build(table_id: str, ctx: Context) -> Table:
         raise MissingInputs(f"no judged run for the rated answers in {RATINGS} (models/settings: "
                             f"{sorted(set(zip(ratings['model'], ratings['setting'])))}); {how_to_run(table_id)}")
     table = pd.DataFrame(rows).rename(columns={"n": "paired"})
+    at = table.columns.get_loc("rho") + 1
+    lo, hi = rho_interval(table["rho"], table["paired"])
+    table.insert(at, "rho_ci_lo", lo)
+    table.insert(at + 1, "rho_ci_hi", hi)
     return Table("OMIBench Table 7 — Spearman correlation between human ratings and each judge's verdicts "
                  "(GPTScore evaluators; the rule judges, C.1's and the careful one, for reference).",
-                 table, vs_paper=beside_paper(table, table_id, ["evaluator"], value="rho"),
+                 table, vs_paper=beside_paper(table.assign(**{UNITS: table["paired"]}), table_id, ["evaluator"],
+                                              value="rho", kind=RHO),
                  provenance=Provenance(sources),
                  notes=[f"Human ratings: {shown(RATINGS)} (mean over raters per answer). "
                         "A verdict is 1 (consistent/correct) or 0; `paired` answers have both a rating and a scored "
                         "verdict; `no_verdict` rated answers have no current verdict of that evaluator (never judged, "
                         "or judged only as another outcome of the request or against another record).",
-                        "Paper: all ρ > 0.86 with p < 0.05 (p values are not printed, so only ρ is compared)."]
+                        "Paper: all ρ > 0.86 with p < 0.05 (p values are not printed, so only ρ is compared).",
+                        RHO_NOTE]
                  + ([example_note] if example_note else []))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from analysis.external import external_file
@@ -11,13 +12,18 @@ from analysis.inputs import read_records, shown
 from analysis.omibench.metrics import RULE_GAP, RULES_NOTE, beside_paper_rules, rule_gap, rule_gap_notes
 from analysis.omibench.runs import BENCH, EXTERNAL, SETTING, metric_verdicts
 from analysis.provenance import Provenance
-from analysis.stats import ACC_NOTE, accuracy_table
+from analysis.stats import ACC_NOTE, accuracy_table, counted_correct
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import how_to_run
+from analysis.uncertainty import CI_HI, CI_LO, bootstrap, paired_difference, wilson, with_interval_columns
 from judge import omibench_c1, rules
 
 IDS = ["omibench.T8"]
 ANSWERS = EXTERNAL / "human_answers.csv"
+INTERVALS_NOTE = ("Intervals (95 %): a participant's and a model's accuracy Wilson's over the items; a group mean's the "
+                  "bootstrap over items of its participants' answers; the gap's the bootstrap over the items both "
+                  "answered of the per-item difference (paired; where no item differs, combined from the two sides' "
+                  "Wilson intervals). The paper prints no test: none is added.")
 # A human answer without a grader's verdict is graded by each rule: C.1's (the paper's ACC; a person's answer is the
 # prediction itself, not a model output whose box C.1 reads) and the careful one.
 GRADED = {"ACC": ("correct", omibench_c1.score_prediction), "ACC careful": ("correct_careful", rules.score)}
@@ -48,13 +54,25 @@ def load_answers(path: Path, recs: dict[str, dict]) -> tuple[pd.DataFrame, list[
     return df, unknown
 
 
-def gap_table(humans: pd.DataFrame, best: float) -> pd.DataFrame:
-    """Per participant and per group (mean of its participants): accuracy and the gap to the best model."""
+def gap_table(humans: pd.DataFrame, best: float, model: pd.Series | None = None) -> pd.DataFrame:
+    """Per participant and per group (mean of its participants): accuracy with its 95 % interval and the gap to the
+    best model, with the gap's interval on the items both answered (`model`: the best model's correctness per item,
+    samples averaged; analysis.uncertainty.paired_difference). A participant's interval is Wilson's over the items;
+    a group's the bootstrap over items of its participants' answers."""
     per = humans.groupby(["group", "participant"])["correct"].agg(acc=lambda s: 100 * s.mean(), items="count")
     per = per.reset_index()
+    per["acc_ci_lo"], per["acc_ci_hi"] = wilson(per["acc"] / 100 * per["items"], per["items"])
     groups = per.groupby("group")["acc"].mean().reset_index().assign(participant=lambda d: d["group"] + " (mean)")
+    ci = bootstrap(humans, ["group"], humans["id"], humans["correct"].astype(float), scale=100, proportion=True)
+    groups = groups.merge(ci.rename(columns={CI_LO: "acc_ci_lo", CI_HI: "acc_ci_hi"}), on="group", how="left")
     out = pd.concat([per, groups], ignore_index=True)
     out["gap_to_best_model"] = out["acc"] - best
+    sides = [humans[humans["participant"] == p] if not p.endswith(" (mean)") else humans[humans["group"] == g]
+             for g, p in zip(out["group"], out["participant"])]
+    gaps = [paired_difference(side.groupby("id")["correct"].mean().astype(float), model) if model is not None
+            else {"diff_ci_lo": np.nan, "diff_ci_hi": np.nan} for side in sides]
+    out["gap_to_best_model_ci_lo"] = [g["diff_ci_lo"] for g in gaps]
+    out["gap_to_best_model_ci_hi"] = [g["diff_ci_hi"] for g in gaps]
     return out
 
 
@@ -84,12 +102,14 @@ def build(table_id: str, ctx: Context) -> Table:
     best_row = pool.sort_values(["acc", "model"], ascending=[False, True]).iloc[0]
     best = models[models["model"] == best_row["model"]].rename(columns={"model": "participant", "judged": "items"})
     best_acc = best.set_index("metric")["acc"]
-    table = pd.concat([gap_table(humans.assign(correct=humans[column]), float(best_acc.get(metric, float("nan"))))
-                       .assign(metric=metric) for metric, (column, _) in GRADED.items()], ignore_index=True)
+    table = pd.concat([gap_table(humans.assign(correct=humans[column]), float(best_acc.get(metric, float("nan"))),
+                                 _per_item(frames.get(metric), best_row["model"])).assign(metric=metric)
+                       for metric, (column, _) in GRADED.items()], ignore_index=True)
     best = best.assign(group="best model", gap_to_best_model=best["acc"] - best["metric"].map(best_acc))
     best.loc[~best["metric"].isin(list(GRADED)), "gap_to_best_model"] = float("nan")
     table = pd.concat([table, best], ignore_index=True)
-    table = table[["group", "participant", "metric", "acc", "items", "coverage", "gap_to_best_model"]]
+    table = table[["group", "participant", "metric", *with_interval_columns(["acc"]), "items", "coverage",
+                   *with_interval_columns(["gap_to_best_model"])]]
     table["items"] = table["items"].astype("Int64")  # group means have no item count of their own
     long = table.rename(columns={"participant": "model"})
     humans_graded = {metric: humans.assign(model=humans["participant"], sample_idx=0, status="ok",
@@ -105,7 +125,7 @@ def build(table_id: str, ctx: Context) -> Table:
              + ("" if len(full) else " — no model answered every item of the subset: compare with care") + "; "
              "gap = human minus best model (points), by the same rule. A model's failures count as not correct, as "
              "a human's blank answer does; they and its accuracy over scored items are under 'Every model on the "
-             "subset'."]
+             "subset'.", INTERVALS_NOTE]
     if unknown:
         notes.append(f"{len(unknown)} id(s) not in the data file left out, e.g. {unknown[0]!r}.")
     return Table("OMIBench Table 8 — accuracy (%) of human experts / non-experts and the strongest model "
@@ -113,3 +133,11 @@ def build(table_id: str, ctx: Context) -> Table:
                  vs_paper=beside_paper_rules(long, table_id, ["metric"]),
                  extra={"Every model on the subset": models, RULE_GAP: gap}, notes=notes,
                  provenance=Provenance(sources, data=data))
+
+
+def _per_item(verdicts: pd.DataFrame | None, model: str) -> pd.Series | None:
+    """The model's correctness per item (samples averaged, a failure not correct), for the paired gap."""
+    if verdicts is None:
+        return None
+    mine = verdicts[verdicts["model"] == model]
+    return counted_correct(mine).groupby(mine["id"]).mean().astype(float)

@@ -17,16 +17,24 @@ from analysis.plot import NOT_RUN, bars, empty_panel, save_figure, subplots
 from analysis.stats import accuracy_table, counted_correct, mcnemar
 from analysis.table import Context, MissingInputs
 from analysis.table_experiments import how_to_run
+from analysis.uncertainty import ci_columns, ci_end, paired_difference, with_intervals
 
 LABELS = {"cot_boxed": "Default CoT", "least_to_most": "Least-to-Most", "plan_and_solve": "Plan-and-Solve",
           "vot": "VoT", "no_think": "No-Think", "cot_boxed+first": "First image only",
           "cot_boxed+text": "No image", "cot_boxed+composite": "Composite single image"}
 
 
+PAIRED_NOTE = ("Δ = setting − baseline on the same items, with its 95 % interval: the bootstrap over items of the "
+               "per-item difference (each item's samples averaged first; where no item differs, the interval combined "
+               "from the two sides' Wilson intervals); its test is the exact McNemar test on the paired answers (p).")
+
+
 def paired_tests(df: pd.DataFrame, baseline: str) -> pd.DataFrame:
     """Exact McNemar of every setting against the baseline, per model, on the (item, sample) pairs both
-    ran; a failure is not correct, so the test is of the difference in the accuracies the tables show."""
-    cols = ["model", "setting", "paired", "only_setting", "only_baseline", "p"]
+    ran; a failure is not correct, so the test is of the difference in the accuracies the tables show. Beside it,
+    the difference setting − baseline (points) over the items both ran, with its paired bootstrap interval
+    (analysis.uncertainty.paired_difference)."""
+    cols = ["model", "setting", "paired", "only_setting", "only_baseline", "p", "diff", "diff_ci_lo", "diff_ci_hi"]
     ran = df[["model", "setting", "id", "sample_idx"]].assign(correct=counted_correct(df))
     rows, runs = [], dict(list(ran.groupby(["model", "setting"])))
     for (model, setting), g in runs.items():
@@ -35,7 +43,9 @@ def paired_tests(df: pd.DataFrame, baseline: str) -> pd.DataFrame:
             continue
         m = g.merge(base, on=["id", "sample_idx"], suffixes=("", "_base"))
         t = mcnemar(m["correct"].astype(bool).to_numpy(), m["correct_base"].astype(bool).to_numpy())
-        rows.append([model, setting, len(m), t["only_a"], t["only_b"], t["p"]])
+        d = paired_difference(m.groupby("id")["correct"].mean(), m.groupby("id")["correct_base"].mean())
+        rows.append([model, setting, len(m), t["only_a"], t["only_b"], t["p"], d["diff"], d["diff_ci_lo"],
+                     d["diff_ci_hi"]])
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -71,16 +81,22 @@ def compare(ctx: Context, table_id: str, settings: list[str],
 
 
 def settings_wide(long: pd.DataFrame, tests: pd.DataFrame, settings: list[str]) -> pd.DataFrame:
-    """One row per (model, metric): accuracy per setting, then Δ and McNemar p of each against SETTING."""
+    """One row per (model, metric): accuracy per setting with its interval, then Δ (with its paired interval) and
+    McNemar p of each against SETTING."""
     acc = long.pivot_table(index=["model", "metric"], columns="setting", values="acc", aggfunc="first", dropna=False)
     out = pd.DataFrame(index=acc.index)
     for s in settings:
         out[LABELS.get(s, s)] = acc[s] if s in acc else np.nan
-    p = tests.set_index(["model", "metric", "setting"])["p"]
+    out = with_intervals(out.reset_index(), long, ["model", "metric"], ["setting"], lambda s: LABELS.get(s, s))
+    out = out.set_index(["model", "metric"])
+    tested = tests.set_index(["model", "metric", "setting"])
     for s in settings:
         if s != SETTING:
-            out[f"Δ {LABELS.get(s, s)}"] = out[LABELS.get(s, s)] - out[LABELS[SETTING]]
-            out[f"p {LABELS.get(s, s)}"] = [p.get((m, k, s), np.nan) for m, k in out.index]
+            name = f"Δ {LABELS.get(s, s)}"
+            out[name] = out[LABELS.get(s, s)] - out[LABELS[SETTING]]
+            for end, column in zip(ci_columns(name), ("diff_ci_lo", "diff_ci_hi")):
+                out[end] = [tested[column].get((m, k, s), np.nan) for m, k in out.index]
+            out[f"p {LABELS.get(s, s)}"] = [tested["p"].get((m, k, s), np.nan) for m, k in out.index]
     return out.reset_index()
 
 
@@ -105,11 +121,14 @@ def bar_figure(long: pd.DataFrame, settings: list[str], path: Path, title: str) 
     fig, axes = subplots(1, len(metrics), figsize=(max(5, 1.6 * len(models) * len(metrics) + 2), 4), squeeze=False)
     width = 0.8 / len(settings)
     for ax, metric in zip(axes[0], metrics):
-        sub = long[long["metric"] == metric].set_index(["model", "setting"])["acc"]
+        frame = long[long["metric"] == metric].set_index(["model", "setting"])
+        sub = frame["acc"]
         for i, s in enumerate(settings):
+            ends = tuple([frame[c].get((m, s), np.nan) if c in frame else np.nan for m in models]
+                         for c in ci_columns("acc"))
             bars(ax, np.arange(len(models)) + i * width, [sub.get((m, s), np.nan) for m in models], width,
                  label=LABELS.get(s, s), missing=[f"{LABELS.get(s, s)} {'not judged' if (m, s) in ran else NOT_RUN}"
-                                                  for m in models])
+                                                  for m in models], ci=ends)
         ax.set_xticks(np.arange(len(models)) + width * (len(settings) - 1) / 2, models, rotation=20, ha="right")
         ax.set_ylabel(f"{metric} (%)")
         ax.set_xlabel("model")
@@ -121,3 +140,36 @@ def bar_figure(long: pd.DataFrame, settings: list[str], path: Path, title: str) 
     axes[0][0].legend(fontsize=8)
     fig.suptitle(title)
     save_figure(fig, path)
+
+
+def subject_deltas(frames: dict[str, pd.DataFrame], a: Callable[[pd.DataFrame], pd.Series],
+                   b: Callable[[pd.DataFrame], pd.Series]) -> dict[str, tuple[float, float]]:
+    """Per column "<metric> <subject>" (and "<metric> Total") of a subject table: the 95 % interval of the
+    difference a − b (points) on the items both sides ran, `a` and `b` choosing each side's rows of a metric's
+    verdicts (analysis.uncertainty.paired_difference over the per-item correctness, samples averaged)."""
+    out: dict[str, tuple[float, float]] = {}
+    for metric, df in frames.items():
+        if df.empty:
+            continue
+        sides = [df[pick(df)] for pick in (a, b)]
+        means = [counted_correct(s).groupby([s["subject"].fillna(""), s["id"]]).mean() for s in sides]
+        totals = [counted_correct(s).groupby(s["id"]).mean() for s in sides]
+        for subject in sorted(set(means[0].index.get_level_values(0)) & set(means[1].index.get_level_values(0))):
+            d = paired_difference(means[0].xs(subject), means[1].xs(subject))
+            out[f"{metric} {subject}"] = (d["diff_ci_lo"], d["diff_ci_hi"])
+        d = paired_difference(totals[0], totals[1])
+        out[f"{metric} Total"] = (d["diff_ci_lo"], d["diff_ci_hi"])
+    return out
+
+
+def delta_row(a: pd.Series, b: pd.Series, intervals: dict[str, tuple[float, float]]) -> pd.Series:
+    """The row a − b of a wide table: every number subtracted, except the interval columns, which are the paired
+    intervals of the differences (`subject_deltas`; empty for a column without one)."""
+    out = pd.Series(np.nan, index=a.index, dtype=object)
+    for c in a.index:
+        end = ci_end(c)
+        if end is None:
+            out[c] = a[c] - b[c]
+        else:
+            out[c] = intervals.get(end[0], (np.nan, np.nan))[0 if end[1] == "ci_lo" else 1]
+    return out

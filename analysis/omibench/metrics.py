@@ -11,6 +11,7 @@ import pandas as pd
 from analysis.inputs import Run, load_run
 from analysis.reference import beside_paper
 from analysis.stats import COUNTS, rule_disagreement
+from analysis.uncertainty import renamed
 
 PUBLISHED, CAREFUL, CASCADE = "omibench_c1", "rules", "careful_cascade"
 # The paper's ACC is its published rule (Appendix C.1), so "ACC" is that judge's and the number set beside the
@@ -93,6 +94,7 @@ def beside_paper_rules(long: pd.DataFrame, table_id: str, keys: list[str], **kw)
     other = ["model", *(k for k in keys if k != "metric")]
     value = kw.get("value", "acc")
     ends = {value: "ours_careful", **({"acc_hi": "ours_careful_hi"} if value == "acc" and "acc_hi" in long else {})}
+    ends = {k: v for k, v in renamed(ends).items() if k in long}  # each with its 95 % interval
     careful = long.loc[long["metric"] == "ACC careful", [*other, *ends]].drop_duplicates(other)
     out = out.merge(careful.rename(columns=ends), on=other, how="left")
     for column in ends.values():

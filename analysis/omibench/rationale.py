@@ -9,6 +9,7 @@ from analysis.provenance import Provenance
 from analysis.stats import score_table
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import how_to_run
+from analysis.uncertainty import with_interval_columns
 from judge.ratings import QUALITY
 
 IDS = ["omibench.rationale"]
@@ -32,13 +33,14 @@ def build(table_id: str, ctx: Context) -> Table:
     return Table(
         "OMIBench B.2 — rationale quality (1–5: correctness, faithfulness, information usage, clarity, detail, "
         "overall) and alignment with the reference rationale (1–5), the mean per model over the answers rated.",
-        table[["model", *QUALITY, "alignment", *COUNTS]],
+        table[["model", *with_interval_columns([*QUALITY, "alignment"]), *COUNTS]],
         notes=["Every answered response of Table 2's runs is rated, passed and failed alike; a rating that could not "
                "be read is a judge error, left out of the means and counted (judge_error_quality, "
                "judge_error_alignment); no_response: failed requests, not rated; truncated: responses cut at "
                "max_tokens with no final answer (rated as they are); unjudged_quality, "
                "unjudged_alignment: answers with no current rating of that judge (rerun it). judge_calls and "
-               "judge_tokens: what each judge spent.",
+               "judge_tokens: what each judge spent. Each mean's 95 % interval: the bootstrap over items of the "
+               "ratings (analysis.stats.score_table).",
                "The prompts are B.2's (quoted; GPT-4o in the paper and the paper profile). The paper prints no "
                "ratings, so nothing is set beside ours."],
         provenance=Provenance([r for j in RATINGS for r in ctx.runs(BENCH, [SETTING], j)]),

@@ -200,22 +200,32 @@ def parallel_scaling(verdicts: Mapping[tuple[str, int], dict[str, Any]], records
     unknown = sorted({i for i, _ in current} - records.keys())
     if unknown:
         raise ValueError(f"{len(unknown)} verdict id(s) not in records, e.g. {unknown[0]!r}")
-    extracted_of: dict[tuple[str, int], str | None]
-    if answers is None:
-        silent = [key for key, v in current.items()
-                  if v.get("status", "ok") == "ok" and v.get("correct") is True and v.get("extracted") is None]
-        if silent:
-            raise ValueError(f"{len(silent)} correct verdict(s) without an extracted answer, e.g. {silent[0]}: "
-                             "this judge does not extract answers; pass answers=<the rule judge's verdicts>")
-        extracted_of = {key: v.get("extracted") for key, v in current.items()}
-    else:
-        extracted_of = {key: v.get("extracted") for key, v in _checked(answers).items()}
-
     by_item: dict[str, dict[int, dict[str, Any]]] = {}
     for (item, idx), v in current.items():
         by_item.setdefault(item, {})[idx] = v
-    drawn: dict[str, list[Sample]] = {}   # every sample, a failed one as failed_sample
-    usable: dict[str, list[Sample]] = {}  # the scored ones
+    drawn, usable = _samples(by_item, records, _extracted(current, answers))
+    return pd.DataFrame([_at_k(k, by_item, drawn, usable) for k in ks])
+
+
+def _extracted(current: dict[tuple[str, int], dict[str, Any]],
+               answers: Mapping[tuple[str, int], dict[str, Any]] | None) -> dict[tuple[str, int], str | None]:
+    """The answer each sample votes with: its own verdict's `extracted`, or `answers`' where a judge extracts none."""
+    if answers is not None:
+        return {key: v.get("extracted") for key, v in _checked(answers).items()}
+    silent = [key for key, v in current.items()
+              if v.get("status", "ok") == "ok" and v.get("correct") is True and v.get("extracted") is None]
+    if silent:
+        raise ValueError(f"{len(silent)} correct verdict(s) without an extracted answer, e.g. {silent[0]}: "
+                         "this judge does not extract answers; pass answers=<the rule judge's verdicts>")
+    return {key: v.get("extracted") for key, v in current.items()}
+
+
+def _samples(by_item: dict[str, dict[int, dict[str, Any]]], records: dict[str, dict[str, Any]],
+             extracted_of: dict[tuple[str, int], str | None]
+             ) -> tuple[dict[str, list[Sample]], dict[str, list[Sample]]]:
+    """Per item: every sample drawn (a failed one as failed_sample), and the scored ones."""
+    drawn: dict[str, list[Sample]] = {}
+    usable: dict[str, list[Sample]] = {}
     for item, lines in by_item.items():
         rec, drawn[item], usable[item] = records[item], [], []
         for idx, v in sorted(lines.items()):
@@ -224,45 +234,47 @@ def parallel_scaling(verdicts: Mapping[tuple[str, int], dict[str, Any]], records
                 drawn[item].append(usable[item][-1])
             else:
                 drawn[item].append(failed_sample(idx))
+    return drawn, usable
 
-    rows = []
-    for k in ks:
-        row: dict[str, Any] = {"k": k, "maj_at_k": math.nan, "avg_at_k": math.nan, "pass_at_k": math.nan,
-                               "maj_at_k_scored": math.nan, "avg_at_k_scored": math.nan, "items": 0,
-                               "scored_items": 0, "short": 0, "pass_items": 0, "abstained": 0,
-                               "vote_conflicts": 0, "no_response": 0, "judge_error": 0, "unjudged": 0,
-                               "truncated": 0, "missing": 0}
-        maj, avg, maj_s, avg_s, pas, complete = [], [], [], [], [], 0
-        for item, lines in by_item.items():
-            in_window = [v for idx, v in lines.items() if 0 <= idx < k]
-            row["no_response"] += sum(v.get("status") == "no_response" for v in in_window)
-            row["judge_error"] += sum(v.get("status") == "judge_error" for v in in_window)
-            row["unjudged"] += sum(v.get("status") == UNJUDGED for v in in_window)
-            row["truncated"] += sum(bool(v.get("truncated")) for v in in_window)
-            row["missing"] += k - len(in_window)
-            complete += len(in_window) == k
-            if in_window:
-                maj.append(maj_at_k(drawn[item], k))
-                avg.append(avg_at_k(drawn[item], k))
-            window = _window(usable[item], k)
-            if window:
-                key, _ = majority_vote(window)
-                maj_s.append(maj_at_k(usable[item], k))
-                avg_s.append(avg_at_k(usable[item], k))
-                row["short"] += len(window) < k
-                row["abstained"] += key is None
-                verdicts_of_key = {c for _, kk, c in window if kk == key and c is not None}
-                row["vote_conflicts"] += key is not None and len(verdicts_of_key) > 1
-            if len(drawn[item]) >= k:
-                pas.append(pass_at_k(len(drawn[item]), sum(c is True for _, _, c in drawn[item]), k))
-        row["items"], row["scored_items"], row["pass_items"] = len(maj), len(maj_s), len(pas)
-        if complete:
-            for col, values in (("maj_at_k", maj), ("avg_at_k", avg), ("pass_at_k", pas),
-                                ("maj_at_k_scored", maj_s), ("avg_at_k_scored", avg_s)):
-                if values:
-                    row[col] = sum(values) / len(values)
-        rows.append(row)
-    return pd.DataFrame(rows)
+
+def _at_k(k: int, by_item: dict[str, dict[int, dict[str, Any]]], drawn: dict[str, list[Sample]],
+          usable: dict[str, list[Sample]]) -> dict[str, Any]:
+    """One row of parallel_scaling: the accuracies and counts at k (its docstring)."""
+    row: dict[str, Any] = {"k": k, "maj_at_k": math.nan, "avg_at_k": math.nan, "pass_at_k": math.nan,
+                           "maj_at_k_scored": math.nan, "avg_at_k_scored": math.nan, "items": 0,
+                           "scored_items": 0, "short": 0, "pass_items": 0, "abstained": 0,
+                           "vote_conflicts": 0, "no_response": 0, "judge_error": 0, "unjudged": 0,
+                           "truncated": 0, "missing": 0}
+    maj, avg, maj_s, avg_s, pas, complete = [], [], [], [], [], 0
+    for item, lines in by_item.items():
+        in_window = [v for idx, v in lines.items() if 0 <= idx < k]
+        row["no_response"] += sum(v.get("status") == "no_response" for v in in_window)
+        row["judge_error"] += sum(v.get("status") == "judge_error" for v in in_window)
+        row["unjudged"] += sum(v.get("status") == UNJUDGED for v in in_window)
+        row["truncated"] += sum(bool(v.get("truncated")) for v in in_window)
+        row["missing"] += k - len(in_window)
+        complete += len(in_window) == k
+        if in_window:
+            maj.append(maj_at_k(drawn[item], k))
+            avg.append(avg_at_k(drawn[item], k))
+        window = _window(usable[item], k)
+        if window:
+            key, _ = majority_vote(window)
+            maj_s.append(maj_at_k(usable[item], k))
+            avg_s.append(avg_at_k(usable[item], k))
+            row["short"] += len(window) < k
+            row["abstained"] += key is None
+            verdicts_of_key = {c for _, kk, c in window if kk == key and c is not None}
+            row["vote_conflicts"] += key is not None and len(verdicts_of_key) > 1
+        if len(drawn[item]) >= k:
+            pas.append(pass_at_k(len(drawn[item]), sum(c is True for _, _, c in drawn[item]), k))
+    row["items"], row["scored_items"], row["pass_items"] = len(maj), len(maj_s), len(pas)
+    if complete:
+        for col, values in (("maj_at_k", maj), ("avg_at_k", avg), ("pass_at_k", pas),
+                            ("maj_at_k_scored", maj_s), ("avg_at_k_scored", avg_s)):
+            if values:
+                row[col] = sum(values) / len(values)
+    return row
 
 
 # --------------------------------------------------------------------------------------------------

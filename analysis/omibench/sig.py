@@ -19,6 +19,7 @@ from analysis.provenance import Provenance
 from analysis.stats import counted_correct, mcnemar, paired_permutation
 from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import experiment, how_to_run, models_of, pairs_of
+from analysis.uncertainty import CI_HI, CI_LO, bootstrap, paired_difference
 
 IDS = ["omibench.sig"]
 SIG, ICL = "omibench_sig", "omibench_F6a"   # the experiments of the pair and ICL tests (SAMPLING: F5c's)
@@ -39,9 +40,25 @@ def paired(a: pd.Series, b: pd.Series) -> dict:
     mc = mcnemar(a.to_numpy(), b.to_numpy())
     ia, ib = a.groupby(level=0).mean(), b.groupby(level=0).mean()
     perm = paired_permutation(ia.to_numpy(), ib.to_numpy())
+    d = paired_difference(ia.astype(float), ib.astype(float))
+    ends = {f"{side}_ci_{e}": v for side, s in (("acc_a", ia), ("acc_b", ib))
+            for e, v in zip(("lo", "hi"), _item_interval(s))}
     return {"items": len(ia), "pairs": len(common), "acc_a": 100 * a.mean() if len(a) else float("nan"),
-            "acc_b": 100 * b.mean() if len(b) else float("nan"), "only_a": mc["only_a"], "only_b": mc["only_b"],
-            "mcnemar_p": mc["p"], "diff": perm["diff"], "permutation_p": perm["p"]}
+            "acc_a_ci_lo": ends["acc_a_ci_lo"], "acc_a_ci_hi": ends["acc_a_ci_hi"],
+            "acc_b": 100 * b.mean() if len(b) else float("nan"), "acc_b_ci_lo": ends["acc_b_ci_lo"],
+            "acc_b_ci_hi": ends["acc_b_ci_hi"], "only_a": mc["only_a"], "only_b": mc["only_b"],
+            "mcnemar_p": mc["p"], "diff": perm["diff"], "diff_ci_lo": d["diff_ci_lo"], "diff_ci_hi": d["diff_ci_hi"],
+            "permutation_p": perm["p"]}
+
+
+def _item_interval(per_item: pd.Series) -> tuple[float, float]:
+    """The 95 % interval of an accuracy from each item's correctness over its repeats: the bootstrap over items
+    (Wilson's over the items where every item scored the same)."""
+    if per_item.empty:
+        return float("nan"), float("nan")
+    ci = bootstrap(pd.DataFrame(index=per_item.index), [], per_item.index.to_numpy(), per_item.to_numpy(dtype=float),
+                   scale=100, proportion=True)
+    return float(ci[CI_LO].iloc[0]), float(ci[CI_HI].iloc[0])
 
 
 def majority(run: Run, answers: Run | None) -> tuple[pd.Series, pd.Series, int]:
@@ -137,6 +154,9 @@ def build(table_id: str, ctx: Context) -> Table:
                         *rule_gap_notes(gap, ["model", "setting"]),
                         "McNemar pairs the i-th sample of A with the i-th of B for each item (repeats as pairs); the "
                         "permutation test averages each item's repeats first (10,000 sign flips, seed 0).",
+                        "Intervals (95 %): acc_a's and acc_b's the bootstrap over items of each item's repeats "
+                        "averaged; diff's (A − B, points) the bootstrap over items of the per-item difference, repeats "
+                        "averaged first (where no item differs, combined from the two sides' Wilson intervals).",
                         "Every answer both sides ran is paired, a failed request or judge error counting as not "
                         "correct (and never as a vote), so acc_a and acc_b are the paper-comparable accuracies "
                         "on the paired answers.",

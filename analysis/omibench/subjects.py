@@ -8,6 +8,7 @@ import pandas as pd
 
 from analysis.omibench.metrics import METRICS
 from analysis.stats import COUNTS, accuracy_table, micro_average
+from analysis.uncertainty import ci_columns, wilson, with_intervals
 
 SUBJECTS = ["Biology", "Chemistry", "Mathematics", "Physics"]  # the paper's column order (Table 2)
 SIZES = {"Biology": 251, "Chemistry": 217, "Mathematics": 430, "Physics": 424}  # Figure 2
@@ -19,7 +20,8 @@ def micro_total(by_subject: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     acc (and acc_hi, its upper end with undecided answers) is weighted by the judged items (so the total is
     correct / all items, failures not correct, as the paper's Eq. 5 over N), acc_scored by the scored ones.
     Written as a weighted mean so that the same code reproduces the paper's totals from its subject columns
-    (tests weight them by Figure 2's sizes).
+    (tests weight them by Figure 2's sizes). Each total's 95 % interval is Wilson's over the pooled items: the
+    correct answers the weighted mean stands for, over their denominator.
     """
     counts = [c for c in COUNTS if c in by_subject]
     rates = [c for c in ("acc", "acc_hi") if c in by_subject]
@@ -28,8 +30,21 @@ def micro_total(by_subject: pd.DataFrame, by: list[str]) -> pd.DataFrame:
         row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
         row.update({c: _weighted(g, c, "judged") for c in rates}, acc_scored=_weighted(g, "acc_scored", "scored"),
                    **{c: int(g[c].sum()) for c in counts})
+        for rate, size in [*((c, "judged") for c in rates), ("acc_scored", "scored")]:
+            if size in g:
+                row.update(_pooled_interval(g, rate, size))
         rows.append(row)
-    return pd.DataFrame(rows, columns=[*by, *rates, "acc_scored", *counts])
+    intervals = [c for rate in [*rates, "acc_scored"] for c in ci_columns(rate)]
+    out = pd.DataFrame(rows, columns=[*by, *rates, "acc_scored", *counts, *intervals])
+    return out[[*by, *(c for c in by_subject.columns if c in out.columns and c not in by)]]
+
+
+def _pooled_interval(g: pd.DataFrame, acc: str, size: str) -> dict[str, float]:
+    """Wilson's interval of the pooled proportion Σ acc × size / Σ size (in %)."""
+    keep = (g[size] > 0) & g[acc].notna()
+    k = float((g.loc[keep, acc] * g.loc[keep, size]).sum() / 100)
+    lo, hi = wilson(round(k, 6), float(g.loc[keep, size].sum()))
+    return dict(zip(ci_columns(acc), (float(lo[0]), float(hi[0]))))
 
 
 def _weighted(g: pd.DataFrame, acc: str, size: str) -> float:
@@ -69,12 +84,15 @@ def subject_wide(long_df: pd.DataFrame, index: list[str]) -> pd.DataFrame:
     wide.columns = [f"{m} {s}" for m, s in wide.columns]
     metrics = [m for m in METRICS if m in set(long_df["metric"])]
     cols = [c for c in subject_columns(list(long_df["subject"].dropna().unique()), metrics) if c in wide]
-    return with_upper_ends(wide[cols].reset_index(), long_df, index)
+    wide = with_intervals(wide[cols].reset_index(), long_df, index, ["metric", "subject"], lambda m, s: f"{m} {s}")
+    return with_upper_ends(wide, long_df, index)
 
 
 def with_upper_ends(wide: pd.DataFrame, long: pd.DataFrame, index: list[str]) -> pd.DataFrame:
-    """`wide` ("<metric> <subject>" columns of `long`'s acc) with "<metric> <subject> hi" after each column where
-    `long`'s acc_hi differs from its acc in some row: the .md shows the two as one range (analysis.cells)."""
+    """`wide` ("<metric> <subject>" columns of `long`'s acc, each maybe with its interval columns) with "<metric>
+    <subject> hi" (and its interval columns) after each column where `long`'s acc_hi differs from its acc in some
+    row: the .md shows the two as one range (analysis.cells), its interval from the lower end's lower bound to the
+    upper end's upper bound."""
     if "acc_hi" not in long:
         return wide
     ranged = long[long["acc_hi"].notna() & long["acc_hi"].ne(long["acc"])]
@@ -87,7 +105,7 @@ def with_upper_ends(wide: pd.DataFrame, long: pd.DataFrame, index: list[str]) ->
     hi = hi[[c for c in wide.columns if c in wanted and c in hi.columns]].reset_index()
     out = wide.merge(hi, on=index, how="left", suffixes=("", " hi"))
     order = [x for c in wide.columns for x in ([c, f"{c} hi"] if c in wanted else [c])]
-    return out[order]
+    return with_intervals(out[order], long, index, ["metric", "subject"], lambda m, s: f"{m} {s} hi", "acc_hi")
 
 
 def subject_wide_present(long: pd.DataFrame, index: list[str]) -> pd.DataFrame:
@@ -100,4 +118,5 @@ def subject_wide_present(long: pd.DataFrame, index: list[str]) -> pd.DataFrame:
     cols = [(m, s) for s in order for m in METRICS if (m, s) in t.columns]
     t = t[cols]
     t.columns = [f"{m} {s}" for m, s in cols]
-    return with_upper_ends(t.reset_index(), long, index)
+    t = with_intervals(t.reset_index(), long, index, ["metric", "subject"], lambda m, s: f"{m} {s}")
+    return with_upper_ends(t, long, index)

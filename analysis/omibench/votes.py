@@ -9,7 +9,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from judge.match import MatchError, case_sensitive, is_textual, normalize_text, parse_number, split_parts, squash
+from judge.errors import MatchError
+from judge.match import case_sensitive, is_textual, normalize_text, parse_number, squash
+from judge.parts import split_parts
 from judge.mcq import is_mcq
 from judge.rules import grid_cell, mcq_prediction
 

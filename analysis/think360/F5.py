@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from data.benchmarks import think360
 from analysis.plot import draw, save_figure, subplots
 from analysis.provenance import Provenance
 from analysis.table import Context, MissingInputs, Table
 from analysis.think360 import common
+from analysis.uncertainty import EXACT_NOTE
 
 IDS = ["think360.F5"]
 
@@ -56,8 +58,8 @@ def build(table_id: str, ctx: Context) -> Table:
     if not any(common.as_list(r.get("skills")) for r in recs):
         raise MissingInputs("the Think360 data file has no `skills` field (convert the release with its "
                             "cognitive-capability annotations)")
-    freq, matrix = co_occurrence(recs, "skills", common.SKILLS)
-    q_freq, q_matrix = co_occurrence(recs, "question_type", common.QUESTION_TYPES)
+    freq, matrix = co_occurrence(recs, "skills", think360.SKILLS)
+    q_freq, q_matrix = co_occurrence(recs, "question_type", think360.QUESTION_TYPES)
     path = draw(figure, freq, matrix, path=ctx.figure(table_id))
     table = freq.merge(matrix.reset_index(names="category"), on="category")
     return Table(
@@ -67,7 +69,7 @@ def build(table_id: str, ctx: Context) -> Table:
         extra={"Question types: frequency": q_freq,
                "Question types: co-occurrence": q_matrix.reset_index(names="question type")},
         figure=path,
-        notes=[f"{len(recs)} items; skills are non-exclusive, so the frequencies sum past 100%.",
+        notes=[EXACT_NOTE, f"{len(recs)} items; skills are non-exclusive, so the frequencies sum past 100%.",
                "The paper draws the co-occurrence as a chord diagram; here it is a heatmap of the same counts "
                "(matplotlib has no chord diagram)."],
         provenance=Provenance(data=data),

@@ -6,6 +6,7 @@ import pandas as pd
 
 from analysis.reference import aliases, beside_paper, load_reference
 from analysis.table import ROOT, Context, MissingInputs, Table
+from analysis.uncertainty import EXACT, EXACT_NOTE
 from data.files import read_yaml
 from infer.settings import parse_setting
 
@@ -45,7 +46,8 @@ def build(table_id: str, ctx: Context) -> Table:
     ref = load_reference(table_id)
     unconfigured = (ref[~ref["model"].isin(table["model"])][["paper_model"]].rename(columns={"paper_model": "paper model"})
                     if ref is not None else pd.DataFrame())
-    notes = ["max_tokens is what every Think360 request of the model asks for: no think360 setting overrides it."]
+    notes = ["max_tokens is what every Think360 request of the model asks for: no think360 setting overrides it.",
+             EXACT_NOTE.replace("the data set (or a configuration)", "a configuration")]
     if ref is not None:  # paper rows one config runs can only show one limit: say which
         shared = ref.groupby("model")["paper_model"].unique()
         notes += [f"{', '.join(names)} run as one config, {model}: one limit for all of them."
@@ -56,7 +58,7 @@ def build(table_id: str, ctx: Context) -> Table:
         "Think360° Table S1 — maximum response length settings for different models (our configs beside the "
         "paper's).",
         table,
-        vs_paper=beside_paper(table, table_id, [], value="max_tokens"),
+        vs_paper=beside_paper(table, table_id, [], value="max_tokens", kind=EXACT),
         extra={"Paper models without a config here": unconfigured.reset_index(drop=True)},
         notes=notes,
     )

@@ -13,6 +13,7 @@ from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
 from analysis.think360 import common
+from analysis.uncertainty import EXACT, EXACT_NOTE
 
 IDS = ["think360.S3"]
 TOP = 30
@@ -77,10 +78,10 @@ def build(table_id: str, ctx: Context) -> Table:
         "Think360° Figure S3 — word frequencies and length distribution histogram of the questions "
         f"(top {TOP} words shown as bars instead of a word cloud).",
         counts.head(TOP),
-        vs_paper=beside_paper(stats, table_id, ["statistic"], value="score"),
+        vs_paper=beside_paper(stats, table_id, ["statistic"], value="score", kind=EXACT),
         extra={"Length statistics": stats[["statistic", "score"]], "Length histogram": histogram},
         figure=path,
-        notes=["Words: lower-cased letter runs of the question text; articles, prepositions, copulas and "
+        notes=[EXACT_NOTE, "Words: lower-cased letter runs of the question text; articles, prepositions, copulas and "
                "pronouns are dropped (the paper's cloud keeps 'which', 'all', 'how many').",
                "Appendix E's numbers (mean 73.72, median 60, max 298) disagree with Table 1 (average 82, max 369): "
                "they seem to describe different item sets (testmini vs the full benchmark); the paper does not say."],

@@ -15,8 +15,10 @@ import pandas as pd
 from analysis import table_experiments
 from analysis.plot import corner_note, draw, empty_panel, save_figure, subplots
 from analysis.reference import beside_paper
+from analysis.stats import counted_correct
 from analysis.table import ROOT, Context, MissingInputs, Table
 from analysis.think360 import common
+from analysis.uncertainty import CI_HI, CI_LO, UNITS, bootstrap, ci_columns, with_interval_columns
 
 IDS = ["think360.S4"]
 CONFIG = ROOT / "configs" / "experiments" / "think360_S4.yaml"
@@ -44,6 +46,26 @@ def ratios(pairs: pd.DataFrame) -> pd.DataFrame:
     for metric in METRICS:
         out[f"{metric}_ratio"] = pairs[f"{metric}_think"] / pairs[f"{metric}_nothink"]
     return out
+
+
+def ratio_intervals(df: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
+    """Per pair (`model`: the thinking model, `partner`: the other): each ratio's 95 % interval, the bootstrap over
+    the items both ran of the ratio of the two means, an item's values (its repeats averaged: correctness for acc,
+    the answers' tokens and latency) resampled together for both models."""
+    answered = df["status"] != "no_response"
+    values = df.assign(acc=counted_correct(df).astype(float), token=df["completion_tokens"].where(answered),
+                       time=df["latency_s"].where(answered))
+    per_item = values.groupby(["model", "id"])[list(METRICS)].mean()
+    rows = []
+    for think, other in zip(pairs["model"], pairs["partner"]):
+        both = per_item.loc[think].join(per_item.loc[other], how="inner", lsuffix="_a", rsuffix="_b")
+        row = {"model": think}
+        for metric in METRICS:
+            ci = bootstrap(both, [], both.index.to_numpy(), both[f"{metric}_a"], both[f"{metric}_b"], ratio=True)
+            lo, hi = ci_columns(f"{metric}_ratio")
+            row[lo], row[hi] = (ci[CI_LO].iloc[0], ci[CI_HI].iloc[0]) if len(ci) else (np.nan, np.nan)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["model", *(c for m in METRICS for c in ci_columns(f"{m}_ratio"))])
 
 
 def drawable(row) -> bool:
@@ -96,15 +118,22 @@ def build(table_id: str, ctx: Context) -> Table:
     if both.empty:
         raise MissingInputs(f"no pair of configs/experiments/think360_S4.yaml has both judged {setting} runs; "
                             f"{table_experiments.how_to_run(table_id)}")
-    table = ratios(both).merge(both, on="model")
+    table = ratios(both).merge(ratio_intervals(df, both), on="model", how="left")
+    table = table[["model", *with_interval_columns([f"{m}_ratio" for m in METRICS])]].merge(both, on="model")
     left_out = ([f"{pair}: not run" for pair in missing]
                 + [f"{r.model} / {r.partner}: judged apart" for r in mixed.itertuples(index=False)])
     path = draw(figure, table, left_out, path=ctx.figure(table_id))
     long = table.melt(id_vars="model", value_vars=[f"{m}_ratio" for m in METRICS], var_name="metric",
                       value_name="score")
+    for end, name in enumerate(("score_ci_lo", "score_ci_hi")):
+        long[name] = [table.set_index("model")[ci_columns(m)[end]].get(x) for x, m in zip(long["model"], long["metric"])]
+    long[UNITS] = long["model"].map(table.set_index("model")["items_think"]) if "items_think" in table else np.nan
     notes += [f"Pairs [thinking, non-thinking] from {CONFIG.relative_to(ROOT)}, both sides Table 3's {setting} "
               "runs; ratios are thinking / non-thinking of Acc, mean completion tokens and mean latency_s "
-              "(analysis.think360.common.summarize)."]
+              "(analysis.think360.common.summarize).",
+              "Intervals (95 %): the bootstrap over the items both models ran of the ratio of the two means, an "
+              "item's values (its repeats averaged) resampled for both together (paired). Beside the paper, its "
+              "ratios are taken as means whose spread is ours, scaled to its n."]
     if missing:
         notes.append(f"Pairs without both runs: {', '.join(missing)}.")
     undefined = [f"{m}_ratio of {model}" for model, row in table.set_index("model").iterrows() for m in METRICS

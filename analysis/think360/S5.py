@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from analysis.plot import bars, draw, save_figure, subplots
+from analysis.plot import bars, ci_of, draw, save_figure, subplots
 from analysis.reference import beside_paper, paper_order
-from analysis.stats import ACC_NOTE, BESIDE
+from analysis.stats import ACC_NOTE, BESIDE, counted_correct
 from analysis.table import Context, Table
 from analysis.think360 import common
-from judge.judges import DEFAULT_JUDGES
+from analysis.uncertainty import UNITS, ci_columns, paired_difference, with_intervals
+from judge.judges import default_judges
 
 IDS = ["think360.S5"]
 INPUTS = {"IQ": "direct+temp0.7", "IO": "direct+temp0.7+io", "CQ": "direct+temp0.7+caption",
@@ -21,13 +23,34 @@ INPUTS = {"IQ": "direct+temp0.7", "IO": "direct+temp0.7+io", "CQ": "direct+temp0
 DIFFS = {"CQ-IQ": ("CQ", "IQ"), "IO-IQ": ("IO", "IQ"), "ICQ-CQ": ("ICQ", "CQ")}
 
 
-def modality_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """summary: model, input, acc → one row per model with IQ/IO/CQ/ICQ accuracy and the differences."""
+def modality_table(summary: pd.DataFrame, df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """summary: model, input, acc (and its interval) → one row per model with IQ/IO/CQ/ICQ accuracy and the
+    differences; with the verdicts `df`, each difference's 95 % interval over the items both inputs ran
+    (`paired_intervals`)."""
     wide = summary.pivot_table(index="model", columns="input", values="acc", aggfunc="first", dropna=False)
-    wide = wide.reindex(columns=list(INPUTS))
+    wide = wide.reindex(columns=list(INPUTS)).reset_index().rename_axis(columns=None)
+    wide = with_intervals(wide, summary, ["model"], ["input"], str)
+    pairs = paired_intervals(df) if df is not None else {}
     for name, (a, b) in DIFFS.items():
         wide[name] = wide[a] - wide[b]
-    return wide.reset_index().rename_axis(columns=None)
+        for end, column in enumerate(ci_columns(name)):
+            wide[column] = [pairs.get((m, name), (np.nan, np.nan))[end] for m in wide["model"]]
+    wide.attrs["items"] = {key: v[2] for key, v in pairs.items()}  # each difference's n, for the paper's interval
+    return wide
+
+
+def paired_intervals(df: pd.DataFrame) -> dict[tuple[str, str], tuple[float, float, int]]:
+    """(model, difference) → the 95 % interval (and the items it is over) of the difference of two inputs' accuracies on the items both ran:
+    the bootstrap over items of the per-item difference, each item's repeats averaged (paired_difference)."""
+    per_item = counted_correct(df).astype(float).groupby([df["model"], df["input"], df["id"]]).mean()
+    out = {}
+    for model in per_item.index.get_level_values(0).unique():
+        mine = per_item.xs(model)
+        for name, (a, b) in DIFFS.items():
+            if a in mine.index.get_level_values(0) and b in mine.index.get_level_values(0):
+                d = paired_difference(mine.xs(a), mine.xs(b))
+                out[(model, name)] = (d["diff_ci_lo"], d["diff_ci_hi"], d["items"])
+    return out
 
 
 def figure(table: pd.DataFrame, path: Path) -> None:
@@ -36,7 +59,7 @@ def figure(table: pd.DataFrame, path: Path) -> None:
     width = 0.8 / len(INPUTS)
     for i, name in enumerate(INPUTS):
         xs = [k + (i - (len(INPUTS) - 1) / 2) * width for k in range(len(table))]
-        bars(ax, xs, table[name], width, label=name, missing=f"{name} not run")
+        bars(ax, xs, table[name], width, label=name, missing=f"{name} not run", ci=ci_of(table, name))
     ax.set_xticks(range(len(table)), table["model"], rotation=20, ha="right")
     ax.set_ylabel("accuracy (%)")
     ax.set_xlabel("model")
@@ -63,7 +86,7 @@ def build(table_id: str, ctx: Context) -> Table:
     df, provenance = common.verdicts(ctx, list(INPUTS.values()), table_id)
     df["input"] = df["setting"].map({s: k for k, s in INPUTS.items()})
     summary = common.summarize(df, ["model", "input", "judge"])
-    table = modality_table(summary)
+    table = modality_table(summary, df)
     table.insert(1, "judge", table["model"].map(summary.drop_duplicates("model").set_index("model")["judge"]))
     order = {m: i for i, m in enumerate(paper_order(table_id, list(table["model"])))}
     table = table.sort_values("model", key=lambda s: s.map(order), ignore_index=True)
@@ -73,7 +96,7 @@ def build(table_id: str, ctx: Context) -> Table:
     if len(as_caption):
         notes.append(f"IQ of {', '.join(as_caption)} was run as {INPUTS['IQ']}+caption (a text-only model: the demo "
                      "replaces images by captions), so its IQ is the CQ condition, not Image+Question.")
-    if any(ctx.runs(common.BENCH, [INPUTS["IQ"] + "+text"], j) for j in DEFAULT_JUDGES[common.BENCH]):
+    if any(ctx.runs(common.BENCH, [INPUTS["IQ"] + "+text"], j) for j in default_judges(common.BENCH)):
         notes.append("The demo also runs direct+temp0.7+text (question only); Fig. S5 has no such condition, "
                      "so it is not read.")
     both = table.dropna(subset=["IO", "IQ"])
@@ -81,8 +104,15 @@ def build(table_id: str, ctx: Context) -> Table:
     notes += [common.runs_note(df),
               f"IO below IQ for {int((both['IO'] < both['IQ']).sum())} of {len(both)} models with both "
               "(paper: 60% of cases).",
+              "Intervals (95 %): each input's accuracy the bootstrap over items of each item's repeats averaged; "
+              "a difference's (CQ-IQ, IO-IQ, ICQ-CQ) the bootstrap over the items both inputs ran of the per-item "
+              "difference (paired; where no item differs, combined from the two Wilson intervals). The paper prints "
+              "no test and none is added.",
               ACC_NOTE]
     long = table.melt(id_vars="model", value_vars=list(DIFFS), var_name="input", value_name="score")
+    for end, name in enumerate(("score_ci_lo", "score_ci_hi")):
+        long[name] = [table.set_index("model")[ci_columns(d)[end]].get(m) for m, d in zip(long["model"], long["input"])]
+    long[UNITS] = [table.attrs.get("items", {}).get(key, np.nan) for key in zip(long["model"], long["input"])]
     return Table(
         "Think360° Figure S5 — ablation of input settings: Image+Question (IQ), Image-Only (IO, the question drawn "
         "onto the image), Caption+Question (CQ) and Image+Question+Caption (ICQ); accuracy (%) and differences.",

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from data.benchmarks import think360
 from analysis.plot import bars, draw, empty_panel, save_figure, subplots
 from analysis.stats import ACC_NOTE, BESIDE
 from analysis.table import Context, Table
 from analysis.think360 import common
+from analysis.uncertainty import ci_columns, with_intervals
 
 IDS = ["think360.S6"]
 SETTING = "direct+temp0.7"
@@ -35,8 +38,9 @@ def figure(table: pd.DataFrame, types: list[str], path: Path) -> None:
         width = 0.8 / max(len(rows), 1)
         for i, (_, row) in enumerate(rows.iterrows()):
             # NaN: the model judged no item of that type (not a 0% accuracy)
+            ends = tuple([row.get(ci_columns(t)[end], np.nan) for t in types] for end in (0, 1))
             bars(ax, [k + (i - (len(rows) - 1) / 2) * width for k in range(len(types))], row[types], width,
-                 label=row["model"], missing="no items")
+                 label=row["model"], missing="no items", ci=ends)
         ax.set_xticks(range(len(types)), types, rotation=25, ha="right")
         ax.set_xlabel("question type")
         ax.set_title(f"{group} models ({len(rows)})")
@@ -54,11 +58,12 @@ def figure(table: pd.DataFrame, types: list[str], path: Path) -> None:
 
 def build(table_id: str, ctx: Context) -> Table:
     df, provenance = common.verdicts(ctx, [SETTING], table_id)
-    summary = common.by_group(df, "question_type", "question_type", common.QUESTION_TYPES)
+    summary = common.by_group(df, "question_type", "question_type", think360.QUESTION_TYPES)
     overall = summary[summary["question_type"] == "ALL"].set_index("model")
     table = summary.pivot_table(index="model", columns="question_type", values="acc", aggfunc="first", dropna=False)
-    types = [t for t in common.QUESTION_TYPES if t in table] + sorted(set(table) - {"ALL", *common.QUESTION_TYPES})
+    types = [t for t in think360.QUESTION_TYPES if t in table] + sorted(set(table) - {"ALL", *think360.QUESTION_TYPES})
     table = table[["ALL", *types]].reset_index().rename_axis(columns=None)
+    table = with_intervals(table, summary, ["model"], ["question_type"], str)
     table.insert(1, "judge", table["model"].map(overall["judge"]))
     table.insert(2, "time_s", table["model"].map(overall["time"]))
     table.insert(3, "token", table["model"].map(overall["token"]))
@@ -73,7 +78,9 @@ def build(table_id: str, ctx: Context) -> Table:
              "(over ALL); the paper's thresholds are not given — ours, chosen on the paper's Table 3 (see the "
              "module).",
              "Question types are non-exclusive: an item counts in each of its types. Acc over every item × repeat "
-             "(direct prompt, T = 0.7).", ACC_NOTE]
+             "(direct prompt, T = 0.7).", ACC_NOTE,
+             "Intervals (95 %): the bootstrap over items of each item's repeats averaged (Wilson's over the items "
+             "where every item scored the same); the figure's error bars are the same."]
     if no_items:
         notes.append(f"No judged item of a type (empty cells, 'no items' in the figure): {'; '.join(no_items)}.")
     return Table(

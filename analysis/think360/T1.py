@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pandas as pd
 
+from data.benchmarks import think360
 from analysis.provenance import Provenance
 from analysis.reference import beside_paper
 from analysis.table import Context, Table
 from analysis.think360 import common
+from analysis.uncertainty import EXACT, EXACT_NOTE
 
 IDS = ["think360.T1"]
 # Unified answer_type → the paper's answer kinds (Table 1); free-form kinds are shares of the free-form items.
@@ -38,9 +40,9 @@ def statistics(recs: list[dict]) -> pd.DataFrame:
     paper_kinds = list(dict.fromkeys(FREE_FORM.values()))
     for kind in [k for k in paper_kinds if k in found] + sorted(set(found.index) - set(paper_kinds)):
         counted("Answer Type", f"Free-form: {kind}", int(found[kind]), len(free))
-    for section, field, order in (("Difficulty Tier", "difficulty", common.TIERS),
-                                  ("Cognitive Capability/Skill", "skills", common.SKILLS),
-                                  ("Question Type", "question_type", common.QUESTION_TYPES)):
+    for section, field, order in (("Difficulty Tier", "difficulty", think360.TIERS),
+                                  ("Cognitive Capability/Skill", "skills", think360.SKILLS),
+                                  ("Question Type", "question_type", think360.QUESTION_TYPES)):
         # Skills and question types are non-exclusive: an item counts once in each of its categories.
         found = pd.Series([c for r in recs for c in common.as_list(r.get(field))], dtype=str).value_counts()
         rows.append((section, "categories", "count", len(found)))
@@ -64,8 +66,9 @@ def build(table_id: str, ctx: Context) -> Table:
         "Think360° Table 1 — key statistics: answer type, difficulty tier, cognitive capability/skill and question "
         "type (non-exclusive: an item counts in each of its categories), question and answer lengths (words).",
         table,
-        vs_paper=beside_paper(long, table_id, ["section", "item", "measure"], value="score"),
-        notes=["Percentages are of all items, except the free-form answer kinds: of the free-form items (as the "
+        vs_paper=beside_paper(long, table_id, ["section", "item", "measure"], value="score", kind=EXACT),
+        notes=[EXACT_NOTE,
+               "Percentages are of all items, except the free-form answer kinds: of the free-form items (as the "
                "paper).",
                "Lengths count whitespace-separated words of the question text (options not included) and of the gold "
                "answer(s); an MCQ gold is its letter.",

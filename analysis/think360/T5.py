@@ -17,6 +17,8 @@ from analysis.table import Context, MissingInputs, Table
 from analysis.table_experiments import how_to_run, models_of
 from analysis.think360 import common
 from analysis.think360.tot_scores import WITH_ROOTS, with_roots_width
+from analysis.uncertainty import (KIND, MEAN, PROPORTION, UNITS, ci_columns, renamed, rho_interval,
+                                  with_interval_columns)
 
 IDS = ["think360.T5"]
 EXPERIMENT = "think360_T5"
@@ -26,6 +28,10 @@ METRICS = {"tot_width": "ToT-Width", WITH_ROOTS: "ToT-Width with roots", "tot_de
 # The paper's ρ with Acc: one ToT-Width, whichever reading it computed
 PAPER_RHO = {"ToT-Width": 0.9218, "ToT-Width with roots": 0.9218, "ToT-Depth": 0.8492}
 PANEL = {"ToT-Width": "ToT-Width (Eq. S2)", "ToT-Width with roots": "ToT-Width with roots (prose)"}
+INTERVALS_NOTE = ("Intervals (95 %): ToT-Width's and ToT-Depth's the bootstrap over items of the trees' scores (an "
+                  "item's repeats resampled together; where every tree scored the same, a point: the bootstrap cannot "
+                  "tell how far off that is), Acc's as Table 3's; ρ's Fisher's z with Bonett and Wright's variance over "
+                  "the models.")
 EQ_S2 = ("ToT-Width is Eq. S2's (the paper's equation, set beside the paper's number): the mean over G, \"the "
          "set of all parent nodes that have at least one child\", so the roots form no group, and a tree with no "
          "parent node (an answer-only response) has no width — it is left out of the ToT-Width mean (tot_width_n "
@@ -61,13 +67,15 @@ def build(table_id: str, ctx: Context) -> Table:
         acc_df = acc_df[acc_df["model"].isin(mine)]
     except MissingInputs:
         acc_df, provenance = None, None
-    acc = (common.summarize(acc_df, ["model"])[["model", "acc"]] if acc_df is not None and len(acc_df)
-           else pd.DataFrame(columns=["model", "acc"]))
-    table = scores.merge(acc, on="model", how="outer").rename(columns={**METRICS, "acc": "Acc"})
+    acc = (common.summarize(acc_df, ["model"])[["model", *with_interval_columns(["acc"])]]
+           if acc_df is not None and len(acc_df) else pd.DataFrame(columns=["model", *with_interval_columns(["acc"])]))
+    table = scores.merge(acc, on="model", how="outer").rename(columns=renamed({**METRICS, "acc": "Acc"}))
     order = {m: i for i, m in enumerate(paper_order(table_id, list(table["model"])))}
     table = table.sort_values("model", key=lambda s: s.map(order), ignore_index=True)
     rho = pd.DataFrame([{"metric": name, **spearman(*_pairs(table, name)), "paper": PAPER_RHO[name]}
                         for name in METRICS.values()])
+    rho.insert(2, "rho_ci_lo", rho_interval(rho["rho"], rho["n"])[0])
+    rho.insert(3, "rho_ci_hi", rho_interval(rho["rho"], rho["n"])[1])
     if provenance is None:
         provenance = Provenance(runs=[])
     provenance.runs += runs
@@ -76,7 +84,8 @@ def build(table_id: str, ctx: Context) -> Table:
         "ToT-Depth (%, the mean over the answers whose reasoning tree was extracted and judged) and Acc (%, the "
         "accuracy of the same runs as Table 3 defines it), with the Spearman ρ of each ToT metric with Acc across "
         "models.",
-        table[["model", "trajectory", *METRICS.values(), "Acc", *(f"{f}_n" for f in METRICS), "no_trajectory", *SCORE_BESIDE]],
+        table[["model", "trajectory", *with_interval_columns([*METRICS.values(), "Acc"]), *(f"{f}_n" for f in METRICS),
+               "no_trajectory", *SCORE_BESIDE]],
         vs_paper=_beside_paper(table, table_id),
         extra={"Spearman ρ with Acc (paper: ToT-Width 0.9218, ToT-Depth 0.8492)": rho},
         figure=draw(_scatter, table, path=ctx.figure(table_id)),
@@ -90,6 +99,7 @@ def build(table_id: str, ctx: Context) -> Table:
             "A tree that could not be extracted or repaired, or a node judgement that could not be read, is a "
             "judge error: it has no score, is left out of the means and counted (judge_error); `scored` is how "
             "many trees were scored. judge_calls and judge_tokens are what ToT-Eval asked of the judge model.",
+            INTERVALS_NOTE,
             *_no_trajectory_notes(table),
             ACC_NOTE,
         ],
@@ -102,6 +112,12 @@ def _beside_paper(table: pd.DataFrame, table_id: str) -> pd.DataFrame:
     reading's in `ours_with_roots` of the ToT-Width rows (the paper prints one ToT-Width)."""
     value_vars = [name for name in METRICS.values() if name != METRICS[WITH_ROOTS]] + ["Acc"]
     long = table.melt(id_vars="model", value_vars=value_vars, var_name="metric", value_name="score")
+    by_model = table.set_index("model")
+    for end, name in enumerate(("score_ci_lo", "score_ci_hi")):
+        long[name] = [by_model[ci_columns(m)[end]].get(x) for x, m in zip(long["model"], long["metric"])]
+    counts = {"ToT-Width": "tot_width_n", "ToT-Depth": "tot_depth_n", "Acc": "judged"}
+    long[UNITS] = [by_model[counts[m]].get(x) for x, m in zip(long["model"], long["metric"])]
+    long[KIND] = long["metric"].map({"Acc": PROPORTION}).fillna(MEAN)
     out = beside_paper(long, table_id, ["metric"], value="score")
     prose = table.set_index("model")[METRICS[WITH_ROOTS]]
     out["ours_with_roots"] = out["model"].map(prose).where(out["metric"] == METRICS["tot_width"]).astype(float)

@@ -10,10 +10,12 @@ import pandas as pd
 
 from analysis.inputs import DataFile, read_records
 from analysis.provenance import Provenance
-from analysis.stats import accuracy_table, mean_of_repeats
+from analysis import uncertainty
+from analysis.stats import accuracy_table, item_of, mean_of_repeats
+from analysis.uncertainty import ci_columns
 from analysis.table import Context
 from analysis.table_experiments import how_to_run
-from data.converters.think360 import QUESTION_TYPES, SKILLS, TIERS  # noqa: F401  (re-exported: the paper's order)
+from data.benchmarks.think360 import SKILLS
 
 BENCH = "think360"
 PAPER_NAME = "Think360°"   # the `model` of data-only tables, so that beside_paper can match them
@@ -55,13 +57,22 @@ def summarize(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     repeats"; analysis.stats.mean_of_repeats), a failure not correct, an item an incomplete repeat lacks not
     correct and counted in `missing`; acc_scored and the failures beside it (analysis.stats.accuracy_table);
     Time = mean latency_s and Token = mean completion tokens over the requests that got a response (a judge
-    failure does not undo the model's answer, so its time and tokens count)."""
+    failure does not undo the model's answer, so its time and tokens count). Each has its 95 % interval: Acc's the
+    bootstrap over items of the item's repeats averaged, Time's and Token's the bootstrap over items of the
+    answers' means, an item's repeats resampled together."""
     run = [c for c in ("model", "setting", "input") if c in by]
-    acc = accuracy_table(df, by).drop(columns=["acc", "acc_hi"]).merge(mean_of_repeats(df, by, run), on=by, how="left")
+    own = ["acc", "acc_hi", *ci_columns("acc"), *ci_columns("acc_hi")]
+    acc = accuracy_table(df, by).drop(columns=own).merge(mean_of_repeats(df, by, run), on=by, how="left")
     answered = df[df["status"] != "no_response"]
     cost = (answered.groupby(by, dropna=False)
             .agg(time=("latency_s", "mean"), token=("completion_tokens", "mean")).reset_index()
             if len(answered) else pd.DataFrame(columns=[*by, "time", "token"]))
+    for metric, column in (("time", "latency_s"), ("token", "completion_tokens")):
+        values = pd.to_numeric(answered[column], errors="coerce") if len(answered) else pd.Series(dtype=float)
+        rows = answered[values.notna()]
+        ci = uncertainty.bootstrap(rows, by, item_of(rows), values[values.notna()])
+        cost = cost.merge(ci.rename(columns=dict(zip((uncertainty.CI_LO, uncertainty.CI_HI), ci_columns(metric)))),
+                          on=by, how="left")
     return acc.merge(cost, on=by, how="left")
 
 
@@ -95,7 +106,17 @@ def capability_table(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def to_long(summary: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """One row per metric (Acc, Time, Token) in long form: `metric`, `score`."""
-    long = summary.melt(id_vars=["model", *keys], value_vars=list(METRICS), var_name="metric", value_name="score")
+    """One row per metric (Acc, Time, Token) in long form: `metric`, `score`, its interval (`score_ci_lo`,
+    `score_ci_hi`), what kind of number it is for the test against the paper (`ci_kind`: Acc a proportion of items,
+    Time and Token means) and its n of items (`ci_n`)."""
+    ids = ["model", *keys]
+    long = summary.melt(id_vars=ids, value_vars=list(METRICS), var_name="metric", value_name="score")
+    for end, name in ((0, "score_ci_lo"), (1, "score_ci_hi")):
+        cols = {ci_columns(m)[end]: m for m in METRICS if ci_columns(m)[end] in summary}
+        part = summary.melt(id_vars=ids, value_vars=list(cols), var_name="metric", value_name=name)
+        long = long.merge(part.assign(metric=part["metric"].map(cols)), on=[*ids, "metric"], how="left")
+    if "items" in summary:
+        long = long.merge(summary[[*ids, "items"]].rename(columns={"items": uncertainty.UNITS}), on=ids, how="left")
+    long[uncertainty.KIND] = long["metric"].map({"acc": uncertainty.PROPORTION}).fillna(uncertainty.MEAN)
     long["metric"] = long["metric"].map(METRICS)
     return long

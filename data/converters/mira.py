@@ -62,39 +62,13 @@ from data.converters.release import Release
 from data.converters.values import beyond, norm_key, scalar_strings, spellings, split_letters, squash
 from data.jsonl import DataError, problem
 from data.media import Media
+from data.benchmarks.mira import DOMAINS, TASKS, TWO_PART_LABELS, TWO_PART_TASK
 from data.records import ANSWER_TYPES
 
 log = logging.getLogger(__name__)
 
 BENCHMARK = "mira"
 
-DOMAINS = {"EG": "Euclidean Geometry", "PBR": "Physics-Based Reasoning",
-           "ASLP": "Abstract Spatial & Logical Puzzles", "CT": "Causal Transformations"}
-
-# The 20 tasks: names as in Tables 4-10, domains as in the Sec. 7 prompt headings (the tables agree),
-# folder names as in the official release.
-TASKS: list[tuple[str, str, str]] = [
-    ("Convex Hull", "EG", "convex_hull"),
-    ("Overlap", "EG", "overlap"),
-    ("Localizer", "EG", "localizer"),
-    ("Mirror Pattern", "EG", "mirror_pattern"),
-    ("Cubes Count", "EG", "cubes_count"),
-    ("Cubes Missing", "EG", "cubes_missing"),
-    ("Billiards", "PBR", "billiards"),
-    ("Electric Charge", "PBR", "electric_charge"),
-    ("Mirror Clock", "PBR", "mirror_clock"),
-    ("Unfolded Cube", "ASLP", "unfolded_cube"),
-    ("Defuse A Bomb", "ASLP", "defuse_a_bomb"),
-    ("Multi-piece Puzzle", "ASLP", "multi_piece_puzzle"),
-    ("Puzzle", "ASLP", "puzzle"),
-    ("Trailer Cubes Count", "ASLP", "trailer_cubes_count"),
-    ("Trailer Cubes Missing", "ASLP", "trailer_cubes_missing"),
-    ("Paper Airplane", "CT", "paper_airplane"),
-    ("Gear Rotation", "CT", "gear_rotation"),
-    ("Rolling Dice: Top", "CT", "rolling_dice_top"),
-    ("Rolling Dice: Two", "CT", "rolling_dice_two"),
-    ("Rolling Dice: Sum", "CT", "rolling_dice_sum"),
-]
 TASK_DOMAIN = {name: domain for name, domain, _ in TASKS}
 
 _TASK_BY_KEY = {squash(k): name for name, _, folder in TASKS for k in (name, folder)}
@@ -123,12 +97,6 @@ ALIASES = spellings({
 
 # Required fields, and the key a missing one is reported under.
 REQUIRED = {"id": "uid", "question": "question", "answer": "answer", "image": "image_path"}
-
-# Rolling Dice: Two has a two-part gold instead of `answer`, as the authors' acc.py reads it: `answer1`,
-# which path (red / black / same), and `answer2`, an integer (the total); an item is right only when both
-# parts are. The record's `answer` holds the two in that order, answer_type multi-part.
-TWO_PART_TASK = "Rolling Dice: Two"
-TWO_PART_LABELS = ("red", "black", "same")
 
 IMAGE_EXTS = (".png", ".jpg", ".jpeg")
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)")

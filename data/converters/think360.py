@@ -56,6 +56,7 @@ from data.converters.release import Release
 from data.converters.values import beyond, norm_key, scalar_strings, spellings, split_letters, squash
 from data.jsonl import DataError, problem
 from data.media import Media
+from data.benchmarks.think360 import QUESTION_TYPES, SKILLS, TIERS
 from data.records import letters
 
 log = logging.getLogger(__name__)
@@ -81,7 +82,6 @@ ALIASES = spellings({
 
 REQUIRED = ("id", "question", "answer", "images")
 
-TIERS = ["Easy", "Basic", "Medium", "Hard", "Olympiad"]
 
 # Paper's answer kinds (Table 1) and common spellings -> unified answer_type; keys are squashed.
 ANSWER_KINDS = {
@@ -93,11 +93,6 @@ ANSWER_KINDS = {
     "other": "text", "others": "text", "text": "text",
     "freeform": "open", "open": "open", "openended": "open",
 }
-
-SKILLS = ["Perceive-and-Comprehend", "Trial-and-Error", "Divide-and-Conquer", "Branch-and-Bound",
-          "Hypothesize-and-Test"]
-QUESTION_TYPES = ["Algebra", "Number Theory", "Combinatorics", "Geometry", "Probability & Statistics",
-                  "Logic"]
 
 _CANONICAL = {squash(n): n for n in SKILLS + QUESTION_TYPES}
 _CANONICAL.update({"hypothesiseandtest": "Hypothesize-and-Test", "probability": "Probability & Statistics",

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from data.convert import convert
 from data.jsonl import DataError
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS, get as benchmark
+from data.checkout import DEMO_BUILD
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ def build(out: Path, benchmarks: list[str]) -> dict[str, Path]:
         official = out / "official" / bench
         shutil.rmtree(official, ignore_errors=True)
         official.mkdir(parents=True)
-        src = importlib.import_module(f"data.demo.{bench}").generate(official)
+        src = importlib.import_module(benchmark(bench).module_of("demo")).generate(official)
         target = out / f"{bench}.jsonl"
         records = convert(bench, src, target)
         log.info("%s: %d demo items -> %s", bench, len(records), target)
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     ap = argparse.ArgumentParser(prog="python -m data.demo", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", type=Path, default=Path("data/demo/build"))
+    ap.add_argument("--out", type=Path, default=DEMO_BUILD)
     ap.add_argument("--only", nargs="+", choices=BENCHMARKS, default=list(BENCHMARKS))
     args = ap.parse_args(argv)
     try:

@@ -98,43 +98,8 @@ def _bar_png(path: Path, values: dict[str, int]) -> None:
     img.save(path, format="PNG")
 
 
-def generate(out_dir: Path) -> Path:
-    """Write the demo release under `out_dir`; return the JSON file to pass as ``--src``."""
-    rng = random.Random(SEED)
-    root = Path(out_dir) / "C2RBench"
-    files = root / "files"
-    files.mkdir(parents=True, exist_ok=True)
-    b = _Builder()
-
-    # Math, level 1 and level 3.
-    a, c, d = rng.randint(3, 9), rng.randint(2, 6), rng.randint(1, 2)
-    b.add("Math", f"小明有{a}个苹果，又买了{c}个，吃掉{d}个。现在有几个苹果？", a + c - d,
-          ["读题，确定原有苹果数", f"买后共有{a}+{c}={a + c}个", f"吃掉后剩{a + c}-{d}={a + c - d}个", "得出答案"],
-          level_as_int=True)
-    n = 12
-    b.add("Math", f"计算 1+2+…+{n} 的值。", n * (n + 1) // 2,
-          [f"前{k}项和为{k * (k + 1) // 2}" for k in range(1, n + 1)] + ["得出答案"])
-
-    # Logical: MCQs with the options in the question.
-    b.add("Logical", "甲比乙高，乙比丙高。谁最矮？A. 甲 B. 乙 C. 丙 D. 无法确定", "C",
-          ["由条件一知甲高于乙", "由条件二知乙高于丙", "所以丙最矮，选C"])
-    b.add("Logical", "四人排队：甲在乙前面，丙在甲前面，丁在最后。谁排第一？A. 甲 B. 乙 C. 丙 D. 丁", "C",
-          ["丁在最后，排第四", "甲在乙前面", "丙在甲前面", "所以顺序为丙、甲、乙", "加上丁：丙、甲、乙、丁",
-           "检查所有条件都满足", "第一名是丙，选C"])
-
-    # General Knowledge (top-level Steps, as in the paper's Fig. 19) and Reading.
-    b.add("General Knowledge", "一年有几个月？", 12, ["回忆公历", "公历一年分为十二个月", "得出答案12"],
-          top_level_steps=True)
-    wake = rng.choice([6, 7])
-    b.add("Reading", f"短文：小红每天早上{wake}点起床，比小明早1小时。问：小明几点起床？", f"{wake + 1}点",
-          ["找到小红起床时间", "小明比小红晚1小时", f"{wake}+1={wake + 1}，得出答案"])
-
-    # Science, level 2.
-    v, t = rng.randint(2, 5), rng.randint(5, 10)
-    b.add("Science", f"一个物体以每秒{v}米的速度匀速运动{t}秒，走了多少米？", v * t,
-          ["确定速度", "确定时间", "回忆公式：路程=速度×时间", f"代入：{v}×{t}", f"计算得{v * t}",
-           "检查单位为米", "得出答案"], top_level_steps=True)
-
+def _items_with_files(b: _Builder, rng: random.Random, files: Path) -> None:
+    """The tasks that come with a file: spreadsheets, CSV tables, a chart and a picture (written to `files`)."""
     # File Processing: an XLSX whose column must be summed (12 months -> level 3).
     sales = [rng.randint(10, 50) for _ in range(12)]
     wb = Workbook()
@@ -185,6 +150,46 @@ def generate(out_dir: Path) -> Path:
     _circles_png(files / "shapes.png", n_c, n_s)
     b.add("Multimodal", "图中有几个圆形？", n_c, ["观察图片", "区分圆形和正方形", f"数出圆形共{n_c}个"],
           file_name="shapes.png", level_as_int=True, caption=f"图中有{n_c}个圆形和{n_s}个正方形。")
+
+
+def generate(out_dir: Path) -> Path:
+    """Write the demo release under `out_dir`; return the JSON file to pass as ``--src``."""
+    rng = random.Random(SEED)
+    root = Path(out_dir) / "C2RBench"
+    files = root / "files"
+    files.mkdir(parents=True, exist_ok=True)
+    b = _Builder()
+
+    # Math, level 1 and level 3.
+    a, c, d = rng.randint(3, 9), rng.randint(2, 6), rng.randint(1, 2)
+    b.add("Math", f"小明有{a}个苹果，又买了{c}个，吃掉{d}个。现在有几个苹果？", a + c - d,
+          ["读题，确定原有苹果数", f"买后共有{a}+{c}={a + c}个", f"吃掉后剩{a + c}-{d}={a + c - d}个", "得出答案"],
+          level_as_int=True)
+    n = 12
+    b.add("Math", f"计算 1+2+…+{n} 的值。", n * (n + 1) // 2,
+          [f"前{k}项和为{k * (k + 1) // 2}" for k in range(1, n + 1)] + ["得出答案"])
+
+    # Logical: MCQs with the options in the question.
+    b.add("Logical", "甲比乙高，乙比丙高。谁最矮？A. 甲 B. 乙 C. 丙 D. 无法确定", "C",
+          ["由条件一知甲高于乙", "由条件二知乙高于丙", "所以丙最矮，选C"])
+    b.add("Logical", "四人排队：甲在乙前面，丙在甲前面，丁在最后。谁排第一？A. 甲 B. 乙 C. 丙 D. 丁", "C",
+          ["丁在最后，排第四", "甲在乙前面", "丙在甲前面", "所以顺序为丙、甲、乙", "加上丁：丙、甲、乙、丁",
+           "检查所有条件都满足", "第一名是丙，选C"])
+
+    # General Knowledge (top-level Steps, as in the paper's Fig. 19) and Reading.
+    b.add("General Knowledge", "一年有几个月？", 12, ["回忆公历", "公历一年分为十二个月", "得出答案12"],
+          top_level_steps=True)
+    wake = rng.choice([6, 7])
+    b.add("Reading", f"短文：小红每天早上{wake}点起床，比小明早1小时。问：小明几点起床？", f"{wake + 1}点",
+          ["找到小红起床时间", "小明比小红晚1小时", f"{wake}+1={wake + 1}，得出答案"])
+
+    # Science, level 2.
+    v, t = rng.randint(2, 5), rng.randint(5, 10)
+    b.add("Science", f"一个物体以每秒{v}米的速度匀速运动{t}秒，走了多少米？", v * t,
+          ["确定速度", "确定时间", "回忆公式：路程=速度×时间", f"代入：{v}×{t}", f"计算得{v * t}",
+           "检查单位为米", "得出答案"], top_level_steps=True)
+
+    _items_with_files(b, rng, files)
 
     data = root / "c2rbench.json"
     data.write_text(json.dumps(b.tasks, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")

@@ -22,7 +22,7 @@ import logging
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -168,6 +168,12 @@ def _items(img: Images) -> list[dict[str, Any]]:
                      "The resistor in [IMAGE0] has the larger resistance."],
         answer=["C", "A"],
         solution="Series resistances add: 3 + 6 = 9 ohm (A true, B false). 6 = 2 x 3 (C true, D false).")
+    _more_items(add, img)
+    return items
+
+
+def _more_items(add: Callable[..., None], img: Images) -> None:
+    """The rest of the demo problems: a physics item, chemistry, biology and the last mathematics items."""
     add(subject="Physics", answer_type="open", img_category="labels",
         question="An object moves at the speed shown in [IMAGE0] for the time shown in [IMAGE1]. "
                  "How far does it travel, in metres?",
@@ -204,7 +210,6 @@ def _items(img: Images) -> list[dict[str, Any]]:
         question="Is the number of dots in [IMAGE2] equal to the number in [IMAGE0] plus the number in [IMAGE1]?",
         image_list=[img.dots(2), img.dots(3), img.dots(5)], choice_list=["Yes", "No"], answer=["A"],
         solution="2 + 3 = 5, the number of dots in [IMAGE2]; so yes (A).")
-    return items
 
 
 def generate(out_dir: Path) -> Path:

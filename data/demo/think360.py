@@ -15,7 +15,7 @@ import json
 import logging
 from math import comb
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -108,6 +108,12 @@ def _items() -> list[tuple[dict[str, Any], Image.Image]]:
                 "cells 2, 4 and 5 are empty.",
         solution="Cell 2 touches cells 1 and 3, cell 4 touches cell 3; only cell 5 (C) is free.")
 
+    _more_items(add)
+    return items
+
+
+def _more_items(add: Callable[..., None]) -> None:
+    """The demo problems on small boards: a Latin square, paths on a 2 × n grid, a chessboard, prime digits."""
     latin = {(0, 0): "1", (0, 1): "2", (0, 2): "3", (1, 0): "2", (1, 1): "3", (1, 2): "1"}
     add(_grid(3, 3, marks=latin), id="latin-3",
         question="Fill the empty bottom row so that every row and every column contains 1, 2 and 3 exactly once. "
@@ -142,7 +148,6 @@ def _items() -> list[tuple[dict[str, Any], Image.Image]]:
         question_type=["Number Theory"],
         caption="A 3 by 3 grid holding the digits 1 to 9: top row 1, 2, 3; middle row 4, 5, 6; bottom row 7, 8, 9.",
         solution="The primes are 2, 3, 5 and 7: 2 + 3 + 5 + 7 = 17.")
-    return items
 
 
 def generate(out_dir: Path) -> Path:

@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 from data.generate import circuits, heuristics, measure_heuristics, spot_diff
-from data.generate.circuit_items import DEFAULT_DESIGN, DESIGNS, GenerationError
+from data.generate.circuit_items import GenerationError
+from data.generate.distractors import DEFAULT_DESIGN, DESIGNS
 from data.generate.glyphs import SCRIPTS, TIERS, FontError
 from data.generate.spice import SimulationError
 

@@ -28,8 +28,7 @@ from types import ModuleType
 import numpy as np
 
 from data.generate import fig7, same_count
-from data.generate.distractors import (DEFAULT_DESIGN, DESIGNS, FIG7, NRMS_MIN, SAME_COUNT,  # noqa: F401 (callers read them here)
-                                       nrms, rms)
+from data.generate.distractors import DEFAULT_DESIGN, DESIGNS, FIG7, NRMS_MIN, SAME_COUNT, nrms, rms
 from data.generate.netlist import Circuit, netlist, random_circuit, terminals
 from data.generate.spice import Signal, simulate
 

@@ -31,8 +31,8 @@ from typing import Any
 import pyarrow as pa
 from tqdm import tqdm
 
-from data.generate.circuit_items import (DEFAULT_DESIGN, LETTERS, NONE_OF_THE_ABOVE, NRMS_MIN, CircuitItem,
-                                         make_item)
+from data.generate.circuit_items import LETTERS, NONE_OF_THE_ABOVE, CircuitItem, make_item
+from data.generate.distractors import DEFAULT_DESIGN, NRMS_MIN
 from data.generate.common import SPLIT_CIRCUITS, fill_template, fmt, item_rng, png_data_url, write_run
 from data.generate.netlist import netlist
 from data.generate.spice import deck

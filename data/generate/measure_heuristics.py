@@ -16,13 +16,13 @@ import subprocess
 import time
 from pathlib import Path
 
-from data.generate.circuit_items import DESIGNS, LEVELS, make_item
+from data.checkout import ROOT
+from data.generate.circuit_items import LEVELS, make_item
+from data.generate.distractors import DESIGNS
 from data.generate.circuits import item_random
 from data.generate.heuristics import GUESSES, RANDOM_EXPECTED_PCT, percent_right
 
 log = logging.getLogger(__name__)
-
-ROOT = Path(__file__).resolve().parents[2]
 COLUMNS = ["design", "level", "items", *(f"{name}_pct" for name in GUESSES), "random_pct", "random_expected_pct",
            "seed", "commit", "dirty"]
 # What decides the items: a change here, uncommitted, makes the recorded commit not the code that ran.

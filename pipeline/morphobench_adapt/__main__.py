@@ -20,6 +20,7 @@ from pathlib import Path
 from data.dataset import missing_data
 from data.jsonl import DataError
 from infer import server
+from infer.layout import RESULTS
 from infer.config import ConfigError
 from infer.store import LockedError
 from infer.templates import TemplateError
@@ -37,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--model", required=True, type=Path, help="the model config that adapts the items")
         p.add_argument("--out", required=True, type=Path, help="release folder to write the split folders into")
         p.add_argument("--limit", type=int, default=None, help="only the first N source items")
-        p.add_argument("--results", type=Path, default=Path("results"), help="where the call log goes")
+        p.add_argument("--results", type=Path, default=RESULTS, help="where the call log goes")
         p.add_argument("--attempts", type=int, default=ATTEMPTS, help="requests per stage (first + regenerations)")
         p.add_argument("--max-tokens", type=int, default=None, help="override the config's max_tokens")
         if family == "reasoning":

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.extract import boxed_all, clean
-from judge.match import MatchError, is_textual, match_answer, match_one, normalize_text
+from judge.errors import MatchError
+from judge.match import is_textual, match_answer, match_one, normalize_text
 from judge.mcq import gold_letters, is_mcq
 from judge.parts import flat_parts, split_parts
 from judge.rules import GRID, grid_cell, mcq_prediction, score
@@ -42,6 +43,9 @@ class Mentions:
 
     found: Counter = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
+
+    def note(self, kind: str, what: str) -> None:
+        self.found[(kind, normalize_text(what) or what)] += 1
 
     def describe(self) -> str:
         said = ", ".join(f"{what!r} ({kind})" for (kind, what) in sorted(self.found))
@@ -97,40 +101,43 @@ def mentions(rec: dict[str, Any], text: str) -> Mentions:
     text = clean(text or "")
     if not text:
         return out
-
-    def note(kind: str, what: str) -> None:
-        out.found[(kind, normalize_text(what) or what)] += 1
-
     pieces = [text] + _sentences(text)
     for piece in dict.fromkeys(pieces):  # the text and each sentence and clause, read as an answer
         verdict = score(rec, piece)
         if verdict.get("status") == "judge_error":
             out.errors.append(f"the matcher could not read {piece[:60]!r}: {verdict['error']}")
         elif verdict["correct"]:
-            note("answer", verdict["extracted"] or piece)
-
+            out.note("answer", verdict["extracted"] or piece)
     if is_mcq(rec):
-        wanted = gold_letters(rec["answer"])
-        for letter in wanted:  # the right option's text, anywhere
-            option = _options(rec).get(letter)
-            if not option or not normalize_text(option):
-                continue
-            n = len(normalize_text(option).split())
-            for _, _, window in _windows(text, range(n, n + 1)):
-                if normalize_text(window) == normalize_text(option):
-                    note("option", letter)
-        for piece in _right_sides(pieces):
-            if mcq_prediction(rec, piece) == wanted:
-                note("answer", piece)
-        return out
-
-    if len(rec["answer"]) == 1 and grid_cell(rec["answer"][0]):
+        _option_mentions(rec, text, pieces, out)
+    elif len(rec["answer"]) == 1 and grid_cell(rec["answer"][0]):
         gold_cell = grid_cell(rec["answer"][0])
         for m in GRID.finditer(text):
             if (int(m.group(1)), int(m.group(2))) == gold_cell:
-                note("cell", m.group())
-        return out
+                out.note("cell", m.group())
+    else:
+        _part_mentions(rec, text, pieces, out)
+    return out
 
+
+def _option_mentions(rec: dict[str, Any], text: str, pieces: list[str], out: Mentions) -> None:
+    """The right option's text anywhere, and a clause naming the right letters."""
+    wanted = gold_letters(rec["answer"])
+    for letter in wanted:
+        option = _options(rec).get(letter)
+        if not option or not normalize_text(option):
+            continue
+        n = len(normalize_text(option).split())
+        for _, _, window in _windows(text, range(n, n + 1)):
+            if normalize_text(window) == normalize_text(option):
+                out.note("option", letter)
+    for piece in _right_sides(pieces):
+        if mcq_prediction(rec, piece) == wanted:
+            out.note("answer", piece)
+
+
+def _part_mentions(rec: dict[str, Any], text: str, pieces: list[str], out: Mentions) -> None:
+    """The gold, or one of its parts, as a clause's right side, a formula, a number or a run of words."""
     whole = ", ".join(rec["answer"])
     parts = flat_parts(whole)
     golds = [rec["answer"]] + ([[p] for p in parts] if len(parts) > 1 else [])
@@ -138,24 +145,24 @@ def mentions(rec: dict[str, Any], text: str) -> Mentions:
     for candidate in dict.fromkeys(c for c in candidates if c):
         try:
             if _matches(candidate, golds):
-                note("part", candidate)
+                out.note("part", candidate)
         except MatchError as e:
             out.errors.append(f"the matcher could not read {candidate[:60]!r}: {e}")
     textual = [g for g in [whole] + parts if is_textual(g)]
-    if textual:
-        # runs of words, shortest first; a run containing one that already matched adds nothing new
-        longest = max(len(g.split()) for g in textual) + WINDOW_SLACK
-        taken: list[tuple[int, int]] = []
-        for start, end, window in _windows(text, range(1, longest + 1)):
-            if any(s >= start and e <= end for s, e in taken):
-                continue
-            try:
-                if any(match_one(window, g) for g in textual):
-                    taken.append((start, end))
-                    note("part", window)
-            except MatchError as e:
-                out.errors.append(f"the matcher could not read {window[:60]!r}: {e}")
-    return out
+    if not textual:
+        return
+    # runs of words, shortest first; a run containing one that already matched adds nothing new
+    longest = max(len(g.split()) for g in textual) + WINDOW_SLACK
+    taken: list[tuple[int, int]] = []
+    for start, end, window in _windows(text, range(1, longest + 1)):
+        if any(s >= start and e <= end for s, e in taken):
+            continue
+        try:
+            if any(match_one(window, g) for g in textual):
+                taken.append((start, end))
+                out.note("part", window)
+        except MatchError as e:
+            out.errors.append(f"the matcher could not read {window[:60]!r}: {e}")
 
 
 def spoiler(rec: dict[str, Any], hint: str) -> str | None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from data.jsonl import DataError, problem, read_jsonl
+from infer.layout import RESULTS
 from infer.config import load_model_config
 from infer.templates import PROMPTS
 from pipeline.morphobench_adapt import reasoning as r_family
@@ -53,7 +54,7 @@ def _rejections(attempts: list[dict[str, Any]]) -> tuple[int, Counter]:
 
 
 def reasoning(data: Path, model: Path, out: Path, source: str = "solution", limit: int | None = None,
-              results: Path = Path("results"), attempts: int = ATTEMPTS, max_tokens: int | None = None,
+              results: Path = RESULTS, attempts: int = ATTEMPTS, max_tokens: int | None = None,
               correct_only: bool = False, prompts: Path = PROMPTS) -> dict[str, Any]:
     """R(Lite) and R(Complex) beside R(v0) under `out`; returns the report."""
     cfg = load_model_config(model)
@@ -97,7 +98,7 @@ def reasoning(data: Path, model: Path, out: Path, source: str = "solution", limi
     return report
 
 
-def recognition(data: Path, model: Path, out: Path, limit: int | None = None, results: Path = Path("results"),
+def recognition(data: Path, model: Path, out: Path, limit: int | None = None, results: Path = RESULTS,
                 attempts: int = ATTEMPTS, max_tokens: int | None = None, prompts: Path = PROMPTS) -> dict[str, Any]:
     """P(Perturbed) beside P(v0) under `out`; returns the report."""
     cfg = load_model_config(model)

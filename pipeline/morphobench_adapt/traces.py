@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from infer.request import answered, answers
 from infer.store import load_latest
 from judge.rules import score
 
@@ -56,8 +57,7 @@ def load_traces(spec: str, records: list[dict[str, Any]]) -> dict[str, Trace | s
     out: dict[str, Trace | str] = {}
     for rec in records:
         found = by_id.get(rec["id"], [])
-        usable = [ln for ln in found if ln.get("error") is None and ((ln.get("reasoning") or "").strip()
-                                                                      or (ln.get("response") or "").strip())]
+        usable = [ln for ln in found if answered(ln) or answers(ln) and (ln.get("reasoning") or "").strip()]
         if not usable:
             out[rec["id"]] = (f"its response failed: {found[0].get('error')}" if found
                               else "no response for it in the raw file")

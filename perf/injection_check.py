@@ -1,15 +1,15 @@
 """How often the injection flags (judge/injection.py) fire: on honest answers (false flags) and on the injection
 set (tests/data/injection_cases.jsonl), and how fast. A script to run by hand, not a test.
 
-    .venv/bin/python benchmarks/injection_check.py                        # the sets below
-    .venv/bin/python benchmarks/injection_check.py --raw results/raw      # and every response of these raw files
+    .venv/bin/python perf/injection_check.py                        # the sets below
+    .venv/bin/python perf/injection_check.py --raw results/raw      # and every response of these raw files
 
 Honest answers:
 - the 1,322 golds of the OMIBench release (tests/data/omibench_release_golds.jsonl), each answered three ways, as
   tests/test_judge_boundary.py does: boxed after the options restated, on an "Answer:" line, alone;
-- the answers benchmarks/omibench_rules.py judges: the release golds answered in several ways, right and wrong,
+- the answers perf/omibench_rules.py judges: the release golds answered in several ways, right and wrong,
   and the hand-written answers of every shape;
-- the realistic responses of the performance benchmark (benchmarks/perf_data.py: reasoning, then a final answer);
+- the realistic responses of the performance benchmark (perf/perf_data.py: reasoning, then a final answer);
 - the honest neighbours of the injection set (answers that use the words of an injection honestly);
 - with --raw, every response of the raw files under the folder (the demo's, or a real run's).
 """
@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.omibench_rules import GOLDS, HAND, release_cases  # noqa: E402
-from benchmarks.perf_data import judging_set  # noqa: E402
+from perf.omibench_rules import GOLDS, HAND, release_cases  # noqa: E402
+from perf.perf_data import judging_set  # noqa: E402
 from judge import injection  # noqa: E402
 
 CASES = ROOT / "tests" / "data" / "injection_cases.jsonl"

@@ -1,7 +1,7 @@
 """How the three OMIBench scoring rules differ, measured on the same answers. A script to run by hand, not a test.
 
-    .venv/bin/python benchmarks/omibench_rules.py                 # both answer sets, 2 examples per disagreement
-    .venv/bin/python benchmarks/omibench_rules.py --examples 5 --json rules.json
+    .venv/bin/python perf/omibench_rules.py                 # both answer sets, 2 examples per disagreement
+    .venv/bin/python perf/omibench_rules.py --examples 5 --json rules.json
 
 The rules:
 - published: Appendix C.1 as the paper prints it (judge `omibench_c1`): the rule behind the paper's ACC.

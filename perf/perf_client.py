@@ -5,8 +5,8 @@ import asyncio
 import os
 import random
 
-from benchmarks.perf_common import Figure, Mode, median, profile
-from benchmarks.perf_server import (Server, drive_chatclient, drive_raw, ideal_refill, measure, request_body,
+from perf.perf_common import Figure, Mode, median, profile
+from perf.perf_server import (Server, drive_chatclient, drive_raw, ideal_refill, measure, request_body,
                                     window_rate)
 
 CONCURRENCY = [1, 16, 64, 256]

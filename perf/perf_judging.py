@@ -6,8 +6,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from benchmarks.perf_common import Figure, Mode, profile
-from benchmarks.perf_data import judging_set
+from perf.perf_common import Figure, Mode, profile
+from perf.perf_data import judging_set
 
 
 def clear_judge_caches() -> None:

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.perf_common import Figure, Mode, median
-from benchmarks.perf_data import judge_cache_lines, make_records, raw_result, write_data, write_lines
+from perf.perf_common import Figure, Mode, median
+from perf.perf_data import judge_cache_lines, make_records, raw_result, write_data, write_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTING = "cot_boxed"

@@ -1,11 +1,11 @@
 """Performance figures of the harness: scheduling, client overhead, scale, rule judging, analysis.
 
-    .venv/bin/python benchmarks/perf.py --quick            # about a minute and a half
-    .venv/bin/python benchmarks/perf.py                    # full: about eight minutes
-    .venv/bin/python benchmarks/perf.py --overhead --judging   # only these sections
+    .venv/bin/python perf/measure.py --quick            # about a minute and a half
+    .venv/bin/python perf/measure.py                    # full: about eight minutes
+    .venv/bin/python perf/measure.py --overhead --judging   # only these sections
 
-Prints one table (figure, median of N runs, target, met?) and writes benchmarks/last_run.json.
-See benchmarks/README.md for what each figure means and how to read it on a shared machine.
+Prints one table (figure, median of N runs, target, met?) and writes perf/last_run.json.
+See perf/README.md for what each figure means and how to read it on a shared machine.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 os.environ.setdefault("TQDM_DISABLE", "1")  # the resume runs' progress bars would garble the output
 
-from benchmarks.perf_common import FULL, QUICK, Figure, Mode  # noqa: E402
+from perf.perf_common import FULL, QUICK, Figure, Mode  # noqa: E402
 
 SECTIONS = ("scheduling", "overhead", "scale", "judging", "analysis")
 
@@ -64,14 +64,14 @@ def print_profile(title: str, prof: dict) -> None:
 
 
 def run_sections(wanted: list[str], mode: Mode, work: Path) -> list[Figure]:
-    from benchmarks import perf_client as client
-    from benchmarks import perf_analysis, perf_judging, perf_scale
+    from perf import perf_client as client
+    from perf import perf_analysis, perf_judging, perf_scale
 
     figures: list[Figure] = []
     needs_server = {"scheduling", "overhead", "scale"} & set(wanted)
     server = None
     if needs_server:
-        from benchmarks.perf_server import Server
+        from perf.perf_server import Server
         server = Server().__enter__()
     try:
         if {"scheduling", "overhead"} & set(wanted):
@@ -130,14 +130,14 @@ def main(argv: list[str] | None = None) -> int:
                     "tree, without choosing sections (--scale N is --scale --size N)")
     ap.add_argument("--base", metavar="COMMIT", help="measure the scale and analysis figures of that commit too, in "
                     "the same rounds (its tree exported with git archive), and give each figure's ratio to it")
-    ap.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "last_run.json")
+    ap.add_argument("--json", type=Path, default=ROOT / "perf" / "last_run.json")
     ap.add_argument("--keep", action="store_true", help="keep the generated files (their folder is printed)")
     args = ap.parse_args(argv)
     wanted = [s for s in SECTIONS if (args.scale is not None if s == "scale" else getattr(args, s))] or list(SECTIONS)
     mode = dataclasses.replace(QUICK if args.quick else FULL, scale=args.scale or args.size or None)
     work = Path(tempfile.mkdtemp(prefix="perf-"))
     started, load0 = time.time(), os.getloadavg()
-    print(f"benchmarks/perf.py: {mode.name} mode, sections {', '.join(wanted)}; {os.cpu_count()} cores, "
+    print(f"perf/measure.py: {mode.name} mode, sections {', '.join(wanted)}; {os.cpu_count()} cores, "
           f"load average {load0[0]:.2f}; files in {work}", flush=True)
     if args.base:  # a commit, or a folder already holding its tree
         mode.base_tree = Path(args.base) if Path(args.base).is_dir() else export_tree(args.base, work)

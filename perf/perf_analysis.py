@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.perf_common import Figure, Mode, median, profile
-from benchmarks.perf_data import analysis_tree, make_records, write_data
+from perf.perf_common import Figure, Mode, median, profile
+from perf.perf_data import analysis_tree, make_records, write_data
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,7 +46,7 @@ from pathlib import Path
 start = time.perf_counter()
 from analysis import inputs, run
 from analysis.read_ahead import read_ahead
-from data.records import BENCHMARKS
+from data.benchmarks import BENCHMARKS
 modules = run.registry()
 imported = time.perf_counter()
 results = Path(sys.argv[1])
@@ -71,6 +71,17 @@ def analysis_breakdown(results: Path, figs: str) -> dict[str, Any]:
             analysis_run.main(["--all", "--results", str(results), "--figures", figs])
 
     return {"phases": json.loads(out.stdout.strip().splitlines()[-1]), "profile": profile(tables)}
+
+
+def tables_one_by_one(results: Path, figs: str) -> tuple[float, dict[str, list]]:
+    """Every table built one by one in one process, failures caught: the seconds taken and each table's state."""
+    start = time.perf_counter()
+    drv = subprocess.run([sys.executable, "-c", ANALYSIS_DRIVER, str(results), figs], cwd=ROOT, capture_output=True,
+                         text=True)
+    seconds = time.perf_counter() - start
+    if drv.returncode != 0:
+        raise RuntimeError(f"analysis driver failed:\n{drv.stderr[-3000:]}")
+    return seconds, json.loads(drv.stdout.strip().splitlines()[-1])
 
 
 def analysis(mode: Mode, work: Path) -> list[Figure]:
@@ -111,13 +122,8 @@ def analysis(mode: Mode, work: Path) -> list[Figure]:
             continue
         last = out.stderr.strip().splitlines()
         crash = f"analysis.run --all exited {out.returncode} after {elapsed:.1f} s: {last[-1] if last else '?'}"
-        start = time.perf_counter()
-        drv = subprocess.run([sys.executable, "-c", ANALYSIS_DRIVER, str(results), figs], cwd=ROOT, capture_output=True,
-                             text=True)
-        times.append(time.perf_counter() - start)
-        if drv.returncode != 0:
-            raise RuntimeError(f"analysis driver failed:\n{drv.stderr[-3000:]}")
-        per_table = json.loads(drv.stdout.strip().splitlines()[-1])
+        seconds, per_table = tables_one_by_one(results, figs)
+        times.append(seconds)
         tables = {k: v[0] for k, v in per_table.items()}
         mode.details["analysis_tables"] = per_table
         crash += "; crashed: " + ", ".join(f"{k} ({v[2]})" for k, v in per_table.items() if v[0] == "crashed")
@@ -134,19 +140,27 @@ def analysis(mode: Mode, work: Path) -> list[Figure]:
                       + "; includes interpreter start" + (f". {crash}" if crash else ""))
     if fig.met is False and not crash:
         mode.details["analysis_profile"] = analysis_breakdown(results, figs)
+    return [fig, *first_run_figures(lines, first, peaks, base, mode, fig)]
+
+
+def first_run_figures(lines: int, first: dict[str, list[float]], peaks: list[float], base: dict[str, list[float]],
+                      mode: Mode, fig: Figure) -> list[Figure]:
+    """The first run of each round (no frame kept): its time and peak memory, each against the base's."""
+    big = lines >= 1_000_000
     memory = [Figure("analysis", f"analysis.run --all, {lines:,} judged lines: peak RSS (first run)", first["MB"], "MB",
-                     1000.0 if big else None, "<=", note="the largest of the command and the workers it waited for (figures, runs read ahead), every "
-                     f"file read; a rerun with the frames kept: {median(peaks):.0f} MB")] if peaks and first["MB"] else []
+                     1000.0 if big else None, "<=", note="the largest of the command and the workers it waited for "
+                     "(figures, runs read ahead), every file read; a rerun with the frames kept: "
+                     f"{median(peaks):.0f} MB")] if peaks and first["MB"] else []
     cold = [Figure("analysis", f"analysis.run --all, {lines:,} judged lines, no frame kept", first["s"], "s",
                    10.0 if big else None, "<=", note="the round's first run: every raw and verdict file read (and the "
                    f"frames kept); peak RSS {median(first['MB']):.0f} MB")] if first["s"] else []
     if mode.base_tree:
-        from benchmarks.perf_scale import compared
+        from perf.perf_scale import compared
         for f in (fig, *cold):
             compared(f, base["s"], mode.base_tree.name)
         for m in memory:
             compared(m, base["MB"], mode.base_tree.name)
-    return [fig, *cold, *memory]
+    return [*cold, *memory]
 
 
 def base_run(command: list[str], work: Path, tree: Path, into: dict[str, list[float]]) -> None:

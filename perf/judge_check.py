@@ -1,7 +1,7 @@
 """Do two versions of the rule judge give the same verdicts? A check to run by hand, not a test.
 
-    .venv/bin/python benchmarks/judge_check.py --base 44986b0              # this tree against that commit
-    .venv/bin/python benchmarks/judge_check.py --base main --responses 100000
+    .venv/bin/python perf/judge_check.py --base 44986b0              # this tree against that commit
+    .venv/bin/python perf/judge_check.py --base main --responses 100000
 
 The answers compared:
 - perf_data's procedural mix (`--responses`, default 50,000): every answer type, 5 responses per record;
@@ -92,7 +92,7 @@ def capture_test_calls(work: Path) -> Path:
 
 
 def generated_calls(responses: int) -> list[dict]:
-    from benchmarks.perf_data import judging_set
+    from perf.perf_data import judging_set
     from tests.answer_shapes import formula_pairs, scored_cases
 
     calls = [{"fn": "score", "args": [rec, response], "kwargs": {}, "source": "perf_data"}
