@@ -1,8 +1,9 @@
 """Every table figure is drawn on a matplotlib Figure of its own and written as PNG: no pyplot, so no
 global state to close between tables and no backend to choose (a Figure renders PNG without a display).
 
-A bar or a point with a 95 % interval (its table's `<name>_ci_lo` / `<name>_ci_hi` columns, analysis/uncertainty.py)
-gets an error bar from those ends (`bars`' and `points`' `ci`).
+A bar with a 95 % interval (its table's `<name>_ci_lo` / `<name>_ci_hi` columns, analysis/uncertainty.py) gets an
+error bar from those ends (`bars`' `ci`; `error_extent` for a line's points). Stacked bars get none: their segments
+are shares of one whole, each with its interval in the table.
 
 A figure never shows an empty frame: what was not run is written at its place ("not run"), a zero is drawn
 as a thick mark at 0 with its value, and a panel with nothing to draw says why (`bars`, `stacked_bars`,

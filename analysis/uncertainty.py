@@ -158,13 +158,9 @@ def bootstrap(frame: pd.DataFrame, by: list[str], item: pd.Series | np.ndarray, 
     if not len(value):
         return pd.DataFrame(columns=[*by, CI_LO, CI_HI])
     owner, sums, counts = _per_item(group, item, value, count)
-    # per group: its distinct (sum, count) kinds of item and how many items are of each kind
-    kinds = pd.DataFrame({"g": owner, "s": sums, "n": counts}).groupby(["g", "s", "n"], sort=False).size()
     out = []
-    for g, part in kinds.groupby(level="g", sort=False):
+    for g, s_, n_, times in _kinds(owner, sums, counts):
         rng = np.random.default_rng(SEED)  # per group, so that a group's interval does not depend on the others
-        s_, n_ = part.index.get_level_values("s").to_numpy(), part.index.get_level_values("n").to_numpy()
-        times = part.to_numpy(dtype=float)
         lo, hi = _percentiles(s_, n_, times, rng)
         if proportion and lo == hi and np.isfinite(lo):
             w_lo, w_hi = wilson(lo * times.sum(), times.sum(), scale=1.0)
@@ -194,6 +190,21 @@ def _per_item(group: np.ndarray, item: np.ndarray, value: np.ndarray, count: np.
         return np.flatnonzero(present) // width, sums, counts
     pair, first = pd.factorize(key)
     return first // width, np.bincount(pair, weights=value), np.bincount(pair, weights=count)
+
+
+def _kinds(owner: np.ndarray, sums: np.ndarray, counts: np.ndarray
+           ) -> Iterable[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
+    """Per group: its distinct kinds of item, (sum, count), and how many items are of each kind (sorted once: a
+    groupby of the items is several times slower)."""
+    order = np.lexsort((counts, sums, owner))
+    g, s, n = owner[order], sums[order], counts[order]
+    new = np.r_[True, (g[1:] != g[:-1]) | (s[1:] != s[:-1]) | (n[1:] != n[:-1])]
+    starts = np.flatnonzero(new)
+    times = np.diff(np.r_[starts, len(g)]).astype(float)
+    g, s, n = g[starts], s[starts], n[starts]
+    bounds = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    for a, b in zip(bounds, np.r_[bounds[1:], len(g)]):
+        yield int(g[a]), s[a:b], n[a:b], times[a:b]
 
 
 def _codes(frame: pd.DataFrame, by: list[str]) -> tuple[np.ndarray, list[tuple]]:

@@ -42,17 +42,21 @@ def by_images(df: pd.DataFrame) -> pd.DataFrame:
     pooled = accuracy_table(df, ["images"]).assign(model=POOLED)
     # every model's answer to an item is one element of the bin, but the models' answers to one item are not
     # independent draws: the pooled interval is the bootstrap over items, an item's answers resampled together
-    right, ok = counted_correct(df), df["status"].eq("ok")
-    # integer codes of the bins and the items, made once for the three intervals (a million answers at paper scale)
-    bins, names = pd.factorize(df["images"])
-    codes = pd.DataFrame({"images": bins})
+    right, ok, undecided = counted_correct(df), df["status"].eq("ok"), df["status"].eq(UNDECIDED)
+    # integer codes of the bins (from the image counts: no strings) and of the items, made once for the three
+    # intervals (a million answers at paper scale)
+    codes = pd.DataFrame({"images": np.minimum(df["n_images"].to_numpy(dtype=np.int64), 6)})
     items = pd.factorize(df["id"])[0]
-    for rate, hits, among in (("acc", right, None), ("acc_hi", right | df["status"].eq(UNDECIDED), None),
-                              ("acc_scored", right, ok)):
-        ci = bootstrap(codes, ["images"], items, hits, among, scale=100, proportion=True)
-        ci = ci.set_index(names.take(ci["images"].to_numpy()))
+    found = {}
+    for rate, hits, among, same in (("acc", right, None, None), ("acc_hi", right | undecided, None, "acc"),
+                                    ("acc_scored", right, ok, "acc")):
+        if same and not (undecided if rate == "acc_hi" else ~ok).any():
+            found[rate] = found[same]  # no undecided answer (no failure): the same answers, the same interval
+        else:
+            ci = bootstrap(codes, ["images"], items, hits, among, scale=100, proportion=True)
+            found[rate] = ci.set_index(ci["images"].map(image_bin))
         for end, column in zip((CI_LO, CI_HI), ci_columns(rate)):
-            pooled[column] = pooled["images"].map(ci[end])
+            pooled[column] = pooled["images"].map(found[rate][end])
     items = df.groupby("images")["id"].nunique().rename("items").reset_index()
     return pd.concat([per_model, pooled], ignore_index=True).merge(items, on="images")
 

@@ -132,8 +132,9 @@ def bar_figure(long: pd.DataFrame, settings: list[str], path: Path, title: str) 
         ax.set_xticks(np.arange(len(models)) + width * (len(settings) - 1) / 2, models, rotation=20, ha="right")
         ax.set_ylabel(f"{metric} (%)")
         ax.set_xlabel("model")
-        top = sub.max() if sub.notna().any() else 0.0
-        ax.set_ylim(0, max(5.0, 1.1 * top))  # a panel of zeros keeps a readable axis
+        highs = frame["acc_ci_hi"] if "acc_ci_hi" in frame else sub  # the error bars stay inside the frame
+        top = max(sub.max(), highs.max()) if sub.notna().any() else 0.0
+        ax.set_ylim(0, max(5.0, min(100.0, 1.1 * top)))  # a panel of zeros keeps a readable axis
         ax.set_title(metric)
         if not sub.notna().any():
             empty_panel(ax, f"no {metric} score: no judged run of {', '.join(LABELS.get(s, s) for s in settings)}")

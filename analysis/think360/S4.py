@@ -58,7 +58,8 @@ def ratio_intervals(df: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
     per_item = values.groupby(["model", "id"])[list(METRICS)].mean()
     rows = []
     for think, other in zip(pairs["model"], pairs["partner"]):
-        both = per_item.loc[think].join(per_item.loc[other], how="inner", lsuffix="_a", rsuffix="_b")
+        both = per_item.loc[think].merge(per_item.loc[other], left_index=True, right_index=True,
+                                         suffixes=("_a", "_b"))  # the items both models ran
         row = {"model": think}
         for metric in METRICS:
             ci = bootstrap(both, [], both.index.to_numpy(), both[f"{metric}_a"], both[f"{metric}_b"], ratio=True)

@@ -63,8 +63,9 @@ def figure(table: pd.DataFrame, path: Path) -> None:
     ax.set_xticks(range(len(table)), table["model"], rotation=20, ha="right")
     ax.set_ylabel("accuracy (%)")
     ax.set_xlabel("model")
-    top = table[list(INPUTS)].astype(float).max().max()
-    ax.set_ylim(0, max(5.0, 1.1 * top) if pd.notna(top) else 5.0)
+    shown = [c for name in INPUTS for c in (name, ci_columns(name)[1]) if c in table]  # bars and their error bars
+    top = table[shown].astype(float).max().max()
+    ax.set_ylim(0, max(5.0, min(100.0, 1.1 * top)) if pd.notna(top) else 5.0)
     ax.set_title("Think360° Fig. S5 — input settings: IQ, IO, CQ, ICQ")
     ax.legend(title="input")
     save_figure(fig, path, dpi=150)

@@ -49,8 +49,9 @@ def figure(table: pd.DataFrame, types: list[str], path: Path) -> None:
         else:
             empty_panel(ax, f"no {group} model among the runs read")
     axes[0].set_ylabel("accuracy (%)")
-    top = table[types].astype(float).max().max() if types and len(table) else float("nan")
-    axes[0].set_ylim(0, max(5.0, 1.1 * top) if pd.notna(top) else 5.0)  # all-zero bars: keep a visible axis
+    shown = [c for t in types for c in (t, ci_columns(t)[1]) if c in table]  # the bars and their error bars
+    top = table[shown].astype(float).max().max() if types and len(table) else float("nan")
+    axes[0].set_ylim(0, max(5.0, min(100.0, 1.1 * top)) if pd.notna(top) else 5.0)  # all-zero bars: a visible axis
     fig.suptitle(f"Think360° Fig. S6 — accuracy per question type (system-2: ≥ {SYSTEM2_MIN_TOKENS} tokens and "
                  f"≥ {SYSTEM2_MIN_TIME_S:.0f} s per response)")
     save_figure(fig, path, dpi=150)
