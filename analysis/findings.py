@@ -85,8 +85,9 @@ def check(f: Finding, ours: Side, paper: Side | None = None) -> Check:
     if why := not_checkable(f):
         return Check(f, NOT_CHECKABLE, why=why, tables=tables)
     theirs, paper_why = run_side(f, paper)
-    paper_text = values_text(theirs.values) if theirs else f"— ({paper_why.split(': ', 1)[-1]})"
     paper_verdict = verdict_of(theirs.result) if theirs else ""
+    paper_text = (f"{paper_verdict} on them: {values_text(theirs.values)}" if theirs
+                  else f"— ({paper_why.split(': ', 1)[-1]})")
     if why := unusable(f, ours):
         return Check(f, NOT_RUN, paper=paper_text, why=why, tables=tables, paper_verdict=paper_verdict)
     result, why = run_side(f, ours, Scope(f, paper))
