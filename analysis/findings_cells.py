@@ -167,7 +167,7 @@ class View:
 
 def ci_columns(name: str) -> tuple[str, str]:
     """The interval columns of a value column (module doc)."""
-    sep = "_" if re.fullmatch(r"[a-z_][a-z0-9_]*", name) else " "
+    sep = "_" if re.fullmatch(r"[a-z0-9_%]+", name) else " "
     return f"{name}{sep}{CI_LO}", f"{name}{sep}{CI_HI}"
 
 
@@ -202,9 +202,10 @@ def wilson(share: float, count: float) -> tuple[float, float]:
 
 def interval_of(table: str, row: pd.Series, column: str) -> tuple[float, float, str]:
     """A value's interval: the table's interval columns, else Wilson's from the count it is a share of, else none."""
-    lo_col, hi_col = ci_columns(column)
-    if lo_col in row.index and hi_col in row.index and pd.notna(row[lo_col]) and pd.notna(row[hi_col]):
-        return float(row[lo_col]), float(row[hi_col]), "the table's 95 % interval"
+    for sep in ("_", " "):  # the tables join a lower-case name with `_`, words with a space: either is read
+        lo_col, hi_col = f"{column}{sep}{CI_LO}", f"{column}{sep}{CI_HI}"
+        if lo_col in row.index and hi_col in row.index and pd.notna(row[lo_col]) and pd.notna(row[hi_col]):
+            return float(row[lo_col]), float(row[hi_col]), "the table's 95 % interval"
     count = PROPORTION_OF.get(column) or ("labelled" if table in SHARES_OF_LABELLED and not counts_by_name(column)
                                           and column not in LABEL_COUNTS else None)
     if count and count in row.index and pd.notna(row[count]) and row[count] > 0 and 0 <= row[column] <= 100:

@@ -53,8 +53,8 @@ def metrics_of(s: Scope) -> list[str | None]:
     """The claim's metrics, a pattern (`<subject> Std`) read as every column it matches; [None] when it has none
     or when they are the very items compared (mean vs median words)."""
     out: list[str | None] = []
-    named = s.finding.metrics()
-    if set(named) == set(s.finding.compare):
+    named = [m for m in s.finding.metrics() if " − " not in m and " / " not in m]  # arithmetic of the items
+    if not named or set(named) == set(s.finding.compare):
         return [None]
     for m in named:
         if "<" in m:
@@ -273,9 +273,9 @@ def difference(s: Scope, a: str, b: str, model: str | None, metric: str | None) 
                 continue
             return Est(d.value, d.lo, d.hi, name, d.how or "", d.key)
     paired = None
-    try:
-        d = s.est(f"Δ {a}", model, metric)
-        paired = Est(d.value, d.lo, d.hi, name, d.how and f"the table's paired difference: {d.how}", d.key)
+    try:  # a setting's paired difference to the baseline (two models are never paired so)
+        d = None if is_model(s, a) else s.est(f"Δ {a}", model, metric)
+        paired = d and Est(d.value, d.lo, d.hi, name, d.how and f"the table's paired difference: {d.how}", d.key)
     except Missing:
         pass
     if paired is not None and paired.known:

@@ -11,7 +11,7 @@ from analysis.findings_cells import Cell, View, known_models, paper
 from analysis.findings_claims import Est, Finding, Missing, Side, Unclear, models_named
 
 # Rows that sum up the others: where a claim names none, the summary is meant (html.SUMMARY_ROWS).
-SUMMARY = {"Total", "Overall", "All", "ALL"}
+SUMMARY = {"Total", "Overall", "All", "ALL", "all"}
 # The careful rules are ours; a claim is about the paper's rule, so its rows are read where both are there.
 OURS_ONLY = ("careful", "cascade")
 # What our tables call the one value of a long-form table (the paper's files call it `value`).
@@ -64,7 +64,7 @@ class Scope:
                 cells = [c for c in cells if view.model_of(c) == model] if owned or not names else cells
             cells = of_section(narrowed(cells), self.finding.section)
             if len(cells) > 1:
-                cells = as_paper(view, cells)
+                cells = as_paper(view, cells, model)
             if cells:
                 keys = distinct(cells)
                 return [self.as_est(view, c, what_of(model, item, metric) + (f" ({keys[i]})" if len(cells) > 1 else ""),
@@ -143,12 +143,14 @@ class Scope:
                                                   for c in self.finding.compare)
 
 
-def as_paper(view: View, cells: list[Cell]) -> list[Cell]:
-    """Of several cells, those whose labels the paper's table has too (C²RBench Table 4 runs two settings, the
-    paper one), else the one value they all hold, else all of them."""
+def as_paper(view: View, cells: list[Cell], model: str | None = None) -> list[Cell]:
+    """Of several cells, those whose labels the paper's table has too, for the same model where it has the model
+    (C²RBench Tables 4 and 5 run two settings, the paper one per model), else the one value they all hold, else all
+    of them."""
     ref = paper(view.table)
     if ref is not None:
-        keys = {(k, v) for c in ref.cells for k, v in c.labels if k != "model"}
+        mine = [c for c in ref.cells if c.model == model] or ref.cells
+        keys = {(k, v) for c in mine for k, v in c.labels if k != "model"}
         ref_keys = {k for k, _ in keys}
         kept = [c for c in cells if all((k, v) in keys for k, v in c.labels if k in ref_keys)]
         if 0 < len(kept) < len(cells):
@@ -169,6 +171,7 @@ def narrowed(cells: list[Cell]) -> list[Cell]:
     the count beside it (the paper's `n_tasks`), the summary row (Total, Overall) rather than its parts."""
     rules = (lambda c: not any(w in n for n in c.names for w in OURS_ONLY),
              lambda c: not any(n.startswith("n_") for n in c.names),
+             lambda c: c.column in VALUE_NAMES,  # a row's accuracy, not the other columns beside it
              lambda c: bool(c.names & SUMMARY))
     for keep in rules:
         if len(cells) > 1:

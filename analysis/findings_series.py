@@ -158,7 +158,7 @@ def ordered_by(s: Scope) -> Result:
     """A trend over models ordered by a quantity (active parameters; GPTScore Total): Spearman's ρ between the
     quantity and the value, with its bootstrap interval."""
     f = s.finding
-    metric = metrics_of(s)[0] or ""
+    metric = (f.metrics() or [""])[0]
     if "params_active_b" in f.compare:
         key, val = "params_active_b", metric
     else:  # "ACC Total − GPTScore Total" over models ordered by GPTScore Total
