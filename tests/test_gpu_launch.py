@@ -197,7 +197,7 @@ def test_dry_run_prints_the_servers_it_would_start_and_writes_nothing(tmp_path, 
                "--setting", "cot_boxed", "--gpus", "0-3", "--dry-run", "--results", str(results)])
     out = capsys.readouterr().out
     assert rc == 0 and not results.exists()
-    assert "would send 14 of 14 requests" in out and "servers to start: 4" in out
+    assert "would send 15 of 15 requests" in out and "servers to start: 4" in out
     lines = [x.strip() for x in out.splitlines() if "vllm serve" in x]
     assert [x.split()[0] for x in lines] == [f"CUDA_VISIBLE_DEVICES={i}" for i in range(4)]
     images = [data.parent / i for line in data.read_text().splitlines() for i in json.loads(line)["images"]]
