@@ -15,7 +15,7 @@ STYLE = """
 table.findings td{vertical-align:top;max-width:360px}
 .scroll table.findings td.quote{white-space:normal;position:static;min-width:320px;max-width:440px;box-shadow:none}
 td.holds{background:#d9f2d9}td.fails{background:#f8d0d0}td.open{background:#fff1c2}td.notrun{color:#777}
-section.findings{border-top:2px solid #ccd;margin-top:20px}
+section.findings{border-top:2px solid #ccd;margin-top:20px}#toc .findings-link{margin:2px 0 4px}
 """
 HOW = ("A finding holds when our numbers say what the paper says beyond their 95 % intervals (a threshold: the "
        "whole interval on the stated side; an order: the intervals separated in the stated order; an improvement: "
@@ -72,8 +72,8 @@ def html_toc(bench: str, checks: list[Check]) -> str:
     if not mine:
         return ""
     held = counts(mine)
-    return (f"<li><a href='#findings-{H.esc(bench)}'>Findings</a> "
-            f"<span class='muted'>({held['holds']} hold of {len(mine)})</span></li>")
+    return (f"<div class='findings-link'><a href='#findings-{H.esc(bench)}'>Findings</a> "
+            f"<span class='muted'>({held['holds']} hold of {len(mine)})</span></div>")
 
 
 def md_cell(text: str) -> str:

@@ -277,8 +277,8 @@ def _papers_html(outcomes: dict[str, Outcome], modules: dict[str, ModuleType],
             else:
                 items.append(f"<li class='{H.esc(o.state)}' title='{H.esc(o.message)}'>{H.esc(i)} "
                              f"({'not built' if o.state == 'missing' else 'error'})</li>")
-        toc.append(f"<h3><a href='#paper-{bench}'>{H.esc(name)}</a></h3><ul>"
-                   f"{findings_report.html_toc(bench, checks)}{''.join(items)}</ul>")
+        toc.append(f"<h3><a href='#paper-{bench}'>{H.esc(name)}</a></h3>{findings_report.html_toc(bench, checks)}"
+                   f"<ul>{''.join(items)}</ul>")
         body.append(f"<h2 id='paper-{bench}'>{H.esc(name)}</h2>"
                     + findings_report.html_part(bench, checks, set(built_tables(outcomes))))
         body += [_html_table_section(i, outcomes[i].table, _doc(modules, i), run_links) for i in ids
