@@ -14,10 +14,11 @@ is accepted by the rules and never reaches this module (tests/test_undecided.py,
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from judge import chem
+from judge import chem, lexicon
 from judge.chem_names import different_species
 from judge.match import canonical, is_textual, normalize_text
 from judge.mcq import gold_letters, is_mcq
@@ -92,6 +93,10 @@ def _words_reason(pred: str, gold: str, unordered: bool) -> str | None:
     p, g = normalize_text(pred), normalize_text(gold)
     if not p or not _in_words(pred):
         return None  # a number or a formula does not answer a question whose answer is in words
+    if _word_counts(p) == _word_counts(g):
+        return None  # the gold's very words, reordered or with other signs between them: the rules read those
+    if _a_part_differs_outside_words(pred, gold):
+        return None
     if _CAPITALS.fullmatch(canonical(pred)) and _CAPITALS.fullmatch(canonical(gold)):
         return None  # letter strings (ABDC, ATP, A → E → D) are names or orders, compared exactly
     if _refuses(p) and not _refuses(g):
@@ -102,7 +107,25 @@ def _words_reason(pred: str, gold: str, unordered: bool) -> str | None:
         return None  # both read as chemistry (NaCl, KCl), and not the same
     if contradiction(p, g, unordered) or different_species(p, g):
         return None
+    if lexicon.same_amino_acid(canonical(pred), canonical(gold)) is False or \
+            None not in (lexicon.truth(pred), lexicon.truth(gold)):
+        return None  # words of one fixed meaning (Leu, isoleucine; True, False) decide by the lexicon
     return IN_WORDS
+
+
+def _word_counts(text: str) -> Counter:
+    return Counter(w for w in words(text) if w.isalpha())
+
+
+def _a_part_differs_outside_words(pred: str, gold: str) -> bool:
+    """Whether, part by part under the same labels, a part that is no text in words (a letter, a number, a
+    formula) differs from the gold's: that part is decided, whatever a reader makes of the others."""
+    p, g = labelled_parts(pred, any_order=True), labelled_parts(gold, any_order=True)
+    if p is None or g is None or sorted(n for n, _ in p) != sorted(n for n, _ in g):
+        return False
+    gold_of = dict(g)
+    return any(canonical(body) != canonical(gold_of[n]) and not (_in_words(body) and _in_words(gold_of[n]))
+               for n, body in p)
 
 
 def _refuses(text: str) -> bool:

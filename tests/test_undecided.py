@@ -43,6 +43,7 @@ UNDECIDED = [  # (gold, answer): only a reader can tell
     (["octahedron"], "octahedral"),                      # word forms: letters alone cannot tell
     (["Yes"], "The polygon can be tiled"),
     (["increases"], "it increases by 5 units"),          # a number the gold does not state: the answer's working
+    (["(1) 6", "(2) unchanged"], "(1) 6; (2) stays the same"),  # a labelled part in other words, the others equal
 ]
 WRONG = [  # (gold, answer): a rule contradicts the gold
     (["unchanged"], "changed"),                          # a negation of the gold phrase
@@ -69,6 +70,11 @@ WRONG = [  # (gold, answer): a rule contradicts the gold
     (["unchanged"], "I'm sorry, I cannot tell from the figure"),  # a refusal
     (["unchanged"], "0"),                                # a number for an answer in words
     (["ABDC"], "ABCD"),                                  # letter strings are orders, compared exactly
+    (["Leu"], "isoleucine"),                             # words of one fixed meaning: another amino acid
+    (["True"], "False"),
+    (["Leu-Ser-Gly"], "Gly, Ser, Leu"),                  # the gold's very words in another order: a sequence
+    (["The range is m > 0 or m < -3"], "The range is m ≥ 0 or m < -3"),  # another sign between the same words
+    (["(1) C", "(2) unchanged"], "(1) D; (2) stays the same"),  # a part that is a letter differs
 ]
 
 
