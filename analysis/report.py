@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pandas as pd
 
-from analysis import gaps, html as H
+from analysis import findings, findings_report, gaps, html as H
 from analysis.by_model import models_read, parts_of
 from analysis.inputs import MissingDataFile, find_runs
 from analysis.origin import Origin, origin
@@ -210,9 +210,10 @@ def _models_html(tables: dict[str, Table]) -> tuple[str, str]:
 
 def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleType],
                    run_links: dict[tuple[str, str, str], str] | None = None, compare_links: dict[str, str] | None = None,
-                   made: Origin | None = None) -> Path:
+                   made: Origin | None = None, checks: list[findings.Check] | None = None) -> Path:
     path = layout.report_path(ctx.results, "md")
     made = made or origin_of(ctx, outcomes)
+    checks = findings.check_all(ctx.results) if checks is None else checks
     head, lacking = _summary_lines(outcomes, modules)
     tables = built_tables(outcomes)
     parts = ["# Reproduction report\n", *_header_md(made), f"{head}\n", "## Beside the papers\n",
@@ -228,6 +229,7 @@ def write_markdown(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str
     parts += _models_md(tables)
     for bench, ids in _by_paper(outcomes).items():
         parts.append(f"\n# {paper_name(bench)}\n")
+        parts += findings_report.md_part(bench, checks, set(built_tables(outcomes)), slug)
         for table_id in ids:
             o = outcomes[table_id]
             if o.state != "ok" or o.table is None:
@@ -280,16 +282,11 @@ def _html_table_section(table_id: str, t: Table, doc: str, run_links: dict[tuple
     return "".join(out) + "</section>"
 
 
-def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleType],
-               run_links: dict[tuple[str, str, str], str] | None = None, compare_links: dict[str, str] | None = None,
-               made: Origin | None = None) -> Path:
-    """`run_links`: (bench, model, setting) → the item browser page of that run, relative to the report;
-    `compare_links`: bench → its page of one item across runs."""
-    run_links, compare_links = run_links or {}, compare_links or {}
-    made = made or origin_of(ctx, outcomes)
-    head, lacking = _summary_lines(outcomes, modules)
-    models_toc, models = _models_html(built_tables(outcomes))
-    toc, body = [models_toc], []
+def _papers_html(outcomes: dict[str, Outcome], modules: dict[str, ModuleType],
+                 run_links: dict[tuple[str, str, str], str], checks: list[findings.Check]) -> tuple[list[str], list[str]]:
+    """Per paper, its contents entry (its findings, then its tables, those not built greyed) and its part: its
+    findings checked, then every table built."""
+    toc, body = [], []
     for bench, ids in _by_paper(outcomes).items():
         name = paper_name(bench)
         items = []
@@ -300,10 +297,28 @@ def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, Mo
             else:
                 items.append(f"<li class='{H.esc(o.state)}' title='{H.esc(o.message)}'>{H.esc(i)} "
                              f"({'not built' if o.state == 'missing' else 'error'})</li>")
-        toc.append(f"<h3><a href='#paper-{bench}'>{H.esc(name)}</a></h3><ul>{''.join(items)}</ul>")
-        body.append(f"<h2 id='paper-{bench}'>{H.esc(name)}</h2>")
+        toc.append(f"<h3><a href='#paper-{bench}'>{H.esc(name)}</a></h3>{findings_report.html_toc(bench, checks)}"
+                   f"<ul>{''.join(items)}</ul>")
+        body.append(f"<h2 id='paper-{bench}'>{H.esc(name)}</h2>"
+                    + findings_report.html_part(bench, checks, set(built_tables(outcomes))))
         body += [_html_table_section(i, outcomes[i].table, _doc(modules, i), run_links) for i in ids
                  if outcomes[i].state == "ok" and outcomes[i].table is not None]
+    return toc, body
+
+
+def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleType],
+               run_links: dict[tuple[str, str, str], str] | None = None, compare_links: dict[str, str] | None = None,
+               made: Origin | None = None, checks: list[findings.Check] | None = None) -> Path:
+    """`run_links`: (bench, model, setting) → the item browser page of that run, relative to the report;
+    `compare_links`: bench → its page of one item across runs; `checks`: the papers' findings checked
+    (analysis/findings.py; made here when not given)."""
+    run_links, compare_links = run_links or {}, compare_links or {}
+    checks = findings.check_all(ctx.results) if checks is None else checks
+    made = made or origin_of(ctx, outcomes)
+    head, lacking = _summary_lines(outcomes, modules)
+    models_toc, models = _models_html(built_tables(outcomes))
+    papers_toc, body = _papers_html(outcomes, modules, run_links, checks)
+    toc = [models_toc, *papers_toc]
     summary = [f"<section id='summary'><h2>Summary</h2><p>{H.esc(head)}</p>",
                "<h3 id='beside-papers'>Beside the papers</h3><p class='muted'>Per paper, the cells set beside a "
                "paper's number, tested at 95 % (analysis/uncertainty.py).</p>", H.table(beside_papers(outcomes))]
@@ -331,7 +346,7 @@ def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, Mo
             f"<li><a href='{H.esc(link)}'>{H.esc('/'.join(k))}</a></li>" for k, link in sorted(run_links.items()))
             + "</ul></section>")
     page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>Reproduction report</title>"
-            f"<style>{H.STYLE}</style></head><body><nav id='toc'><b><a href='#header'>What ran</a></b><br>"
+            f"<style>{H.STYLE}{findings_report.STYLE}</style></head><body><nav id='toc'><b><a href='#header'>What ran</a></b><br>"
             f"<b><a href='#summary'>Summary</a></b>{''.join(toc)}"
             f"<h3><a href='#failures'>Failures</a></h3>{'<h3><a href=#runs>Runs</a></h3>' if run_links else ''}</nav>"
             f"<main><h1>Reproduction report</h1>{_header_html(made)}"
@@ -345,7 +360,9 @@ def write_html(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, Mo
 def write_report(ctx: Context, outcomes: dict[str, Outcome], modules: dict[str, ModuleType],
                  run_links: dict[tuple[str, str, str], str] | None = None,
                  compare_links: dict[str, str] | None = None) -> Path:
-    """Write report.md and report.html; return the .md path."""
+    """Write report.md and report.html (each paper's findings checked against the tables as written:
+    analysis/findings.py); return the .md path."""
     made = origin_of(ctx, outcomes)
-    write_html(ctx, outcomes, modules, run_links, compare_links, made)
-    return write_markdown(ctx, outcomes, modules, run_links, compare_links, made)
+    checks = findings.check_all(ctx.results)
+    write_html(ctx, outcomes, modules, run_links, compare_links, made, checks)
+    return write_markdown(ctx, outcomes, modules, run_links, compare_links, made, checks)

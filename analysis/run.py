@@ -4,6 +4,7 @@
     python -m analysis.run --all                  # everything that has inputs; says what lacks them
     python -m analysis.run --list                 # the table ids
     python -m analysis.run omibench.T2 --report   # and the whole report: every table as it is now, item browsers
+    python -m analysis.run findings [omibench]    # the papers' findings checked against the tables as written
 
 Each table is a module analysis/<benchmark>/<table>.py named by the ids it makes (analysis/__init__.py),
 with `IDS` (those ids) and `build(table_id, ctx) -> Table`; it writes results/tables/<id>.csv,
@@ -23,7 +24,7 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-from analysis import gaps, labels, up_to_date, whole_report
+from analysis import findings, gaps, labels, up_to_date, whole_report
 from analysis.background import figures_in_background
 from analysis.inputs import find_runs
 from analysis.plot import draw
@@ -36,6 +37,7 @@ from infer import layout
 from data.benchmarks import BENCHMARKS, get as benchmark
 
 log = logging.getLogger(__name__)
+FINDINGS = "findings"  # `analysis.run findings [bench …]`: the papers' findings checked, not a table id
 
 
 def registry() -> dict[str, ModuleType]:
@@ -116,7 +118,8 @@ def how_to_make(table_id: str, o: Outcome) -> str:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="python -m analysis.run", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("ids", nargs="*", metavar="ID", help="table ids (--list), exact, case included")
+    ap.add_argument("ids", nargs="*", metavar="ID", help="table ids (--list), exact, case included; or `findings` "
+                    "[bench …]: the papers' findings checked against the tables written under --results")
     ap.add_argument("--all", action="store_true", help="every table, one line each")
     ap.add_argument("--list", action="store_true", help="print the table ids")
     ap.add_argument("--quiet", action="store_true", help="print only the line saying what was written")
@@ -159,9 +162,26 @@ def build_tables(ids: list[str], ctx: Context, modules: dict[str, ModuleType], s
     return outcomes
 
 
+def print_findings(benches: list[str], results: Path) -> int:
+    """`findings [bench …]`: each finding of the papers named (all by default) checked against the tables under
+    `results` as they are (build them first: --all), as the report's Findings part says it."""
+    known = findings.papers()
+    unknown = [b for b in benches if b not in known]
+    if unknown:
+        print(f"error: no findings of {', '.join(unknown)}; papers: {', '.join(known)}", file=sys.stderr)
+        return 2
+    checks = findings.check_all(results, tuple(benches) or None)
+    print(findings.terminal(checks))
+    print(f"findings: {', '.join(f'{n} {v}' for v, n in findings.counts(checks).items())} "
+          f"(tables read from {relative(str(layout.tables_dir(results)), results)})")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     args = parse_args(argv)
+    if args.ids[:1] == [FINDINGS]:
+        return print_findings(args.ids[1:], args.results)
     modules = registry()
     if args.list:
         print("\n".join(modules))

@@ -29,7 +29,9 @@ STAMP = ".report_stamp.json"
 OUTPUTS = ("tables", "figures", "browse", "report.md", "report.html")  # what a report build writes under results/
 # the sidecars readers update and the caches a rerun of infer.run writes again (infer/layout.py): the report reads none
 CACHES = (".index", ".lock", ".inputs.json", ".resume.json")
-CODE = ("analysis", "judge", "infer", "data/reference", "data/records.py", "data/dataset.py", "configs", "prompts")
+# read by the tables, the Findings part or the benchmarks' registry: a change to any builds the report again
+CODE = ("analysis", "judge", "infer", "data/benchmarks", "data/reference", "data/external", "data/records.py",
+        "data/dataset.py", "configs", "prompts")
 
 
 def _stats(root: Path, paths: Iterable[Path]) -> dict[str, list[int]]:
@@ -88,7 +90,8 @@ def _code() -> str:
     """The checkout's code and protocol files, by content."""
     digest = hashlib.sha256()
     for top in CODE:
-        for f in sorted(_files(ROOT / top) if (ROOT / top).is_dir() else [ROOT / top]):
+        place = ROOT / top
+        for f in sorted(_files(place) if place.is_dir() else [place] if place.is_file() else []):
             if f.suffix in (".py", ".txt", ".yaml", ".yml", ".csv", ".json", ".md") and "__pycache__" not in f.parts:
                 digest.update(f.relative_to(ROOT).as_posix().encode() + b"\0" + f.read_bytes())
     return digest.hexdigest()

@@ -25,7 +25,9 @@ DIRECTIONS = {"higher", "lower", "equal", "not-higher", "highest", "lowest", "to
 BOUNDS = {"above", "below", "at_least", "at_most", "about", "equals", "between"}
 ENTRY_KEYS = ["id", "quote", "source", "section", "tables", "kind", "claim", "notes"]
 CLAIM_KEYS = {"metric", "compare", "direction", "size", "over"}
-CLAIM_OPTIONAL = {"against", "pairs", "values", "levels"}
+CLAIM_OPTIONAL = {"against", "pairs", "values", "levels", "groups"}
+MODEL_CONFIGS = {p.stem for p in (ROOT / "configs" / "models").rglob("*.yaml")}
+HUMANS = {"Human Expert A", "Human Expert B", "Human Non-expert A", "Human Non-expert B"}
 
 
 def load(bench: str) -> list[dict]:
@@ -83,6 +85,9 @@ def test_entry_schema(bench, entry):
             assert lo <= hi
     for pair in claim.get("pairs") or []:
         assert isinstance(pair, list) and len(pair) == 2
+    for name, members in (claim.get("groups") or {}).items():
+        assert isinstance(name, str) and isinstance(members, list) and members, name
+        assert set(members) <= MODEL_CONFIGS | HUMANS, set(members) - MODEL_CONFIGS - HUMANS
     if entry["kind"] == "improvement":
         assert len(claim["compare"]) == 2, "an improvement compares [improved, baseline]"
     if not entry["tables"]:

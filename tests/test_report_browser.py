@@ -229,6 +229,23 @@ def test_a_models_part_lists_its_numbers_of_every_table(browser, moved_results):
     assert page.problems == []
 
 
+def test_each_paper_has_its_findings_checked_and_says_why_they_are_not_run(browser, moved_results):
+    page = open_page(browser, report_path(moved_results, "html").as_uri())
+    assert page.locator("section.findings").count() == 5
+    page.locator("#toc a[href='#findings-omibench']").click()
+    part = page.locator("#findings-omibench")
+    assert part.is_visible() and part.locator("p.tally").inner_text().endswith("not checkable.")
+    rows = part.locator("tr.finding")
+    assert rows.count() >= 50
+    # the demo models are none of the paper's: a finding over Table 2's models is not run, and says so
+    row = part.locator("tr.finding[data-id='omibench.all-below-51']")
+    assert "not run: none of the paper's models" in row.inner_text()
+    link = row.locator("a[href='#omibench.T2']")
+    link.click()
+    assert page.locator("section[id='omibench.T2']").is_visible()
+    assert page.problems == []
+
+
 def test_one_items_responses_of_two_models_side_by_side(browser, moved_results):
     report = open_page(browser, report_path(moved_results, "html").as_uri())
     report.locator("#runs a.compare", has_text="OMIBench").click()

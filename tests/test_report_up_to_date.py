@@ -112,3 +112,18 @@ def test_an_idle_run_keeps_when_its_answers_were_written_even_where_its_manifest
     assert json.loads(path.read_text()) == {"limit": 3, "written": "t1", "counts": {"sent": 5}}  # a shared run's other limit
     write_manifest(path, {"limit": 3, "written": "t4", "counts": {"sent": 2}}, idle=False, volatile=("written", "counts"))
     assert json.loads(path.read_text())["written"] == "t4"  # a run that sent something is written now
+
+
+@pytest.mark.parametrize("path", ["data/benchmarks/omibench.py", "data/reference/findings/mira.yaml",
+                                  "data/external/think360/scores.EXAMPLE.csv", "prompts/omibench/cot.txt",
+                                  "analysis/omibench/T2.py"])
+def test_every_file_a_table_reads_from_the_checkout_is_in_the_stamp(path, tmp_path, monkeypatch):
+    """A benchmark's module, a paper's findings and the example data are read by tables and the Findings part:
+    changing one builds the report again."""
+    monkeypatch.setattr(up_to_date, "ROOT", tmp_path)
+    target = tmp_path / path
+    target.parent.mkdir(parents=True)
+    target.write_text("one")
+    before = up_to_date._code()
+    target.write_text("two")
+    assert up_to_date._code() != before
