@@ -1,6 +1,7 @@
 """A model server a config starts: once per run by default, once for a whole sweep inside server.kept()."""
 import socket
 import sys
+import urllib.request
 from urllib.parse import urlparse
 
 from infer import server
@@ -18,6 +19,16 @@ def listening(url: str) -> bool:
     port = urlparse(url).port
     with socket.socket() as s:
         return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def lists(url: str, name: str) -> bool:
+    """Whether a file server answers at `url`'s port with a listing naming `name` (the port may be free, or
+    taken again by another server: a free port is handed out again)."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{urlparse(url).port}/", timeout=5) as r:
+            return name in r.read().decode()
+    except OSError:
+        return False
 
 
 def test_without_kept_each_run_starts_and_stops_its_own_server(tmp_path):
@@ -58,6 +69,7 @@ def test_kept_stops_its_servers_when_the_block_fails(tmp_path):
 
 
 def test_kept_holds_one_set_of_servers_a_different_command_stops_the_previous_first(tmp_path):
+    (tmp_path / "served-by-other").write_text("")  # the other server lists its folder; the first lists another
     other = ModelConfig(name="o", model="o", server=ServerSpec(config().server.command + ["--directory", str(tmp_path)],
                                                                 health="/", startup_timeout=30))
     with server.kept():
@@ -67,5 +79,5 @@ def test_kept_holds_one_set_of_servers_a_different_command_stops_the_previous_fi
             assert listening(second[0])
             assert not listening(first[0]), "on a GPU node two models' servers would not fit side by side"
         with server.serve(config(), tmp_path) as third:
-            assert third != first and not listening(second[0])
+            assert third != first and not lists(second[0], "served-by-other")
     assert not listening(third[0])
