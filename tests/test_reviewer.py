@@ -237,8 +237,8 @@ def test_reasoning_quality_from_the_evidence(tmp_path, scripted_server):
     # calls: a = breakdown + 4 pair checks + summary, b = breakdown + summary
     assert srv.count == 6 + 2
     # each pair check sees the two steps and the problem; the summary sees the evidence
-    check = next(p for p in prompts_of(srv, "step-checking tool") if "[Step 4]" in p)
-    assert "[Step 3]\nBlack minus white is 2.\n\n[Step 4]\nA domino covers one of each." in inside(check)
+    check = next(p for p in prompts_of(srv, "step-checking tool") if "[Step 4: the later step]" in p)
+    assert "[Step 3: the earlier step]\nBlack minus white is 2.\n\n[Step 4: the later step]\nA domino covers one of each." in inside(check)
     assert "Can board a be tiled by dominoes?" in check
     breakdown = next(p for p in prompts_of(srv, "step-breakdown tool") if "Colour it." in p)
     assert inside(breakdown) == f"{REASONED[0]}\n\n{REASONED[1]}"
@@ -318,7 +318,7 @@ def failing(where, reply):
      "breakdown", "step breakdown: the reply is not a JSON object"),
     ("morphobench_reasoning", lambda p: "step-checking tool" in p and "Black minus white is 2.\n<<<RESPONSE_END" in p,
      Reply.ok("Sound."), "step_check", "1 of 4 step checks failed; steps 2 → 3: the reply is not a JSON object"),
-    ("morphobench_reasoning", lambda p: "step-checking tool" in p and "[Step 5]" in p, Reply.ok(step_reply(rating=5)),
+    ("morphobench_reasoning", lambda p: "step-checking tool" in p and "[Step 5: the later step]" in p, Reply.ok(step_reply(rating=5)),
      "step_check", "1 of 4 step checks failed; steps 4 → 5: rating must be 0, 1 or 2, not 5"),
     ("morphobench_reasoning", lambda p: "reasoning judge" in p, Reply.ok("Completeness is high."),
      "summary", "summary: the reply is not a JSON object"),
