@@ -328,3 +328,23 @@ def test_placeholders_of_model_text_are_named_here():
                      "previous_index", "boundary"}
     for path in (PROMPTS / "judges").glob("*.txt"):
         assert set(PLACEHOLDER.findall(path.read_text())) <= MODEL_TEXT | record_fields, path.stem
+
+
+# the judge prompts of our own writing whose instructions and worked examples are long: the server reads again only
+# what follows the prefix a prompt shares with the previous call, so each call's text comes last
+LONG_PREFIX = ["think360_extract", "think360_judge", "morphobench_hint_check", "morphobench_step_check"]
+
+
+@pytest.mark.parametrize("name", LONG_PREFIX)
+def test_two_calls_of_a_long_judge_prompt_share_its_instructions_and_examples(name):
+    template = load_template("judges", name)
+
+    def rendered(call: str) -> str:
+        values = {f: f"{f} of call {call}" for f in template.fields}
+        values["index"], values["previous_index"] = (("4", "3") if call == "a" else ("7", "6"))
+        values["boundary"] = boundary(name, {k: v for k, v in values.items() if k != "boundary"})
+        return template.render(values)
+
+    a, b = rendered("a"), rendered("b")
+    shared = next(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
+    assert shared >= 0.6 * len(a), f"only {shared} of {len(a)} characters are read once"
