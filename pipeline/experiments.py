@@ -21,7 +21,6 @@ import argparse
 import logging
 import os
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,7 +46,7 @@ from judge import run as judge_run
 from judge.judges import asks_model
 from pipeline import cost
 from pipeline.pairing import Unmade, refusal
-from pipeline.sweep_totals import Totals, calls_since, log_sizes, run_counts
+from pipeline.sweep_totals import Totals, calls_since, log_sizes, run_totals
 from pipeline.tokens import tokenizer_name
 
 log = logging.getLogger(__name__)
@@ -150,7 +149,8 @@ def shared_file_conflicts(experiments: list[Experiment]) -> list[str]:
     return generation.conflicts(effective)
 
 
-def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = False) -> dict[str, Any]:
+def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = False) -> tuple[dict[str, Any], Totals]:
+    """Make one run and its judges: the row the sweep prints and the run's requests (none for a dry run)."""
     p = infer_run.plan_run(job.exp.benchmark, job.data, job.cfg, job.setting, results, limit=job.limit, n=job.n,
                            stands_for=job.stands_for)
     if dry_run:
@@ -158,8 +158,9 @@ def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = F
         # every judge model, configured or not: what it would cost is known before its endpoint is
         estimate = cost.estimate_run(job.exp.benchmark, job.data, job.cfg, job.setting, dry.pending, dry.params,
                                      job.judges, job.judge_cfgs, results, node.gpu_memory_gb if node else GPU_MEMORY_GB)
-        return {"to send": dry.to_send, "servers": "; ".join(dry.servers) or "none", "cost": estimate}
+        return {"to send": dry.to_send, "servers": "; ".join(dry.servers) or "none", "cost": estimate}, Totals()
     counts = infer_run.report(p, *infer_run.execute(p, node))
+    made = run_totals(counts)
     row: dict[str, Any] = {"sent": counts["sent"], "failed": counts["failed"] + counts["unrenderable"]}
     causes = [describe_causes(counts["failed_by_cause"])] if counts["failed"] else []
     causes += [f"{counts['unrenderable']} unrenderable"] if counts["unrenderable"] else []
@@ -177,12 +178,16 @@ def run_job(job: Job, results: Path, node: Node | None = None, dry_run: bool = F
             s = judge_run.run(job.exp.benchmark, job.data, job.cfg.name, job.setting, judge, results, cfg)
             row[label] = judge_run.describe(s)
     if infer_run.nothing_succeeded(counts):  # judged all the same: its failures are counted in the tables
-        raise RunFailed(f"none of the {counts['sent']} requests sent succeeded: {row['failed by cause']}")
-    return row
+        raise RunFailed(f"none of the {counts['sent']} requests sent succeeded: {row['failed by cause']}", made)
+    return row, made
 
 
 class RunFailed(RuntimeError):
-    """A run that sent requests of which none succeeded."""
+    """A run that sent requests of which none succeeded (`made`: its requests, counted in the sweep's totals)."""
+
+    def __init__(self, message: str, made: Totals) -> None:
+        super().__init__(message)
+        self.made = made
 
 
 def marked(experiments: list[Experiment]) -> list[str]:
@@ -231,7 +236,7 @@ def plan_cost(jobs: list[Job], results: Path, node: Node | None) -> cost.Estimat
     whole = cost.Estimate()
     for job in jobs:
         try:
-            whole.add(run_job(job, results, node, dry_run=True)["cost"])
+            whole.add(run_job(job, results, node, dry_run=True)[0]["cost"])
         except (DataError, ConfigError, TemplateError, ValueError, RuntimeError) as e:
             whole.unplanned.append(f"{job.exp.id}: {job.cfg.name} / {job.setting} ({str(e).splitlines()[0]})")
     return whole
@@ -362,14 +367,15 @@ class Sweep:
         with server.kept(), progress_bar(self.todo, desc=f"{profile} runs", unit="run", position=0) as bar:
             for job in bar:
                 bar.set_postfix_str(job.what, refresh=True)
-                started = time.time()
                 self.make(job, results, node)
-                if not self.dry_run:
-                    self.done.add(run_counts(results, job.exp.benchmark, job.cfg.name, job.setting, started))
 
     def make(self, job: Job, results: Path, node: Node | None) -> None:
         try:
-            row = run_job(job, results, node, self.dry_run)
+            row, made = run_job(job, results, node, self.dry_run)
+        except RunFailed as e:  # its failed requests are counted with the rest
+            self.done.add(e.made)
+            self.cannot(job, str(e))
+            return
         except EndpointDown as e:  # every run asking that model fails alike: said once, the others listed
             self.cannot(job, str(e), f"not done, {e.model} does not answer")
             return
@@ -379,6 +385,7 @@ class Sweep:
         if "cost" in row:
             self.plans.setdefault(job.exp.id, cost.Estimate()).add(row["cost"])
         self.report.append((job.exp.id, job.what, row))
+        self.done.add(made)
         self.done.runs += 1
         self.done.to_send += row.get("to send", 0)
 

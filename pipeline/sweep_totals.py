@@ -3,9 +3,9 @@ the judge and adaptation logs while it ran (each sent request appends one line).
 after a sweep; pipeline.demo sums its sweeps."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from data.jsonl import parse_line
 from infer import layout
@@ -59,11 +59,9 @@ def calls_since(results: Path, pattern: str, sizes: dict[Path, int]) -> tuple[in
     return calls, failed
 
 
-def run_counts(results: Path, bench: str, model: str, setting: str, since: float) -> Totals:
-    """The model requests of a run, from the manifest it wrote (written after `since`; none if it wrote none)."""
-    manifest = layout.manifest_of(layout.raw_path(results, bench, model, setting))
-    if not manifest.exists() or manifest.stat().st_mtime < since:
-        return Totals()
-    c = json.loads(manifest.read_text(encoding="utf-8")).get("counts", {})
-    return Totals(requests=c.get("requests", 0), sent=c.get("sent", 0), reused=c.get("reused", 0),
-                  failed=c.get("failed", 0) + c.get("unrenderable", 0))
+def run_totals(counts: dict[str, Any]) -> Totals:
+    """The model requests of one run as infer.run reported them for this call: never read back from the run's
+    manifest, which keeps the counts of the call that wrote the answers when a rerun does nothing
+    (infer/manifest.py)."""
+    return Totals(requests=counts.get("requests", 0), sent=counts.get("sent", 0), reused=counts.get("reused", 0),
+                  failed=counts.get("failed", 0) + counts.get("unrenderable", 0))

@@ -15,7 +15,7 @@ from data.files import read_yaml
 from data.jsonl import write_jsonl_atomic
 from data.benchmarks import BENCHMARKS
 from infer.experiment_spec import EXPERIMENTS, PAPER_MODELS
-from infer.layout import adaptation_log_path, judged_dir, raw_dir, raw_path, report_path
+from infer.layout import adaptation_log_path, judged_dir, manifest_of, raw_dir, raw_path, report_path
 from pipeline import demo, experiments, sweep_totals
 from tests.analysis_fixtures import make_run, write_data
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
@@ -381,6 +381,35 @@ def test_a_sweep_ends_with_requests_sent_reused_failed_and_judge_calls(tmp_path,
     # request is sent again
     assert sweep(0.5)[0] == ("1 run(s): 1 request(s) sent, 3 reused (answers to an earlier prompt made current "
                              "again), 1 failed, 0 already done; 0 judge call(s) sent, 0 failed")
+
+
+def test_a_rerun_that_sends_nothing_counts_nothing_sent_even_where_its_manifest_is_written_again(
+        tmp_path, scripted_server, monkeypatch, capsys):
+    """A run answered by a first sweep, then read by an experiment of a smaller limit: nothing is sent, yet the
+    manifest is written again (its limit differs) with the counts of the call that wrote the answers. The
+    totals are this call's."""
+    srv = scripted_server(script=lambda body, attempt: Reply.ok("The answer is <answer>1</answer>"))
+    monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    data = tmp_path / "mira.jsonl"
+    write_jsonl_atomic(data, [{"id": f"r{i}", "benchmark": "mira", "question": f"q{i}", "images": [], "choices": [],
+                               "answer": ["1"], "answer_type": "numeric", "task": "Convex Hull"} for i in range(4)])
+    exp, results = tmp_path / "e.yaml", tmp_path / "results"
+
+    def sweep(**more):
+        exp.write_text(json.dumps({"id": "e", "caption": "c", "benchmark": "mira", "settings": ["direct"],
+                                   "data": str(data), "added_models": {"gpt-4o-mini": "a test"},
+                                   "judges": ["rules"], **more}))
+        assert experiments.main([str(exp), "--profile", "paper", "--results", str(results)]) == 0
+        out = capsys.readouterr().out.splitlines()
+        return out[out.index("== paper profile, in all ==") + 1]
+
+    assert sweep().startswith("1 run(s): 4 request(s) sent, 0 reused")
+    manifest = manifest_of(raw_path(results, "mira", "gpt-4o-mini", "direct"))
+    before = manifest.read_text()
+    assert sweep(limit=2).startswith("1 run(s): 0 request(s) sent, 0 reused (answers to an earlier prompt made "
+                                     "current again), 0 failed, 2 already done")
+    assert manifest.read_text() != before and srv.count == 4  # written again, nothing sent
 
 
 def test_the_demo_sums_both_sweeps_and_counts_the_adaptation_calls(tmp_path, monkeypatch, capsys):
