@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +26,6 @@ from typing import Any
 
 from infer.layout import RESULTS
 from analysis.table_experiments import RUNS_OF, nearest
-from data.dataset import how_to_make
 from data.jsonl import DataError
 from data.checkout import DEMO_BUILD, ROOT
 from infer import generation, layout, server
@@ -46,6 +44,7 @@ from judge import run as judge_run
 from judge.judges import asks_model
 from pipeline import cost
 from pipeline.pairing import Unmade, refusal
+from pipeline.sweep_advice import first_step, first_steps, marked, to_configure
 from pipeline.sweep_totals import Totals, calls_since, log_sizes, run_totals
 from pipeline.tokens import tokenizer_name
 
@@ -190,16 +189,6 @@ class RunFailed(RuntimeError):
         self.made = made
 
 
-def marked(experiments: list[Experiment]) -> list[str]:
-    """Where the experiments depart from the papers: added models, models left out, our own choices, to print."""
-    lines = []
-    for exp in experiments:
-        lines += [f"{exp.id}: added model {m} — {why}" for m, why in exp.added_models.items()]
-        lines += [f"{exp.id}: left out {m} — {why}" for m, why in exp.left_out.items()]
-        lines += [f"{exp.id}: ours — {o}" for o in exp.ours]
-    return lines
-
-
 def resolve_only(names: list[str], experiment_ids: set[str]) -> tuple[set[str], list[str], list[str]]:
     """The experiment ids `--only` selects, notes on what a name selected, and one error line per name that
     selects nothing. An experiment id selects that experiment; a table id (python -m analysis.run --list) the
@@ -266,53 +255,6 @@ def print_plan(plans: dict[str, cost.Estimate]) -> cost.Estimate:
     print(f"in all: {whole.line()}")
     print("\n".join(f"  {n}" for n in cost.notes(whole, tokenizer_name())))
     return whole
-
-
-def to_configure(cfgs: dict[str, ModelConfig]) -> list[str]:
-    """What to set for models that are not configured here: each environment variable once, with the models it
-    would enable (a model needing two is under both), then what to install for the rest."""
-    enables: dict[str, list[str]] = {}
-    startable = set()  # URL variables of servers the harness could start itself, were their program installed
-    for name, cfg in sorted(cfgs.items()):
-        if cfg.engine != "http":
-            enables.setdefault(f"install {cfg.engine} (pip install -r requirements-gpu.txt)", []).append(name)
-            continue
-        env = list(cfg.missing_env) if not cfg.launches_server or cfg.server.missing_program() else []
-        startable.update(cfg.missing_env if cfg.launches_server else ())
-        if cfg.api_key_env and not os.environ.get(cfg.api_key_env):
-            env.append(cfg.api_key_env)
-        for var in env or [cfg.why_unconfigured()]:
-            enables.setdefault(var, []).append(name)
-    # keys first, then server URLs, then what to install
-    order = sorted(enables, key=lambda var: (var.startswith("install"), var.endswith("_URL"), var))
-    lines = [f"{var}: {', '.join(enables[var])}" for var in order]
-    if startable:
-        lines.append("(a *_URL variable is the URL of a running vLLM / LMDeploy server, with /v1; or install them "
-                     "(pip install -r requirements-gpu.txt) and the harness starts the servers on --gpus)")
-    return lines
-
-
-def first_steps(no_data: dict[Path, list[Job]], profile: str) -> list[str]:
-    """One line per missing data file: what makes it, and the runs waiting for it."""
-    lines = []
-    for data, jobs in sorted(no_data.items()):
-        exps = ", ".join(dict.fromkeys(j.exp.id for j in jobs))
-        shown = data.relative_to(ROOT) if data.is_relative_to(ROOT) else data
-        make = ("bash run_all.sh makes it" if profile == "demo" else
-                how_to_make(shown, jobs[0].exp.benchmark) + " (data/README.md)")
-        lines.append(f"{shown}: no such file ({len(jobs)} run(s) of {exps}); {make}")
-    return lines
-
-
-def first_step(profile: str, unconfigured: bool, no_data: bool) -> str:
-    """What to do before a sweep in which nothing could run."""
-    if no_data:
-        return ("bash run_all.sh makes the demo data first" if profile == "demo" else "get the data above first"
-                + ("; the models not configured need the environment variables above" if unconfigured else ""))
-    if unconfigured:
-        return "set the environment variables above first"
-    return f"the experiments chosen have no run in the {profile} profile" + (
-        " (--profile paper runs them)" if profile == "demo" else "")
 
 
 @dataclass

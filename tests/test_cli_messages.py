@@ -16,7 +16,7 @@ from data.jsonl import write_jsonl_atomic
 from data.benchmarks import BENCHMARKS
 from infer.experiment_spec import EXPERIMENTS, PAPER_MODELS
 from infer.layout import adaptation_log_path, judged_dir, manifest_of, raw_dir, raw_path, report_path
-from pipeline import demo, experiments, sweep_totals
+from pipeline import demo, experiments, sweep_advice, sweep_totals
 from tests.analysis_fixtures import make_run, write_data
 from tests.scripted_server import Reply, scripted_server  # noqa: F401  (fixture)
 
@@ -281,7 +281,8 @@ def test_agreement_of_files_that_do_not_exist_is_an_error_not_an_empty_compariso
 
 
 def test_the_demo_profile_without_the_demo_sets_says_to_make_them(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(experiments, "ROOT", tmp_path)  # a checkout where run_all.sh has not made them yet
+    for module in (experiments, sweep_advice):  # a checkout where run_all.sh has not made them yet
+        monkeypatch.setattr(module, "ROOT", tmp_path)
     monkeypatch.setattr(experiments, "DEMO_BUILD", tmp_path / "data" / "demo" / "build")
     results = tmp_path / "results"
     totals = sweep_totals.Totals()  # as pipeline.demo calls it, through the command's Ctrl-C guard

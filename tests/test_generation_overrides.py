@@ -8,7 +8,7 @@ import pytest
 
 from data.jsonl import write_jsonl_atomic
 from infer import generation
-from pipeline import experiments
+from pipeline import experiments, sweep_advice
 from infer.config import ConfigError, load_model_config
 from pipeline.experiments import EXPERIMENTS, load_experiment, shared_file_conflicts
 from infer.layout import raw_path
@@ -118,6 +118,6 @@ def test_experiments_sharing_a_raw_file_must_agree(tmp_path, capsys):
 def test_the_shipped_experiments_agree_and_mark_what_is_ours():
     exps = [load_experiment(p) for p in sorted(EXPERIMENTS.glob("*.yaml"))]
     assert shared_file_conflicts(exps) == []
-    lines = experiments.marked(exps)
+    lines = sweep_advice.marked(exps)
     assert any("omibench.T5: ours — Temperature 0.6" in x for x in lines)
     assert any("mira.Tspec: added model gpt-4o" in x for x in lines)
