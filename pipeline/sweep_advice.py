@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from data.checkout import ROOT
 from data.dataset import how_to_make
 from infer.config import ModelConfig
 from infer.experiment_spec import Experiment
-
-if TYPE_CHECKING:
-    from pipeline.experiments import Job
 
 
 def marked(experiments: list[Experiment]) -> list[str]:
@@ -49,8 +46,8 @@ def to_configure(cfgs: dict[str, ModelConfig]) -> list[str]:
     return lines
 
 
-def first_steps(no_data: dict[Path, list[Job]], profile: str) -> list[str]:
-    """One line per missing data file: what makes it, and the runs waiting for it."""
+def first_steps(no_data: dict[Path, list[Any]], profile: str) -> list[str]:
+    """One line per missing data file: what makes it, and the runs waiting for it (pipeline.experiments.Job)."""
     lines = []
     for data, jobs in sorted(no_data.items()):
         exps = ", ".join(dict.fromkeys(j.exp.id for j in jobs))
